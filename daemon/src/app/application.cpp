@@ -1,0 +1,159 @@
+#include "app/application.h"
+
+#include <Poco/Environment.h>
+#include <Poco/File.h>
+#include <Poco/Util/HelpFormatter.h>
+#include <Poco/Util/IntValidator.h>
+#include <Poco/Util/MapConfiguration.h>
+#include <Poco/Util/PropertyFileConfiguration.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "app/config_defaults.h"
+#include "app/logging.h"
+#include "app/runtime.h"
+
+namespace aev::app {
+
+using Poco::Util::Option;
+using Poco::Util::OptionCallback;
+
+namespace {
+// Priorities of Poco's LayeredConfiguration: lower number wins.
+constexpr int kCommandLinePriority = -300;
+constexpr int kEnvironmentPriority = -200;
+constexpr int kFilePriority = -100;
+constexpr int kDefaultsPriority = 100;
+
+// Where to look for the properties file when --config is not given.
+std::string findDefaultConfigFile() {
+  if (auto env = Poco::Environment::get("AGENT_EVENTS_CONFIG", ""); !env.empty()) return env;
+  for (const char* candidate : {"config/agent-eventsd.properties", "/etc/agent-events/agent-eventsd.properties"})
+    if (std::filesystem::exists(candidate)) return candidate;
+  return "";
+}
+}  // namespace
+
+Application::Application() { setUnixOptions(true); }
+
+Application::~Application() = default;
+
+void Application::defineOptions(Poco::Util::OptionSet& options) {
+  ServerApplication::defineOptions(options);  // --daemon, --pidfile, --umask
+  auto cb = OptionCallback<Application>(this, &Application::handleOption);
+  options.addOption(Option("help", "h", "print this help and exit").callback(cb));
+  options.addOption(Option("version", "v", "print the version and exit").callback(cb));
+  options.addOption(
+      Option("config", "c", "properties file (default: config/agent-eventsd.properties, then /etc/agent-events/)")
+          .argument("FILE")
+          .callback(cb));
+  options.addOption(Option("port", "p", "HTTP port (http.port)").argument("PORT").validator(new Poco::Util::IntValidator(0, 65535)).callback(cb));
+  options.addOption(Option("host", "", "address to listen on (http.host)").argument("ADDR").callback(cb));
+  options.addOption(Option("data-dir", "d", "data directory (data.dir)").argument("DIR").callback(cb));
+  options.addOption(
+      Option("database-url", "", "postgresql://... for PostgreSQL; empty for SQLite in the data dir (database.url)")
+          .argument("URL")
+          .callback(cb));
+  options.addOption(Option("set", "s", "set any configuration key: --set key=value").argument("KEY=VALUE").repeatable(true).callback(cb));
+}
+
+void Application::handleOption(const std::string& name, const std::string& value) {
+  if (name == "help") {
+    helpRequested_ = true;
+    stopOptionsProcessing();
+  } else if (name == "version") {
+    versionRequested_ = true;
+    stopOptionsProcessing();
+  } else if (name == "config") {
+    configFile_ = value;
+  } else if (name == "port") {
+    commandLine_["http.port"] = value;
+  } else if (name == "host") {
+    commandLine_["http.host"] = value;
+  } else if (name == "data-dir") {
+    commandLine_["data.dir"] = value;
+  } else if (name == "database-url") {
+    commandLine_["database.url"] = value;
+  } else if (name == "set") {
+    auto eq = value.find('=');
+    if (eq == std::string::npos || eq == 0) throw Poco::InvalidArgumentException("--set needs key=value");
+    commandLine_[value.substr(0, eq)] = value.substr(eq + 1);
+  }
+}
+
+void Application::initialize(Poco::Util::Application& self) {
+  if (helpRequested_ || versionRequested_) return;
+  loadConfiguration();
+  ServerApplication::initialize(self);
+}
+
+void Application::loadConfiguration() {
+  Poco::AutoPtr<Poco::Util::MapConfiguration> defaults = new Poco::Util::MapConfiguration;
+  Poco::AutoPtr<Poco::Util::MapConfiguration> environment = new Poco::Util::MapConfiguration;
+  for (const auto& [key, value] : configDefaults()) {
+    defaults->setString(key, value);
+    auto envName = envNameFor(key);
+    if (Poco::Environment::has(envName)) environment->setString(key, Poco::Environment::get(envName));
+  }
+  config().add(defaults, kDefaultsPriority, false);
+
+  std::string file = configFile_.empty() ? findDefaultConfigFile() : configFile_;
+  if (!file.empty()) {
+    if (!std::filesystem::exists(file)) throw Poco::FileNotFoundException("configuration file " + file);
+    config().add(new Poco::Util::PropertyFileConfiguration(file), kFilePriority, false);
+  }
+  config().add(environment, kEnvironmentPriority, false);
+
+  Poco::AutoPtr<Poco::Util::MapConfiguration> commandLine = new Poco::Util::MapConfiguration;
+  for (const auto& [key, value] : commandLine_) commandLine->setString(key, value);
+  config().add(commandLine, kCommandLinePriority, false);
+  config().setString("config.file", file);
+}
+
+void Application::printHelp() {
+  Poco::Util::HelpFormatter help(options());
+  help.setCommand("agent-eventsd");
+  help.setUsage("[options]");
+  help.setHeader(
+      "agent-events daemon: ingest, stream and govern AI-agent events.\n"
+      "Configuration: defaults < properties file < AGENT_EVENTS_* environment < options.");
+  help.setUnixStyle(true);
+  help.format(std::cout);
+}
+
+int Application::main(const std::vector<std::string>&) {
+  if (helpRequested_) {
+    printHelp();
+    return EXIT_OK;
+  }
+  if (versionRequested_) {
+    std::cout << "agent-eventsd " << AEV_VERSION << std::endl;
+    return EXIT_OK;
+  }
+  try {
+    setupLogging(config().getString("log.level"), config().getString("log.format"), config().getString("log.file"));
+    const auto started = std::chrono::steady_clock::now();
+    runtime_ = std::make_unique<Runtime>(config());
+    runtime_->start();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    spdlog::info("agent-eventsd {} listening on http://{}:{} (store: {}, started in {:.0f} ms)", AEV_VERSION,
+                 config().getString("http.host"), runtime_->port(), runtime_->storeDescription(), ms);
+  } catch (const std::exception& e) {
+    spdlog::critical("start-up failed: {}", e.what());
+    std::cerr << "agent-eventsd: start-up failed: " << e.what() << std::endl;
+    runtime_.reset();
+    return EXIT_CONFIG;
+  }
+  waitForTerminationRequest();  // SIGINT, SIGTERM
+  spdlog::info("shutting down: draining requests");
+  runtime_->stop();
+  runtime_.reset();
+  spdlog::info("stopped");
+  spdlog::shutdown();
+  return EXIT_OK;
+}
+
+}  // namespace aev::app

@@ -1,0 +1,35 @@
+#pragma once
+// agent-eventsd as a Poco ServerApplication: option parsing, the configuration layers
+// (defaults < properties file < AGENT_EVENTS_* environment < command line), logging,
+// wiring of stores, services and routes, and the shutdown order on SIGTERM/SIGINT.
+#include <Poco/Util/ServerApplication.h>
+
+#include <memory>
+
+namespace aev::app {
+
+struct Runtime;
+
+class Application : public Poco::Util::ServerApplication {
+ public:
+  Application();
+  ~Application() override;
+
+ protected:
+  void initialize(Poco::Util::Application& self) override;
+  void defineOptions(Poco::Util::OptionSet& options) override;
+  int main(const std::vector<std::string>& args) override;
+
+ private:
+  void handleOption(const std::string& name, const std::string& value);
+  void loadConfiguration();
+  void printHelp();
+
+  bool helpRequested_ = false;
+  bool versionRequested_ = false;
+  std::string configFile_;
+  std::map<std::string, std::string> commandLine_;
+  std::unique_ptr<Runtime> runtime_;
+};
+
+}  // namespace aev::app

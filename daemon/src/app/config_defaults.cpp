@@ -1,0 +1,57 @@
+#include "app/config_defaults.h"
+
+#include <cctype>
+
+namespace aev::app {
+
+const std::vector<std::pair<std::string, std::string>>& configDefaults() {
+  static const std::vector<std::pair<std::string, std::string>> defaults = {
+      {"http.host", "127.0.0.1"},
+      {"http.port", "8080"},
+      {"http.max_threads", "32"},
+      {"http.max_queued", "1024"},
+      {"http.keepalive_timeout_seconds", "5"},
+      {"http.max_body_bytes", "1048576"},
+      {"http.public_url", ""},
+      {"http.cors_origins", ""},
+      {"data.dir", "./data"},
+      {"database.url", ""},
+      {"database.pool_size", "8"},
+      {"database.sqlite_synchronous", "FULL"},
+      {"log.level", "info"},
+      {"log.format", "text"},
+      {"log.file", ""},
+      {"auth.jwt_secret", ""},
+      {"auth.jwt_issuer", "agent-events"},
+      {"auth.jwt_audience", "agent-events-api"},
+      {"auth.access_token_ttl_seconds", "900"},
+      {"auth.refresh_token_ttl_seconds", "2592000"},
+      {"auth.registration", "open"},
+      {"auth.password_hash_opslimit", "2"},
+      {"auth.password_hash_memlimit_kib", "19456"},
+      {"auth.password_hash_concurrency", "2"},
+      {"auth.login_max_failures", "5"},
+      {"auth.login_failure_window_seconds", "900"},
+      {"metrics.access", "loopback"},
+      {"plans.default", "free"},
+      {"plans.free.events_quota_monthly", "100000"},
+      {"plans.free.retention_days", "30"},
+      {"plans.free.seat_limit", "5"},
+      {"plans.team.events_quota_monthly", "5000000"},
+      {"plans.team.retention_days", "90"},
+      {"plans.team.seat_limit", "50"},
+      {"plans.enterprise.events_quota_monthly", "100000000"},
+      {"plans.enterprise.retention_days", "365"},
+      {"plans.enterprise.seat_limit", "1000"},
+      {"invitations.ttl_seconds", "604800"},
+  };
+  return defaults;
+}
+
+std::string envNameFor(const std::string& key) {
+  std::string out = "AGENT_EVENTS_";
+  for (char c : key) out += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace aev::app

@@ -1,0 +1,137 @@
+#include "app/runtime.h"
+
+#include <Poco/StringTokenizer.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "auth/api_key_service.h"
+#include "auth/authenticator.h"
+#include "auth/jwt.h"
+#include "auth/login_throttle.h"
+#include "auth/password_hasher.h"
+#include "auth/session_service.h"
+#include "http/context.h"
+#include "http/router.h"
+#include "http/server.h"
+#include "identity/organization_service.h"
+#include "identity/plans.h"
+#include "identity/user_service.h"
+#include "store/database.h"
+#include "store/migrations.h"
+
+namespace aev::app {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  Poco::StringTokenizer tok(text, ",", Poco::StringTokenizer::TOK_TRIM | Poco::StringTokenizer::TOK_IGNORE_EMPTY);
+  for (const auto& t : tok) out.push_back(t);
+  return out;
+}
+
+identity::PlanCatalog plansFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  std::map<std::string, identity::Plan> plans;
+  for (const char* name : {"free", "team", "enterprise"}) {
+    const std::string base = std::string("plans.") + name + ".";
+    plans[name] = identity::Plan{name, cfg.getInt64(base + "events_quota_monthly"), cfg.getInt64(base + "retention_days"),
+                                 cfg.getInt64(base + "seat_limit")};
+  }
+  return identity::PlanCatalog(std::move(plans), cfg.getString("plans.default"));
+}
+
+}  // namespace
+
+// Declaration order is construction order; destruction runs in reverse, so the HTTP
+// server (last) stops before the services and the store it calls into.
+struct Components {
+  explicit Components(const Poco::Util::AbstractConfiguration& cfg)
+      : dataDir(cfg.getString("data.dir")),
+        database(std::make_unique<store::Database>(store::DatabaseOptions{
+            cfg.getString("database.url"), dataDir, cfg.getInt("database.pool_size"),
+            cfg.getString("database.sqlite_synchronous"), 10000})),
+        hasher(auth::PasswordHashOptions{static_cast<unsigned long long>(cfg.getInt64("auth.password_hash_opslimit")),
+                                         static_cast<std::size_t>(cfg.getInt64("auth.password_hash_memlimit_kib")),
+                                         cfg.getInt("auth.password_hash_concurrency"), 5000}),
+        jwt(auth::JwtOptions{cfg.getString("auth.jwt_secret").empty() ? auth::loadOrCreateSecret(dataDir)
+                                                                      : cfg.getString("auth.jwt_secret"),
+                             cfg.getString("auth.jwt_issuer"), cfg.getString("auth.jwt_audience"),
+                             cfg.getInt("auth.access_token_ttl_seconds")}),
+        throttle(cfg.getInt("auth.login_max_failures"), cfg.getInt("auth.login_max_failures") * 4,
+                 std::chrono::seconds(cfg.getInt("auth.login_failure_window_seconds"))),
+        apiKeys(*database),
+        sessions(*database, jwt, hasher, throttle, cfg.getInt("auth.refresh_token_ttl_seconds")),
+        authenticator(*database, jwt, apiKeys),
+        plans(plansFrom(cfg)),
+        users(*database, hasher, plans, cfg.getString("auth.registration")),
+        organizations(*database, plans, cfg.getInt("invitations.ttl_seconds")),
+        router(std::make_shared<http::Router>()) {
+    ctx.database = database.get();
+    ctx.authenticator = &authenticator;
+    ctx.sessions = &sessions;
+    ctx.apiKeys = &apiKeys;
+    ctx.users = &users;
+    ctx.organizations = &organizations;
+    ctx.metricsAccess = cfg.getString("metrics.access");
+    ctx.plans = &plans;
+
+    http::registerOpsRoutes(*router, ctx);
+    http::registerAuthRoutes(*router, ctx);
+    http::registerUserRoutes(*router, ctx);
+    http::registerOrganizationRoutes(*router, ctx);
+    http::registerApiKeyRoutes(*router, ctx);
+    http::registerAdminRoutes(*router, ctx);
+    http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
+
+    http::ServerOptions options;
+    options.host = cfg.getString("http.host");
+    options.port = cfg.getInt("http.port");
+    options.maxThreads = cfg.getInt("http.max_threads");
+    options.maxQueued = cfg.getInt("http.max_queued");
+    options.keepAliveTimeoutSeconds = cfg.getInt("http.keepalive_timeout_seconds");
+    options.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
+    options.publicUrl = cfg.getString("http.public_url");
+    options.corsOrigins = splitList(cfg.getString("http.cors_origins"));
+    server = std::make_unique<http::Server>(options, router);
+  }
+
+  std::string dataDir;
+  std::unique_ptr<store::Database> database;
+  auth::PasswordHasher hasher;
+  auth::JwtCodec jwt;
+  auth::LoginThrottle throttle;
+  auth::ApiKeyService apiKeys;
+  auth::SessionService sessions;
+  auth::Authenticator authenticator;
+  identity::PlanCatalog plans;
+  identity::UserService users;
+  identity::OrganizationService organizations;
+  http::AppContext ctx;
+  std::shared_ptr<http::Router> router;
+  std::unique_ptr<http::Server> server;
+};
+
+Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
+  std::filesystem::create_directories(config.getString("data.dir"));
+  c_ = std::make_unique<Components>(config);
+  const int applied = store::migrate(*c_->database);
+  spdlog::info("store {} at schema version {} ({} migrations applied now)", c_->database->describe(),
+               store::currentSchemaVersion(*c_->database), applied);
+}
+
+Runtime::~Runtime() { stop(); }
+
+void Runtime::start() { c_->server->start(); }
+
+void Runtime::stop() {
+  if (!c_) return;
+  c_->server->stop();
+  c_->database->close();
+}
+
+int Runtime::port() const { return c_->server->port(); }
+
+std::string Runtime::storeDescription() const { return c_->database->describe(); }
+
+}  // namespace aev::app

@@ -1,0 +1,61 @@
+#include "auth/api_key_service.h"
+
+#include <algorithm>
+
+#include "common/clock.h"
+#include "common/crypto.h"
+#include "common/errors.h"
+
+namespace aev::auth {
+
+const std::vector<std::string>& ApiKeyService::knownScopes() {
+  static const std::vector<std::string> scopes = {"publish", "subscribe", "read"};
+  return scopes;
+}
+
+CreatedApiKey ApiKeyService::create(std::int64_t orgId, std::int64_t creatorUserId, const std::string& name,
+                                    const std::vector<std::string>& scopes) {
+  std::vector<FieldError> problems;
+  std::vector<std::string> unique;
+  for (std::size_t i = 0; i < scopes.size(); ++i) {
+    const auto& s = scopes[i];
+    if (std::find(knownScopes().begin(), knownScopes().end(), s) == knownScopes().end())
+      problems.push_back({"body.scopes[" + std::to_string(i) + "]", "unknown scope; use publish, subscribe or read", s});
+    else if (std::find(unique.begin(), unique.end(), s) == unique.end())
+      unique.push_back(s);
+  }
+  if (scopes.empty()) problems.push_back({"body.scopes", "must name at least one scope", "[]"});
+  if (!problems.empty()) throw errors::validation(std::move(problems), "Unknown or missing API key scopes.");
+
+  CreatedApiKey out;
+  out.fullKey = std::string(kPrefix) + crypto::randomBase62(43);
+  out.record.orgId = orgId;
+  out.record.name = name;
+  out.record.keyPrefix = out.fullKey.substr(0, 8);
+  out.record.scopes = unique;
+  out.record.createdBy = creatorUserId;
+  out.record.createdAt = clock::nowMicros();
+  auto conn = db_.acquire();
+  out.record.id = repo_.insert(*conn, out.record, crypto::sha256Hex(out.fullKey));
+  return out;
+}
+
+std::vector<store::ApiKeyRecord> ApiKeyService::list(std::int64_t orgId) {
+  auto conn = db_.acquire();
+  return repo_.list(*conn, orgId);
+}
+
+void ApiKeyService::revoke(std::int64_t orgId, std::int64_t id) {
+  auto conn = db_.acquire();
+  if (!repo_.revoke(*conn, orgId, id, clock::nowMicros())) throw errors::notFound("API key");
+}
+
+std::optional<store::ApiKeyRecord> ApiKeyService::authenticate(const std::string& fullKey) {
+  if (fullKey.size() < 20 || fullKey.size() > 200 || fullKey.rfind(kPrefix, 0) != 0) return std::nullopt;
+  auto conn = db_.acquire();
+  auto key = repo_.byHash(*conn, crypto::sha256Hex(fullKey));
+  if (!key || key->revokedAt) return std::nullopt;
+  return key;
+}
+
+}  // namespace aev::auth

@@ -1,0 +1,37 @@
+#pragma once
+// API keys (decisions §3): "aes_" + 43 base62 characters (≈256 bits), only the SHA-256
+// hash stored, the full value shown once. Scopes: publish, subscribe, read.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/credential_repositories.h"
+#include "store/database.h"
+
+namespace aev::auth {
+
+struct CreatedApiKey {
+  store::ApiKeyRecord record;
+  std::string fullKey;
+};
+
+class ApiKeyService {
+ public:
+  explicit ApiKeyService(store::Database& db) : db_(db) {}
+
+  static const std::vector<std::string>& knownScopes();
+  static constexpr const char* kPrefix = "aes_";
+
+  CreatedApiKey create(std::int64_t orgId, std::int64_t creatorUserId, const std::string& name,
+                       const std::vector<std::string>& scopes);
+  std::vector<store::ApiKeyRecord> list(std::int64_t orgId);
+  void revoke(std::int64_t orgId, std::int64_t id);
+  // The live (unrevoked) key with this full value.
+  std::optional<store::ApiKeyRecord> authenticate(const std::string& fullKey);
+
+ private:
+  store::Database& db_;
+  store::ApiKeyRepository repo_;
+};
+
+}  // namespace aev::auth

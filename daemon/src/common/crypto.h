@@ -1,0 +1,19 @@
+#pragma once
+// Small cryptographic helpers over libsodium and OpenSSL (through Poco::Crypto).
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace aev::crypto {
+
+std::string randomBytes(std::size_t n);
+// URL-safe, unpadded base64.
+std::string base64Url(std::string_view bytes);
+std::string base64(std::string_view bytes);
+// Alphanumeric encoding of random bytes ([0-9A-Za-z]), used in key formats.
+std::string randomBase62(std::size_t chars);
+std::string sha256Hex(std::string_view data);
+std::string hmacSha256(std::string_view key, std::string_view data);  // raw bytes
+bool constantTimeEquals(std::string_view a, std::string_view b);
+
+}  // namespace aev::crypto

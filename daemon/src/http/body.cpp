@@ -1,0 +1,143 @@
+#include "http/body.h"
+
+#include <Poco/JSON/Array.h>
+
+#include <charconv>
+
+#include "http/request.h"
+
+namespace aev::http {
+
+bool BodyReader::has(const std::string& field) const { return body_->has(field) && !body_->isNull(field); }
+
+void BodyReader::fail(const std::string& field, const std::string& message, const std::string& value) {
+  errors_.push_back({where(field), message, value});
+}
+
+std::optional<std::string> BodyReader::string(const std::string& field, bool required, std::size_t minLen,
+                                              std::size_t maxLen) {
+  if (!has(field)) {
+    if (required) fail(field, "is required");
+    return std::nullopt;
+  }
+  auto v = body_->get(field);
+  if (!v.isString()) {
+    fail(field, "must be a string", stringify(v));
+    return std::nullopt;
+  }
+  auto s = v.convert<std::string>();
+  auto len = utf8Length(s);
+  if (len < minLen || len > maxLen) {
+    fail(field,
+         minLen > 0 ? "must be " + std::to_string(minLen) + " to " + std::to_string(maxLen) + " characters"
+                    : "must be at most " + std::to_string(maxLen) + " characters",
+         s.substr(0, 200));
+    return std::nullopt;
+  }
+  return s;
+}
+
+std::optional<std::int64_t> BodyReader::integer(const std::string& field, bool required) {
+  if (!has(field)) {
+    if (required) fail(field, "is required");
+    return std::nullopt;
+  }
+  auto v = body_->get(field);
+  if (!v.isInteger()) {
+    fail(field, "must be an integer", stringify(v));
+    return std::nullopt;
+  }
+  return v.convert<Poco::Int64>();
+}
+
+std::optional<std::int64_t> BodyReader::id(const std::string& field, bool required) {
+  if (!has(field)) {
+    if (required) fail(field, "is required");
+    return std::nullopt;
+  }
+  auto v = body_->get(field);
+  if (v.isInteger()) return v.convert<Poco::Int64>();
+  if (v.isString()) {
+    auto s = v.convert<std::string>();
+    std::int64_t out = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (ec == std::errc() && ptr == s.data() + s.size() && !s.empty()) return out;
+  }
+  fail(field, "must be an integer id or its decimal string", stringify(v));
+  return std::nullopt;
+}
+
+std::optional<bool> BodyReader::boolean(const std::string& field, bool required) {
+  if (!has(field)) {
+    if (required) fail(field, "is required");
+    return std::nullopt;
+  }
+  auto v = body_->get(field);
+  if (!v.isBoolean()) {
+    fail(field, "must be a boolean", stringify(v));
+    return std::nullopt;
+  }
+  return v.convert<bool>();
+}
+
+std::optional<std::vector<std::string>> BodyReader::stringArray(const std::string& field, bool required) {
+  if (!has(field)) {
+    if (required) fail(field, "is required");
+    return std::nullopt;
+  }
+  auto arr = body_->getArray(field);
+  if (!arr) {
+    fail(field, "must be an array of strings", stringify(body_->get(field)));
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    auto v = arr->get(i);
+    if (!v.isString()) {
+      fail(field + "[" + std::to_string(i) + "]", "must be a string", stringify(v));
+      return std::nullopt;
+    }
+    out.push_back(v.convert<std::string>());
+  }
+  return out;
+}
+
+std::optional<std::string> BodyReader::oneOf(const std::string& field, bool required,
+                                             const std::vector<std::string>& allowed) {
+  auto s = string(field, required);
+  if (!s) return s;
+  for (const auto& a : allowed)
+    if (a == *s) return s;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  fail(field, "must be one of: " + list, *s);
+  return std::nullopt;
+}
+
+void BodyReader::done() const {
+  if (errors_.empty()) return;
+  std::string detail = errors_.front().location + " " + errors_.front().message;
+  if (errors_.size() > 1) detail += " (and " + std::to_string(errors_.size() - 1) + " more)";
+  throw errors::validation(errors_, detail);
+}
+
+std::int64_t pathId(const std::string& value, const std::string& what) {
+  std::int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+  if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || out <= 0)
+    throw errors::notFound(what);
+  return out;
+}
+
+std::int64_t queryInt(const std::optional<std::string>& value, const std::string& name, std::int64_t defaultValue,
+                      std::int64_t min, std::int64_t max) {
+  if (!value || value->empty()) return defaultValue;
+  std::int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(value->data(), value->data() + value->size(), out);
+  if (ec != std::errc() || ptr != value->data() + value->size() || out < min || out > max)
+    throw errors::invalidField("query." + name,
+                               "must be an integer from " + std::to_string(min) + " to " + std::to_string(max), *value);
+  return out;
+}
+
+}  // namespace aev::http

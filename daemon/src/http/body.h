@@ -1,0 +1,51 @@
+#pragma once
+// Reading typed fields out of a JSON body while collecting every problem, so a client
+// gets all its mistakes in one 422 (decisions §2: errors[] with location/message/value).
+#include <Poco/JSON/Object.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/errors.h"
+#include "common/text.h"
+
+namespace aev::http {
+
+class BodyReader {
+ public:
+  explicit BodyReader(Poco::JSON::Object::Ptr body, std::string location = "body")
+      : body_(std::move(body)), location_(std::move(location)) {}
+
+  bool has(const std::string& field) const;
+  // Strings are trimmed of nothing; lengths count UTF-8 code points.
+  std::optional<std::string> string(const std::string& field, bool required, std::size_t minLen = 0,
+                                    std::size_t maxLen = 100000);
+  std::optional<std::int64_t> integer(const std::string& field, bool required);
+  // An id sent either as a JSON integer or as a decimal string (both shapes).
+  std::optional<std::int64_t> id(const std::string& field, bool required);
+  std::optional<bool> boolean(const std::string& field, bool required);
+  std::optional<std::vector<std::string>> stringArray(const std::string& field, bool required);
+  std::optional<std::string> oneOf(const std::string& field, bool required, const std::vector<std::string>& allowed);
+
+  void fail(const std::string& field, const std::string& message, const std::string& value = "");
+  // Throws one 422 listing every recorded problem.
+  void done() const;
+  const Poco::JSON::Object::Ptr& object() const { return body_; }
+
+ private:
+  std::string where(const std::string& field) const { return location_ + "." + field; }
+  Poco::JSON::Object::Ptr body_;
+  std::string location_;
+  std::vector<FieldError> errors_;
+};
+
+// Path ids: a string that is not a positive decimal integer is a 404 (decisions §1).
+std::int64_t pathId(const std::string& value, const std::string& what);
+
+// Query integers with range checks (422 outside).
+std::int64_t queryInt(const std::optional<std::string>& value, const std::string& name, std::int64_t defaultValue,
+                      std::int64_t min, std::int64_t max);
+
+}  // namespace aev::http

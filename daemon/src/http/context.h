@@ -1,0 +1,44 @@
+#pragma once
+// What route handlers may reach: the services (never the store directly, except the
+// readiness probe) and the settings handlers need. Built once by app and shared.
+#include <string>
+
+namespace aev::store {
+class Database;
+}
+namespace aev::auth {
+class Authenticator;
+class SessionService;
+class ApiKeyService;
+}  // namespace aev::auth
+namespace aev::identity {
+class UserService;
+class OrganizationService;
+class PlanCatalog;
+}  // namespace aev::identity
+
+namespace aev::http {
+
+class Router;
+
+struct AppContext {
+  store::Database* database = nullptr;  // readiness only
+  auth::Authenticator* authenticator = nullptr;
+  auth::SessionService* sessions = nullptr;
+  auth::ApiKeyService* apiKeys = nullptr;
+  identity::UserService* users = nullptr;
+  identity::OrganizationService* organizations = nullptr;
+  const identity::PlanCatalog* plans = nullptr;
+  std::string metricsAccess = "loopback";  // loopback | public | admin
+};
+
+// One function per resource file under http/routes/.
+void registerOpsRoutes(Router& router, AppContext& ctx);
+void registerAuthRoutes(Router& router, AppContext& ctx);
+void registerUserRoutes(Router& router, AppContext& ctx);
+void registerOrganizationRoutes(Router& router, AppContext& ctx);
+void registerApiKeyRoutes(Router& router, AppContext& ctx);
+void registerAdminRoutes(Router& router, AppContext& ctx);
+void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
+
+}  // namespace aev::http

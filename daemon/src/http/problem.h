@@ -1,0 +1,12 @@
+#pragma once
+// RFC 9457 problem+json rendering of ApiError (decisions §2).
+#include "common/errors.h"
+#include "http/request.h"
+
+namespace aev::http {
+
+inline constexpr const char* kProblemTypeBase = "https://agent-events.dev/problems/";
+
+Response problemResponse(const ApiError& error, const std::string& instance);
+
+}  // namespace aev::http

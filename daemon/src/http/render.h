@@ -1,0 +1,34 @@
+#pragma once
+// JSON views of identity records in both shapes (decisions §1): first shape with
+// integer ids, second shape with decimal-string ids and `$schema`.
+#include <Poco/JSON/Object.h>
+
+#include <optional>
+#include <string>
+
+#include "auth/session_service.h"
+#include "identity/plans.h"
+#include "identity/user_service.h"
+#include "store/records.h"
+
+namespace aev::http {
+
+using JsonObject = Poco::JSON::Object::Ptr;
+
+JsonObject newObject();
+std::string idString(std::int64_t id);
+void setTimestamp(JsonObject obj, const std::string& field, std::optional<std::int64_t> micros);
+
+// `$schema` = {base_url}/schemas/<Name>.json, placed first.
+JsonObject withSchema(const std::string& baseUrl, const std::string& schemaName);
+
+JsonObject userFirstShape(const identity::UserInOrg& user);
+JsonObject userAdminShape(const store::UserRecord& user);
+// The superset record: first-shape `id` plus the second-shape fields.
+JsonObject organizationRecord(const std::string& baseUrl, const store::OrganizationRecord& org,
+                              const identity::Plan& plan);
+JsonObject organizationSummary(const store::OrganizationRecord& org);
+JsonObject membershipFirstShape(const store::MembershipRecord& m, const store::OrganizationRecord& org);
+void addTokens(JsonObject obj, const auth::TokenPair& pair);
+
+}  // namespace aev::http

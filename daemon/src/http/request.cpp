@@ -1,0 +1,85 @@
+#include "http/request.h"
+
+#include <Poco/JSON/Parser.h>
+#include <Poco/JSON/Stringifier.h>
+#include <Poco/String.h>
+
+#include <sstream>
+
+#include "common/errors.h"
+
+namespace aev::http {
+
+std::string Request::header(const std::string& lowerName) const {
+  auto it = headers.find(lowerName);
+  return it == headers.end() ? std::string() : it->second;
+}
+
+std::optional<std::string> Request::queryParam(const std::string& name) const {
+  auto it = query.find(name);
+  if (it == query.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::string& Request::param(const std::string& name) const {
+  auto it = pathParams.find(name);
+  if (it == pathParams.end()) throw std::logic_error("route has no path parameter '" + name + "'");
+  return it->second;
+}
+
+Poco::JSON::Object::Ptr Request::jsonBody() const {
+  std::string type = Poco::toLower(header("content-type"));
+  auto semi = type.find(';');
+  if (semi != std::string::npos) type = Poco::trim(type.substr(0, semi));
+  if (!body.empty() && !type.empty() && type != "application/json" &&
+      !(type.size() > 5 && type.compare(type.size() - 5, 5, "+json") == 0))
+    throw errors::unsupportedMediaType("Send the body as application/json.");
+  if (body.empty()) throw errors::badRequest("The request body must be a JSON object.");
+  Poco::Dynamic::Var parsed;
+  try {
+    Poco::JSON::Parser parser;
+    parsed = parser.parse(body);
+  } catch (const std::exception&) {
+    throw errors::badRequest("The request body is not valid JSON.");
+  }
+  if (parsed.type() != typeid(Poco::JSON::Object::Ptr))
+    throw errors::badRequest("The request body must be a JSON object.");
+  return parsed.extract<Poco::JSON::Object::Ptr>();
+}
+
+std::string stringify(const Poco::Dynamic::Var& value) {
+  std::ostringstream out;
+  Poco::JSON::Stringifier::condense(value, out);
+  return out.str();
+}
+
+Response Response::json(int status, const Poco::JSON::Object::Ptr& object) {
+  Response r;
+  r.status = status;
+  r.body = stringify(object);
+  return r;
+}
+
+Response Response::json(int status, const Poco::JSON::Array::Ptr& array) {
+  Response r;
+  r.status = status;
+  r.body = stringify(array);
+  return r;
+}
+
+Response Response::noContent() {
+  Response r;
+  r.status = 204;
+  r.contentType.clear();
+  return r;
+}
+
+Response Response::text(int status, std::string contentType, std::string body) {
+  Response r;
+  r.status = status;
+  r.contentType = std::move(contentType);
+  r.body = std::move(body);
+  return r;
+}
+
+}  // namespace aev::http

@@ -1,0 +1,48 @@
+#pragma once
+// The http module's own request/response values: handlers see these, not Poco's HTTP
+// classes, so they stay unit-testable and the server adapter is the only Poco seam.
+#include <Poco/JSON/Object.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace aev::http {
+
+struct Request {
+  std::string method;
+  std::string path;  // without the query string
+  std::map<std::string, std::string> pathParams;
+  std::multimap<std::string, std::string> query;
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+  std::string requestId;
+  std::string clientAddress;
+  bool fromLoopback = false;
+  std::string baseUrl;  // e.g. http://127.0.0.1:8080, for $schema links
+
+  std::string header(const std::string& lowerName) const;
+  std::optional<std::string> queryParam(const std::string& name) const;
+  const std::string& param(const std::string& name) const;  // path parameter, throws if the route lacks it
+  // Parses the body as a JSON object: 415 for another content type, 400 for bad JSON
+  // or a non-object top level.
+  Poco::JSON::Object::Ptr jsonBody() const;
+};
+
+struct Response {
+  int status = 200;
+  std::string contentType = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  static Response json(int status, const Poco::JSON::Object::Ptr& object);
+  static Response json(int status, const Poco::JSON::Array::Ptr& array);
+  static Response noContent();
+  static Response text(int status, std::string contentType, std::string body);
+};
+
+std::string stringify(const Poco::Dynamic::Var& value);
+
+}  // namespace aev::http

@@ -1,0 +1,101 @@
+#include "http/router.h"
+
+#include <Poco/URI.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace aev::http {
+
+std::string urlDecode(const std::string& s) {
+  std::string out;
+  Poco::URI::decode(s, out);
+  return out;
+}
+
+std::vector<std::string> Router::split(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    auto slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash > start) parts.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+void Router::add(const std::string& method, const std::string& pathTemplate, Handler handler, std::string summary,
+                 std::string tag, bool isPublic) {
+  Route route;
+  std::string normalised;
+  for (const auto& part : split(pathTemplate)) {
+    Segment seg;
+    if (part.size() > 1 && part[0] == ':') {
+      seg = {part.substr(1), true};
+    } else if (part.size() > 2 && part.front() == '{' && part.back() == '}') {
+      seg = {part.substr(1, part.size() - 2), true};
+    } else {
+      seg = {part, false};
+    }
+    normalised += "/" + (seg.isParam ? "{" + seg.text + "}" : seg.text);
+    route.segments.push_back(seg);
+  }
+  if (normalised.empty()) normalised = "/";
+  for (const auto& existing : routes_)
+    if (existing.info.method == method && existing.info.pathTemplate == normalised)
+      throw std::logic_error("duplicate route " + method + " " + normalised);
+  route.info = {method, normalised, std::move(summary), std::move(tag), isPublic};
+  route.handler = std::move(handler);
+  routes_.push_back(std::move(route));
+}
+
+std::optional<std::map<std::string, std::string>> Router::bind(const Route& route,
+                                                               const std::vector<std::string>& parts) {
+  if (route.segments.size() != parts.size()) return std::nullopt;
+  std::map<std::string, std::string> params;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto& seg = route.segments[i];
+    if (seg.isParam)
+      params[seg.text] = urlDecode(parts[i]);
+    else if (seg.text != parts[i])
+      return std::nullopt;
+  }
+  return params;
+}
+
+Router::Match Router::match(const std::string& method, const std::string& path) const {
+  const auto parts = split(path);
+  Match best;
+  int bestLiterals = -1;
+  std::set<std::string> allowed;
+  for (const auto& route : routes_) {
+    auto params = bind(route, parts);
+    if (!params) continue;
+    // Among templates that fit, the one with the most literal segments wins.
+    int literals = 0;
+    for (const auto& seg : route.segments) literals += seg.isParam ? 0 : 1;
+    if (route.info.method != method) {
+      allowed.insert(route.info.method);
+      continue;
+    }
+    if (literals > bestLiterals) {
+      bestLiterals = literals;
+      best.handler = &route.handler;
+      best.params = std::move(*params);
+    }
+  }
+  if (!best.handler && !allowed.empty()) {
+    for (const auto& m : allowed) best.allowedMethods += (best.allowedMethods.empty() ? "" : ", ") + m;
+  }
+  return best;
+}
+
+std::vector<RouteInfo> Router::routes() const {
+  std::vector<RouteInfo> out;
+  out.reserve(routes_.size());
+  for (const auto& r : routes_) out.push_back(r.info);
+  return out;
+}
+
+}  // namespace aev::http

@@ -1,0 +1,56 @@
+#pragma once
+// Method + path template → handler. Templates accept both `:id` and `{id}` segments,
+// the two spellings the interface uses. Literal segments win over parameters, so
+// /users/me never matches /users/:id.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "http/request.h"
+
+namespace aev::http {
+
+using Handler = std::function<Response(Request&)>;
+
+struct RouteInfo {
+  std::string method;
+  std::string pathTemplate;  // normalised to {name}
+  std::string summary;
+  std::string tag;
+  bool isPublic = false;  // no authentication
+};
+
+class Router {
+ public:
+  void add(const std::string& method, const std::string& pathTemplate, Handler handler, std::string summary,
+           std::string tag = "", bool isPublic = false);
+
+  struct Match {
+    const Handler* handler = nullptr;
+    std::map<std::string, std::string> params;
+    std::string allowedMethods;  // set when the path exists but the method does not
+  };
+  Match match(const std::string& method, const std::string& path) const;
+
+  std::vector<RouteInfo> routes() const;
+
+ private:
+  struct Segment {
+    std::string text;
+    bool isParam;
+  };
+  struct Route {
+    RouteInfo info;
+    std::vector<Segment> segments;
+    Handler handler;
+  };
+  static std::vector<std::string> split(const std::string& path);
+  static std::optional<std::map<std::string, std::string>> bind(const Route& route,
+                                                                const std::vector<std::string>& parts);
+  std::vector<Route> routes_;
+};
+
+std::string urlDecode(const std::string& s);
+
+}  // namespace aev::http

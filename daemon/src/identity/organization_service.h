@@ -1,0 +1,68 @@
+#pragma once
+// Organizations, memberships and invitations. Every operation names the organization
+// and the acting user; a non-member sees 404 (existence is never revealed), a member
+// without the admin role sees 403 where admin is required.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "identity/plans.h"
+#include "store/credential_repositories.h"
+#include "store/database.h"
+#include "store/organization_repository.h"
+#include "store/user_repository.h"
+
+namespace aev::identity {
+
+struct OrganizationPatch {
+  std::optional<std::string> name;
+  std::optional<std::string> slug;
+  std::optional<std::string> description;
+};
+
+struct CreatedInvitation {
+  store::InvitationRecord record;
+  std::string code;  // shown once
+};
+
+class OrganizationService {
+ public:
+  OrganizationService(store::Database& db, const PlanCatalog& plans, int invitationTtlSeconds)
+      : db_(db), plans_(plans), invitationTtlSeconds_(invitationTtlSeconds) {}
+
+  // Creates the organization, makes the user its admin and switches the user's active
+  // organization to it.
+  store::OrganizationRecord create(std::int64_t userId, const std::string& name, const std::string& slug,
+                                   const std::string& description);
+  store::OrganizationRecord get(std::int64_t orgId, std::int64_t userId);
+  store::OrganizationRecord update(std::int64_t orgId, std::int64_t userId, const OrganizationPatch& patch);
+  void remove(std::int64_t orgId, std::int64_t userId);
+
+  std::vector<std::pair<store::MembershipRecord, store::OrganizationRecord>> membershipsOf(std::int64_t userId);
+  std::vector<std::pair<store::MembershipRecord, store::UserRecord>> members(std::int64_t orgId, std::int64_t userId);
+  void setMemberRole(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId, const std::string& role);
+  void removeMember(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId);
+  // Checks membership (404 otherwise) and makes orgId the user's active organization.
+  void switchActive(std::int64_t userId, std::int64_t orgId);
+
+  CreatedInvitation invite(std::int64_t orgId, std::int64_t actorId, const std::string& email, const std::string& role);
+  std::vector<store::InvitationRecord> invitations(std::int64_t orgId, std::int64_t actorId);
+  store::MembershipRecord acceptInvitation(const std::string& code, std::int64_t userId, const std::string& userEmail);
+
+  const Plan& planOf(const store::OrganizationRecord& org) const { return plans_.get(org.plan); }
+
+ private:
+  store::MembershipRecord requireMember(store::Connection& c, std::int64_t orgId, std::int64_t userId);
+  store::MembershipRecord requireAdmin(store::Connection& c, std::int64_t orgId, std::int64_t userId);
+  void checkSeats(store::Connection& c, const store::OrganizationRecord& org, std::int64_t adding);
+
+  store::Database& db_;
+  const PlanCatalog& plans_;
+  int invitationTtlSeconds_;
+  store::OrganizationRepository orgs_;
+  store::MembershipRepository memberships_;
+  store::UserRepository users_;
+  store::InvitationRepository invitations_;
+};
+
+}  // namespace aev::identity

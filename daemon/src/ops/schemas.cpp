@@ -1,0 +1,172 @@
+#include "ops/schemas.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+#include <Poco/JSON/Stringifier.h>
+
+#include <map>
+#include <sstream>
+
+namespace aev::ops {
+
+namespace {
+
+// Property lists are kept terse: `type` per field, `required` where the body always
+// carries the field. The `$id` is filled in with the server's base URL when served.
+const std::map<std::string, std::string>& catalog() {
+  static const std::map<std::string, std::string> schemas = {
+      {"Organization", R"({
+  "title": "Organization", "type": "object",
+  "required": ["orgId", "name", "slug", "plan", "eventsQuotaMonthly", "retentionDays", "seatLimit", "createdAt", "updatedAt"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "id": {"type": "integer"}, "orgId": {"type": "string", "pattern": "^[0-9]+$"},
+    "name": {"type": "string", "maxLength": 120}, "slug": {"type": "string"},
+    "description": {"type": "string", "maxLength": 500}, "plan": {"type": "string", "enum": ["free", "team", "enterprise"]},
+    "subscriptionStatus": {"type": "string"}, "eventsQuotaMonthly": {"type": "integer"},
+    "retentionDays": {"type": "integer"}, "seatLimit": {"type": "integer"},
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"},
+    "access_token": {"type": "string"}, "refresh_token": {"type": "string"}
+  }})"},
+      {"OrganizationMemberships", R"({
+  "title": "OrganizationMemberships", "type": "object", "required": ["organizations"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "organizations": {"type": "array", "items": {"type": "object", "required": ["organization", "role"],
+      "properties": {"organization": {"type": "object"}, "role": {"type": "string", "enum": ["admin", "user"]}}}}
+  }})"},
+      {"ActiveOrgResult", R"({
+  "title": "ActiveOrgResult", "type": "object", "required": ["ok", "access_token", "refresh_token"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"}, "ok": {"type": "boolean"},
+    "access_token": {"type": "string"}, "refresh_token": {"type": "string"},
+    "token_type": {"type": "string"}, "expires_in": {"type": "integer"}
+  }})"},
+      {"OkResult", R"({
+  "title": "OkResult", "type": "object", "required": ["ok"],
+  "properties": {"$schema": {"type": "string", "format": "uri"}, "ok": {"type": "boolean"}}})"},
+      {"AdminUserList", R"({
+  "title": "AdminUserList", "type": "object", "required": ["users"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "users": {"type": "array", "items": {"type": "object", "required": ["id", "email", "username"],
+      "properties": {"id": {"type": "string"}, "email": {"type": "string"}, "username": {"type": "string"},
+        "firstName": {"type": "string"}, "lastName": {"type": "string"}, "organizationId": {"type": "string"},
+        "disabledAt": {"type": ["string", "null"], "format": "date-time"}}}}
+  }})"},
+      {"AccessRequestList", R"({
+  "title": "AccessRequestList", "type": "object", "required": ["data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"type": "object", "required": ["requestId", "userId", "status"],
+      "properties": {"requestId": {"type": "string"}, "userId": {"type": "string"}, "email": {"type": "string"},
+        "username": {"type": "string"}, "status": {"type": "string", "enum": ["pending", "approved", "rejected"]},
+        "createdAt": {"type": "string", "format": "date-time"}, "decidedAt": {"type": ["string", "null"]}}}}
+  }})"},
+      {"Problem", R"({
+  "title": "Problem", "type": "object", "required": ["type", "title", "status"],
+  "properties": {
+    "type": {"type": "string", "format": "uri"}, "title": {"type": "string"}, "status": {"type": "integer"},
+    "detail": {"type": "string"}, "instance": {"type": "string"},
+    "errors": {"type": "array", "items": {"type": "object",
+      "properties": {"location": {"type": "string"}, "message": {"type": "string"}, "value": {}}}}
+  }})"},
+  };
+  return schemas;
+}
+
+Poco::JSON::Object::Ptr parseObject(const std::string& text) {
+  Poco::JSON::Parser parser;
+  return parser.parse(text).extract<Poco::JSON::Object::Ptr>();
+}
+
+std::string condense(const Poco::Dynamic::Var& v) {
+  std::ostringstream out;
+  Poco::JSON::Stringifier::condense(v, out);
+  return out.str();
+}
+
+}  // namespace
+
+std::optional<std::string> schemaText(const std::string& name, const std::string& baseUrl) {
+  auto it = catalog().find(name);
+  if (it == catalog().end()) return std::nullopt;
+  auto obj = parseObject(it->second);
+  obj->set("$schema", "https://json-schema.org/draft/2020-12/schema");
+  obj->set("$id", baseUrl + "/schemas/" + name + ".json");
+  return condense(obj);
+}
+
+std::vector<std::string> schemaNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, _] : catalog()) names.push_back(name);
+  return names;
+}
+
+std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl) {
+  Poco::JSON::Object::Ptr doc = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  doc->set("openapi", "3.1.0");
+  Poco::JSON::Object::Ptr info = new Poco::JSON::Object;
+  info->set("title", "agent-events API");
+  info->set("version", AEV_VERSION);
+  info->set("description",
+            "Ingest, stream and govern AI-agent events. Errors are application/problem+json (RFC 9457).");
+  doc->set("info", info);
+  Poco::JSON::Array::Ptr servers = new Poco::JSON::Array;
+  Poco::JSON::Object::Ptr server = new Poco::JSON::Object;
+  server->set("url", baseUrl);
+  servers->add(server);
+  doc->set("servers", servers);
+
+  Poco::JSON::Object::Ptr components = new Poco::JSON::Object;
+  Poco::JSON::Object::Ptr schemes = new Poco::JSON::Object;
+  schemes->set("bearer", parseObject(R"({"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})"));
+  schemes->set("apiKey", parseObject(R"({"type": "apiKey", "in": "header", "name": "X-API-Key"})"));
+  components->set("securitySchemes", schemes);
+  Poco::JSON::Object::Ptr schemas = new Poco::JSON::Object;
+  for (const auto& name : schemaNames()) schemas->set(name, parseObject(*schemaText(name, baseUrl)));
+  components->set("schemas", schemas);
+
+  Poco::JSON::Object::Ptr paths = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  for (const auto& r : routes) {
+    Poco::JSON::Object::Ptr item = paths->getObject(r.pathTemplate);
+    if (!item) item = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    Poco::JSON::Object::Ptr op = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    op->set("summary", r.summary);
+    if (!r.tag.empty()) {
+      Poco::JSON::Array::Ptr tags = new Poco::JSON::Array;
+      tags->add(r.tag);
+      op->set("tags", tags);
+    }
+    Poco::JSON::Array::Ptr params = new Poco::JSON::Array;
+    for (std::size_t pos = r.pathTemplate.find('{'); pos != std::string::npos;
+         pos = r.pathTemplate.find('{', pos + 1)) {
+      auto end = r.pathTemplate.find('}', pos);
+      Poco::JSON::Object::Ptr p = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+      p->set("name", r.pathTemplate.substr(pos + 1, end - pos - 1));
+      p->set("in", "path");
+      p->set("required", true);
+      p->set("schema", parseObject(R"({"type": "string"})"));
+      params->add(p);
+    }
+    if (params->size() > 0) op->set("parameters", params);
+    if (r.isPublic) {
+      op->set("security", new Poco::JSON::Array);
+    } else {
+      op->set("security", Poco::JSON::Parser().parse(R"([{"bearer": []}])"));
+    }
+    op->set("responses", parseObject(R"({
+      "default": {"description": "Error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "2XX": {"description": "Success"}})"));
+    std::string method = r.method;
+    for (auto& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    item->set(method, op);
+    paths->set(r.pathTemplate, item);
+  }
+  doc->set("paths", paths);
+  doc->set("components", components);
+  return condense(doc);
+}
+
+}  // namespace aev::ops

@@ -1,0 +1,140 @@
+#include "store/migrations.h"
+
+#include <spdlog/spdlog.h>
+
+#include "common/clock.h"
+
+namespace aev::store {
+
+namespace {
+
+// The two dialects differ only in how a table gets its integer key; everything else
+// (BIGINT microsecond times, INTEGER 0/1 booleans, TEXT) is written once.
+std::string ddl(Dialect d, std::string sql) {
+  const std::string pk = d == Dialect::SQLite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY";
+  for (std::size_t pos; (pos = sql.find("@PK@")) != std::string::npos;) sql.replace(pos, 4, pk);
+  return sql;
+}
+
+std::vector<Migration> build(Dialect d) {
+  std::vector<Migration> list;
+  list.push_back({1,
+                  "identity",
+                  {
+                      ddl(d, R"(CREATE TABLE organizations (
+  id @PK@,
+  name TEXT NOT NULL,
+  slug TEXT NOT NULL UNIQUE,
+  description TEXT NOT NULL DEFAULT '',
+  plan TEXT NOT NULL,
+  subscription_status TEXT NOT NULL DEFAULT 'active',
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL))"),
+                      ddl(d, R"(CREATE TABLE users (
+  id @PK@,
+  email TEXT NOT NULL UNIQUE,
+  username TEXT NOT NULL UNIQUE,
+  password_hash TEXT NOT NULL,
+  first_name TEXT NOT NULL DEFAULT '',
+  last_name TEXT NOT NULL DEFAULT '',
+  is_instance_admin INTEGER NOT NULL DEFAULT 0,
+  disabled_at BIGINT,
+  active_org_id BIGINT REFERENCES organizations(id) ON DELETE SET NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL))"),
+                      ddl(d, R"(CREATE TABLE memberships (
+  id @PK@,
+  user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  joined_at BIGINT NOT NULL,
+  UNIQUE (user_id, org_id)))"),
+                      "CREATE INDEX memberships_org ON memberships(org_id)",
+                      ddl(d, R"(CREATE TABLE invitations (
+  id @PK@,
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  code_hash TEXT NOT NULL UNIQUE,
+  code_prefix TEXT NOT NULL,
+  invited_email TEXT NOT NULL,
+  role TEXT NOT NULL,
+  status TEXT NOT NULL,
+  invited_by BIGINT,
+  accepted_by BIGINT,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  accepted_at BIGINT))"),
+                      "CREATE INDEX invitations_org ON invitations(org_id, status)",
+                      ddl(d, R"(CREATE TABLE api_keys (
+  id @PK@,
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  key_prefix TEXT NOT NULL,
+  scopes TEXT NOT NULL,
+  created_by BIGINT,
+  created_at BIGINT NOT NULL,
+  revoked_at BIGINT,
+  last_used_at BIGINT))"),
+                      "CREATE INDEX api_keys_org ON api_keys(org_id)",
+                      ddl(d, R"(CREATE TABLE refresh_tokens (
+  id @PK@,
+  token_hash TEXT NOT NULL UNIQUE,
+  family_id TEXT NOT NULL,
+  user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  org_id BIGINT,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  used_at BIGINT,
+  revoked_at BIGINT))"),
+                      "CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id)",
+                      ddl(d, R"(CREATE TABLE access_requests (
+  id @PK@,
+  user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  status TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  decided_at BIGINT,
+  decided_by BIGINT))"),
+                  }});
+  return list;
+}
+
+void ensureBookkeeping(Database& db) {
+  db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+      "applied_at BIGINT NOT NULL)");
+}
+
+}  // namespace
+
+const std::vector<Migration>& migrationsFor(Dialect dialect) {
+  static const std::vector<Migration> sqlite = build(Dialect::SQLite);
+  static const std::vector<Migration> postgres = build(Dialect::PostgreSQL);
+  return dialect == Dialect::SQLite ? sqlite : postgres;
+}
+
+int currentSchemaVersion(Database& db) {
+  ensureBookkeeping(db);
+  auto rows = db.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations");
+  return static_cast<int>(rows.front().i64("v"));
+}
+
+int migrate(Database& db) {
+  ensureBookkeeping(db);
+  int applied = 0;
+  for (const auto& m : migrationsFor(db.dialect())) {
+    db.transaction([&](Connection& conn) {
+      // Re-read inside the transaction: two nodes starting together on one PostgreSQL
+      // must not both apply a migration (the primary key on version stops the second).
+      auto rows = conn.query("SELECT COUNT(*) AS n FROM schema_migrations WHERE version = ?", {std::int64_t{m.version}});
+      if (rows.front().i64("n") > 0) return;
+      spdlog::info("applying migration {} ({})", m.version, m.name);
+      for (const auto& sql : m.statements) conn.exec(sql);
+      conn.exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                {std::int64_t{m.version}, m.name, clock::nowMicros()});
+      ++applied;
+    });
+  }
+  return applied;
+}
+
+}  // namespace aev::store

@@ -1,0 +1,57 @@
+#pragma once
+// A throw-away PostgreSQL server for tests: initdb into a fresh temp dir, start it on a
+// free loopback port, hand out one fresh database per caller, stop and delete it at exit.
+// As root (initdb and postgres refuse to run as root) the server runs as the `postgres`
+// system user through runuser.
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "support/process.h"
+
+namespace aev::testing {
+
+class PostgresServer {
+ public:
+  // The process-wide server, started on first use and stopped at exit. Throws
+  // std::runtime_error (with the server log) when it cannot start.
+  static PostgresServer& instance();
+  // The directory with initdb/pg_ctl/postgres, "" when PostgreSQL is not installed.
+  // Honours $AEV_PG_BIN; else /usr/lib/postgresql/15/bin, else the newest
+  // /usr/lib/postgresql/*/bin.
+  static std::string binDir();
+  static bool available() { return !binDir().empty(); }
+
+  PostgresServer();
+  ~PostgresServer();
+  PostgresServer(const PostgresServer&) = delete;
+  PostgresServer& operator=(const PostgresServer&) = delete;
+
+  // Creates a database (a unique name when `name` is empty) and returns its URL,
+  // postgresql://USER@127.0.0.1:PORT/NAME.
+  std::string createDatabase(const std::string& name = "");
+  // Runs one SQL statement with psql against `database`; returns psql's output
+  // (tuples only, unaligned). Throws on failure.
+  std::string psql(const std::string& database, const std::string& sql);
+
+  int port() const { return port_; }
+  const std::string& user() const { return user_; }
+  std::string url(const std::string& database) const;
+  std::string logTail() const;
+
+ private:
+  void start();
+  void stop();
+  std::vector<std::string> asServerUser(std::vector<std::string> argv) const;
+  std::string tool(const std::string& name) const;
+
+  std::unique_ptr<TempDir> dir_;
+  std::string bin_;
+  std::string user_ = "aev_test";
+  int port_ = 0;
+  bool running_ = false;
+  int counter_ = 0;
+  std::mutex mutex_;
+};
+
+}  // namespace aev::testing

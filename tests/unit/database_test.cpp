@@ -1,0 +1,287 @@
+// store/database.h: placeholder rewriting, and the facade against a real SQLite file
+// and a real PostgreSQL server (the latter skipped when PostgreSQL is not installed).
+#include "store/database.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "support/postgres_server.h"
+#include "support/process.h"
+
+namespace aev::store {
+namespace {
+
+using aev::testing::PostgresServer;
+using aev::testing::TempDir;
+
+TEST(RewritePlaceholders, NumbersQuestionMarksInOrder) {
+  EXPECT_EQ(rewritePlaceholders("SELECT 1"), "SELECT 1");
+  EXPECT_EQ(rewritePlaceholders("SELECT * FROM t WHERE a = ? AND b = ?"), "SELECT * FROM t WHERE a = $1 AND b = $2");
+  std::string many = "VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+  EXPECT_EQ(rewritePlaceholders(many), "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)");
+}
+
+TEST(RewritePlaceholders, LeavesQuotedTextAlone) {
+  EXPECT_EQ(rewritePlaceholders("SELECT '?' , \"?\" , ?"), "SELECT '?' , \"?\" , $1");
+  EXPECT_EQ(rewritePlaceholders("WHERE a = 'what?' AND b = ?"), "WHERE a = 'what?' AND b = $1");
+  // A doubled quote inside a literal closes and reopens it: still inside.
+  EXPECT_EQ(rewritePlaceholders("WHERE a = 'it''s ?' AND b = ?"), "WHERE a = 'it''s ?' AND b = $1");
+  EXPECT_EQ(rewritePlaceholders("SELECT \"col?\" FROM t WHERE x = ? AND y = '?'"),
+            "SELECT \"col?\" FROM t WHERE x = $1 AND y = '?'");
+}
+
+// ---------------------------------------------------------------- real databases
+
+enum class Backend { SQLite, PostgreSQL };
+
+std::string nameOf(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::SQLite ? "SQLite" : "PostgreSQL";
+}
+
+class DatabaseTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    DatabaseOptions options;
+    options.poolSize = 4;
+    if (GetParam() == Backend::PostgreSQL) {
+      if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
+      options.url = PostgresServer::instance().createDatabase();
+    } else {
+      dir_ = std::make_unique<TempDir>("aev-unit-db");
+      options.dataDir = dir_->path();
+      options.sqliteSynchronous = "OFF";
+    }
+    db_ = std::make_unique<Database>(options);
+    const bool pg = db_->dialect() == Dialect::PostgreSQL;
+    db_->exec(std::string("CREATE TABLE items (id ") + (pg ? "BIGSERIAL" : "INTEGER") +
+              " PRIMARY KEY, name TEXT NOT NULL UNIQUE, note TEXT, amount DOUBLE PRECISION, n BIGINT)");
+  }
+  void TearDown() override {
+    db_.reset();
+    dir_.reset();
+  }
+  std::int64_t count() { return db_->query("SELECT COUNT(*) AS c FROM items").front().i64("c"); }
+  std::int64_t add(const std::string& name, SqlValue note = std::monostate{}) {
+    return db_->insert("INSERT INTO items (name, note, amount, n) VALUES (?, ?, ?, ?) RETURNING id",
+                       {name, note, 1.5, std::int64_t{10}});
+  }
+
+  std::unique_ptr<TempDir> dir_;
+  std::unique_ptr<Database> db_;
+};
+
+TEST_P(DatabaseTest, DialectAndDescription) {
+  if (GetParam() == Backend::SQLite) {
+    EXPECT_EQ(db_->dialect(), Dialect::SQLite);
+    EXPECT_NE(db_->describe().find("sqlite"), std::string::npos);
+    EXPECT_NE(db_->describe().find(dir_->path()), std::string::npos) << db_->describe();
+  } else {
+    EXPECT_EQ(db_->dialect(), Dialect::PostgreSQL);
+    EXPECT_NE(db_->describe().find("postgresql"), std::string::npos);
+  }
+  EXPECT_TRUE(db_->ping());
+}
+
+TEST_P(DatabaseTest, InsertReturningGivesIncreasingIds) {
+  auto a = add("a");
+  auto b = add("b");
+  EXPECT_GT(a, 0);
+  EXPECT_GT(b, a);
+  EXPECT_EQ(count(), 2);
+}
+
+TEST_P(DatabaseTest, QueryReadsTypedValues) {
+  auto id = db_->insert("INSERT INTO items (name, note, amount, n) VALUES (?, ?, ?, ?) RETURNING id",
+                        {std::string("widget"), std::string("h\xC3\xA9llo"), 2.25, std::int64_t{9007199254740993}});
+  auto rows = db_->query("SELECT id, name, note, amount, n FROM items WHERE id = ?", {id});
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& r = rows.front();
+  EXPECT_EQ(r.i64("id"), id);
+  EXPECT_EQ(r.str("name"), "widget");
+  EXPECT_EQ(r.str("note"), "h\xC3\xA9llo");
+  EXPECT_EQ(r.optStr("note"), "h\xC3\xA9llo");
+  EXPECT_DOUBLE_EQ(r.f64("amount"), 2.25);
+  EXPECT_EQ(r.i64("n"), 9007199254740993LL);
+  EXPECT_EQ(r.optI64("n"), 9007199254740993LL);
+  EXPECT_FALSE(r.isNull("name"));
+  EXPECT_THROW(r.str("no_such_column"), std::logic_error);
+}
+
+TEST_P(DatabaseTest, NullsRoundTripThroughMonostate) {
+  auto id = db_->insert("INSERT INTO items (name, note, amount, n) VALUES (?, ?, ?, ?) RETURNING id",
+                        {std::string("empty"), nullValue(), std::monostate{}, optionalValue(std::optional<int>())});
+  auto r = db_->query("SELECT note, amount, n FROM items WHERE id = ?", {id}).front();
+  EXPECT_TRUE(r.isNull("note"));
+  EXPECT_TRUE(r.isNull("amount"));
+  EXPECT_TRUE(r.isNull("n"));
+  EXPECT_EQ(r.optStr("note"), std::nullopt);
+  EXPECT_EQ(r.optI64("n"), std::nullopt);
+  EXPECT_EQ(r.str("note"), "");
+  EXPECT_EQ(r.i64("n"), 0);
+  EXPECT_EQ(r.f64("amount"), 0.0);
+  // IS NULL comparisons with a bound NULL.
+  EXPECT_EQ(db_->query("SELECT id FROM items WHERE note IS NULL").size(), 1u);
+}
+
+TEST_P(DatabaseTest, OptionalValueHelper) {
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(optionalValue(std::optional<std::string>())));
+  EXPECT_EQ(std::get<std::int64_t>(optionalValue(std::optional<bool>(true))), 1);
+  EXPECT_EQ(std::get<std::int64_t>(optionalValue(std::optional<int>(7))), 7);
+  EXPECT_EQ(std::get<std::string>(optionalValue(std::optional<std::string>("x"))), "x");
+}
+
+TEST_P(DatabaseTest, ExecReportsAffectedRows) {
+  add("a");
+  add("b");
+  add("c");
+  EXPECT_EQ(db_->exec("UPDATE items SET n = n + 1 WHERE name <> ?", {std::string("a")}), 2u);
+  EXPECT_EQ(db_->exec("DELETE FROM items WHERE name = ?", {std::string("zzz")}), 0u);
+  EXPECT_EQ(db_->query("SELECT SUM(n) AS s FROM items").front().i64("s"), 32);
+}
+
+TEST_P(DatabaseTest, QuestionMarkInsideLiteralIsNotAPlaceholder) {
+  add("what?", std::string("?"));
+  auto rows = db_->query("SELECT name FROM items WHERE note = '?' AND name = ?", {std::string("what?")});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.front().str("name"), "what?");
+}
+
+TEST_P(DatabaseTest, TransactionCommits) {
+  auto id = db_->transaction([&](Connection& c) {
+    auto first = c.insert("INSERT INTO items (name) VALUES (?) RETURNING id", {std::string("t1")});
+    c.insert("INSERT INTO items (name) VALUES (?) RETURNING id", {std::string("t2")});
+    return first;
+  });
+  EXPECT_GT(id, 0);
+  EXPECT_EQ(count(), 2);
+}
+
+TEST_P(DatabaseTest, TransactionRollsBackWhenTheFunctionThrows) {
+  add("kept");
+  EXPECT_THROW(db_->transaction([&](Connection& c) {
+    c.exec("INSERT INTO items (name) VALUES (?)", {std::string("lost1")});
+    c.exec("UPDATE items SET note = ? WHERE name = ?", {std::string("changed"), std::string("kept")});
+    throw std::runtime_error("boom");
+  }),
+               std::runtime_error);
+  EXPECT_EQ(count(), 1);
+  EXPECT_TRUE(db_->query("SELECT note FROM items WHERE name = 'kept'").front().isNull("note"));
+  // The pool still works after the rollback.
+  add("after");
+  EXPECT_EQ(count(), 2);
+}
+
+TEST_P(DatabaseTest, TransactionRollsBackOnConstraintViolation) {
+  add("dup");
+  EXPECT_ANY_THROW(db_->transaction([&](Connection& c) {
+    c.exec("INSERT INTO items (name) VALUES (?)", {std::string("fresh")});
+    c.exec("INSERT INTO items (name) VALUES (?)", {std::string("dup")});  // UNIQUE violation
+  }));
+  EXPECT_EQ(count(), 1);
+  EXPECT_TRUE(db_->query("SELECT id FROM items WHERE name = 'fresh'").empty());
+}
+
+TEST_P(DatabaseTest, UncommittedTransactionObjectRollsBack) {
+  {
+    auto conn = db_->acquire();
+    Transaction tx(*conn);
+    conn->exec("INSERT INTO items (name) VALUES (?)", {std::string("never")});
+  }
+  EXPECT_EQ(count(), 0);
+  {
+    auto conn = db_->acquire();
+    Transaction tx(*conn);
+    conn->exec("INSERT INTO items (name) VALUES (?)", {std::string("yes")});
+    tx.commit();
+  }
+  EXPECT_EQ(count(), 1);
+}
+
+TEST_P(DatabaseTest, ConstraintViolationOutsideTransactionThrowsAndPoolRecovers) {
+  add("x");
+  EXPECT_ANY_THROW(add("x"));
+  for (int i = 0; i < 10; ++i) EXPECT_TRUE(db_->ping());
+}
+
+TEST_P(DatabaseTest, ConcurrentUseOfThePool) {
+  constexpr int kThreads = 8, kEach = 10;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        try {
+          db_->transaction([&](Connection& c) {
+            c.exec("INSERT INTO items (name) VALUES (?)",
+                   {std::string("t") + std::to_string(t) + "-" + std::to_string(i)});
+          });
+        } catch (const std::exception&) {
+          ++failures;
+        }
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(count(), kThreads * kEach);
+}
+
+TEST_P(DatabaseTest, ClosedDatabaseRefusesWork) {
+  db_->close();
+  EXPECT_THROW(db_->acquire(), std::runtime_error);
+  EXPECT_FALSE(db_->ping());
+}
+
+INSTANTIATE_TEST_SUITE_P(Dialects, DatabaseTest, ::testing::Values(Backend::SQLite, Backend::PostgreSQL), nameOf);
+
+TEST(DatabaseSQLite, ExplicitPathAndSqlitePrefix) {
+  TempDir dir("aev-unit-db");
+  {
+    DatabaseOptions o;
+    o.url = dir.file("nested/dir/explicit.db");
+    Database db(o);
+    EXPECT_TRUE(db.ping());
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir.file("nested/dir/explicit.db")));
+  {
+    DatabaseOptions o;
+    o.url = "sqlite://" + dir.file("prefixed.db");
+    Database db(o);
+    EXPECT_TRUE(db.ping());
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir.file("prefixed.db")));
+  {
+    DatabaseOptions o;
+    o.dataDir = dir.file("datadir");
+    Database db(o);
+    EXPECT_TRUE(db.ping());
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir.file("datadir/agent-events.db")));
+}
+
+TEST(DatabasePostgreSQL, BadUrlFailsAtConstruction) {
+  if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
+  DatabaseOptions o;
+  o.url = "postgresql://nobody@127.0.0.1:1/none";  // port 1: nothing listens
+  EXPECT_ANY_THROW(Database db(o));
+}
+
+TEST(DatabasePostgreSQL, DescriptionRedactsPassword) {
+  if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
+  auto& pg = PostgresServer::instance();
+  auto url = pg.createDatabase();
+  // Trust authentication ignores the password, so the URL still connects.
+  std::string withPassword = "postgresql://" + pg.user() + ":s3cret@127.0.0.1:" + std::to_string(pg.port()) +
+                             url.substr(url.rfind('/'));
+  DatabaseOptions o;
+  o.url = withPassword;
+  Database db(o);
+  EXPECT_TRUE(db.ping());
+  EXPECT_EQ(db.describe().find("s3cret"), std::string::npos) << db.describe();
+}
+
+}  // namespace
+}  // namespace aev::store
