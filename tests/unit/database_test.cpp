@@ -2,6 +2,7 @@
 // and a real PostgreSQL server (the latter skipped when PostgreSQL is not installed).
 #include "store/database.h"
 
+#include <Poco/Exception.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -55,7 +56,11 @@ class DatabaseTest : public ::testing::TestWithParam<Backend> {
       options.dataDir = dir_->path();
       options.sqliteSynchronous = "OFF";
     }
-    db_ = std::make_unique<Database>(options);
+    try {
+      db_ = std::make_unique<Database>(options);
+    } catch (const Poco::Exception& e) {
+      FAIL() << "opening " << (options.url.empty() ? options.dataDir : options.url) << ": " << e.displayText();
+    }
     const bool pg = db_->dialect() == Dialect::PostgreSQL;
     db_->exec(std::string("CREATE TABLE items (id ") + (pg ? "BIGSERIAL" : "INTEGER") +
               " PRIMARY KEY, name TEXT NOT NULL UNIQUE, note TEXT, amount DOUBLE PRECISION, n BIGINT)");

@@ -15,6 +15,7 @@
 #include "app/config_defaults.h"
 #include "app/logging.h"
 #include "app/runtime.h"
+#include "common/exceptions.h"
 
 namespace aev::app {
 
@@ -142,8 +143,8 @@ int Application::main(const std::vector<std::string>&) {
     spdlog::info("agent-eventsd {} listening on http://{}:{} (store: {}, started in {:.0f} ms)", AEV_VERSION,
                  config().getString("http.host"), runtime_->port(), runtime_->storeDescription(), ms);
   } catch (const std::exception& e) {
-    spdlog::critical("start-up failed: {}", e.what());
-    std::cerr << "agent-eventsd: start-up failed: " << e.what() << std::endl;
+    spdlog::critical("start-up failed: {}", describeException(e));
+    std::cerr << "agent-eventsd: start-up failed: " << describeException(e) << std::endl;
     runtime_.reset();
     return EXIT_CONFIG;
   }

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "common/crypto.h"
+#include "common/exceptions.h"
 #include "common/metrics.h"
 #include "http/problem.h"
 
@@ -75,7 +76,7 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     } catch (const ApiError& e) {
       resp = problemResponse(e, req.path);
     } catch (const std::exception& e) {
-      resp = internalError(req, e.what());
+      resp = internalError(req, describeException(e));
     }
     write(preq, presp, req, resp, started);
   }
@@ -102,7 +103,7 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     } catch (const ApiError&) {
       throw;
     } catch (const std::exception& e) {
-      return internalError(req, e.what());
+      return internalError(req, describeException(e));
     }
   }
 

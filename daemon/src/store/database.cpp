@@ -186,6 +186,43 @@ bool isPostgresUrl(const std::string& url) {
   return url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0;
 }
 
+// Poco's PostgreSQL connector takes libpq key=value conninfo; translate the URL.
+std::string postgresConninfo(const std::string& url) {
+  Poco::URI uri(url);
+  auto quote = [](const std::string& v) {
+    std::string out = "'";
+    for (char c : v) {
+      if (c == '\\' || c == '\'') out += '\\';
+      out += c;
+    }
+    return out + "'";
+  };
+  std::string info;
+  auto add = [&](const std::string& k, const std::string& v) {
+    if (!v.empty()) info += (info.empty() ? "" : " ") + k + "=" + quote(v);
+  };
+  add("host", uri.getHost());
+  if (uri.getPort() != 0) add("port", std::to_string(uri.getPort()));
+  const auto userInfo = uri.getUserInfo();
+  const auto colon = userInfo.find(':');
+  std::string user, password;
+  Poco::URI::decode(userInfo.substr(0, colon), user);
+  if (colon != std::string::npos) Poco::URI::decode(userInfo.substr(colon + 1), password);
+  add("user", user);
+  add("password", password);
+  auto path = uri.getPath();
+  if (!path.empty() && path[0] == '/') path.erase(0, 1);
+  add("dbname", path);
+  bool hasOptions = false;
+  for (const auto& [k, v] : uri.getQueryParameters()) {
+    add(k, v);
+    hasOptions = hasOptions || k == "options";
+  }
+  // Server NOTICEs (e.g. "already exists, skipping") would go to stderr unformatted.
+  if (!hasOptions) add("options", "-c client_min_messages=warning");
+  return info;
+}
+
 std::string redactUrl(const std::string& url) {
   try {
     Poco::URI uri(url);
@@ -204,7 +241,7 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
   if (isPostgresUrl(options_.url)) {
     dialect_ = Dialect::PostgreSQL;
     connector_ = "postgresql";
-    connectionString_ = options_.url;  // libpq accepts URIs as conninfo
+    connectionString_ = postgresConninfo(options_.url);
     description_ = "postgresql " + redactUrl(options_.url);
   } else {
     dialect_ = Dialect::SQLite;

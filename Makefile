@@ -1,0 +1,29 @@
+# Thin wrapper over CMake/CTest; the README's two commands use it.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+DATA_DIR ?= ./data
+
+.PHONY: build run test test-asan bench clean
+
+build:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	./$(BUILD)/daemon/agent-eventsd --data-dir $(DATA_DIR)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-asan:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DAEV_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --output-on-failure -j$(JOBS)
+
+bench: build
+	bash bench/footprint.sh $(BUILD)/daemon/agent-eventsd
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
