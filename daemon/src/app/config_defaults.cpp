@@ -44,6 +44,11 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"plans.enterprise.retention_days", "365"},
       {"plans.enterprise.seat_limit", "1000"},
       {"invitations.ttl_seconds", "604800"},
+      {"events.max_commit_batch", "2000"},
+      {"stream.keepalive_seconds", "15"},
+      {"stream.max_backlog_bytes", "262144"},
+      {"stream.max_subscribers", "20000"},
+      {"stream.token_ttl_seconds", "300"},
   };
   return defaults;
 }

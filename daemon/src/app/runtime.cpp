@@ -5,12 +5,18 @@
 
 #include <filesystem>
 
+#include "apps/app_service.h"
 #include "auth/api_key_service.h"
 #include "auth/authenticator.h"
 #include "auth/jwt.h"
 #include "auth/login_throttle.h"
 #include "auth/password_hasher.h"
 #include "auth/session_service.h"
+#include "auth/stream_tokens.h"
+#include "events/event_service.h"
+#include "events/event_writer.h"
+#include "events/quota_guard.h"
+#include "stream/hub.h"
 #include "http/context.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -48,15 +54,15 @@ identity::PlanCatalog plansFrom(const Poco::Util::AbstractConfiguration& cfg) {
 struct Components {
   explicit Components(const Poco::Util::AbstractConfiguration& cfg)
       : dataDir(cfg.getString("data.dir")),
+        secret(cfg.getString("auth.jwt_secret").empty() ? auth::loadOrCreateSecret(dataDir)
+                                                        : cfg.getString("auth.jwt_secret")),
         database(std::make_unique<store::Database>(store::DatabaseOptions{
             cfg.getString("database.url"), dataDir, cfg.getInt("database.pool_size"),
             cfg.getString("database.sqlite_synchronous"), 10000})),
         hasher(auth::PasswordHashOptions{static_cast<unsigned long long>(cfg.getInt64("auth.password_hash_opslimit")),
                                          static_cast<std::size_t>(cfg.getInt64("auth.password_hash_memlimit_kib")),
                                          cfg.getInt("auth.password_hash_concurrency"), 5000}),
-        jwt(auth::JwtOptions{cfg.getString("auth.jwt_secret").empty() ? auth::loadOrCreateSecret(dataDir)
-                                                                      : cfg.getString("auth.jwt_secret"),
-                             cfg.getString("auth.jwt_issuer"), cfg.getString("auth.jwt_audience"),
+        jwt(auth::JwtOptions{secret, cfg.getString("auth.jwt_issuer"), cfg.getString("auth.jwt_audience"),
                              cfg.getInt("auth.access_token_ttl_seconds")}),
         throttle(cfg.getInt("auth.login_max_failures"), cfg.getInt("auth.login_max_failures") * 4,
                  std::chrono::seconds(cfg.getInt("auth.login_failure_window_seconds"))),
@@ -66,6 +72,14 @@ struct Components {
         plans(plansFrom(cfg)),
         users(*database, hasher, plans, cfg.getString("auth.registration")),
         organizations(*database, plans, cfg.getInt("invitations.ttl_seconds")),
+        apps(*database),
+        hub(stream::HubOptions{static_cast<std::size_t>(cfg.getInt64("stream.max_backlog_bytes")), 128 * 1024,
+                               std::chrono::seconds(cfg.getInt("stream.keepalive_seconds")),
+                               static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers"))}),
+        writer(*database, static_cast<std::size_t>(cfg.getInt64("events.max_commit_batch"))),
+        quota(*database, plans),
+        events(*database, writer, quota),
+        streamTokens(secret, cfg.getInt("stream.token_ttl_seconds")),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -75,6 +89,12 @@ struct Components {
     ctx.organizations = &organizations;
     ctx.metricsAccess = cfg.getString("metrics.access");
     ctx.plans = &plans;
+    ctx.apps = &apps;
+    ctx.events = &events;
+    ctx.hub = &hub;
+    ctx.streamTokens = &streamTokens;
+    writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
+    apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
 
     http::registerOpsRoutes(*router, ctx);
     http::registerAuthRoutes(*router, ctx);
@@ -82,6 +102,8 @@ struct Components {
     http::registerOrganizationRoutes(*router, ctx);
     http::registerApiKeyRoutes(*router, ctx);
     http::registerAdminRoutes(*router, ctx);
+    http::registerAppRoutes(*router, ctx);
+    http::registerEventRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -97,6 +119,7 @@ struct Components {
   }
 
   std::string dataDir;
+  std::string secret;
   std::unique_ptr<store::Database> database;
   auth::PasswordHasher hasher;
   auth::JwtCodec jwt;
@@ -107,6 +130,12 @@ struct Components {
   identity::PlanCatalog plans;
   identity::UserService users;
   identity::OrganizationService organizations;
+  apps::AppService apps;
+  stream::Hub hub;
+  events::EventWriter writer;
+  events::QuotaGuard quota;
+  events::EventService events;
+  auth::StreamTokens streamTokens;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
@@ -122,11 +151,18 @@ Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
 
 Runtime::~Runtime() { stop(); }
 
-void Runtime::start() { c_->server->start(); }
+void Runtime::start() {
+  c_->hub.start();
+  c_->server->start();
+}
 
+// Reverse of the path of an event: no new requests, then no streams, then the writer
+// drains what was acknowledged-pending, then the store closes.
 void Runtime::stop() {
   if (!c_) return;
   c_->server->stop();
+  c_->hub.stop();
+  c_->writer.stop();
   c_->database->close();
 }
 

@@ -17,6 +17,19 @@ class OrganizationService;
 class PlanCatalog;
 }  // namespace aev::identity
 
+namespace aev::apps {
+class AppService;
+}
+namespace aev::events {
+class EventService;
+}
+namespace aev::stream {
+class Hub;
+}
+namespace aev::auth {
+class StreamTokens;
+}
+
 namespace aev::http {
 
 class Router;
@@ -29,6 +42,10 @@ struct AppContext {
   identity::UserService* users = nullptr;
   identity::OrganizationService* organizations = nullptr;
   const identity::PlanCatalog* plans = nullptr;
+  apps::AppService* apps = nullptr;
+  events::EventService* events = nullptr;
+  stream::Hub* hub = nullptr;
+  auth::StreamTokens* streamTokens = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
 };
 
@@ -39,6 +56,8 @@ void registerUserRoutes(Router& router, AppContext& ctx);
 void registerOrganizationRoutes(Router& router, AppContext& ctx);
 void registerApiKeyRoutes(Router& router, AppContext& ctx);
 void registerAdminRoutes(Router& router, AppContext& ctx);
+void registerAppRoutes(Router& router, AppContext& ctx);
+void registerEventRoutes(Router& router, AppContext& ctx);
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

@@ -2,6 +2,9 @@
 // The http module's own request/response values: handlers see these, not Poco's HTTP
 // classes, so they stay unit-testable and the server adapter is the only Poco seam.
 #include <Poco/JSON/Object.h>
+#include <Poco/Net/StreamSocket.h>
+
+#include <functional>
 
 #include <map>
 #include <optional>
@@ -36,6 +39,9 @@ struct Response {
   std::string contentType = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  // Long-lived responses (SSE): the server writes the status line and headers, flushes,
+  // detaches the connection from Poco and hands the socket here; the callee owns it.
+  std::function<void(Poco::Net::StreamSocket&)> takeover;
 
   static Response json(int status, const Poco::JSON::Object::Ptr& object);
   static Response json(int status, const Poco::JSON::Array::Ptr& array);

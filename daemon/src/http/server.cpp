@@ -4,6 +4,7 @@
 #include <Poco/Net/HTTPRequestHandlerFactory.h>
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/Net/HTTPServerRequestImpl.h>
 #include <Poco/Net/HTTPServerResponse.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/StreamCopier.h>
@@ -145,6 +146,10 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     for (const auto& [k, v] : resp.headers) presp.set(k, v);
     if (tooLarge_) presp.setKeepAlive(false);  // the rest of the body was not read
     if (!resp.contentType.empty()) presp.setContentType(resp.contentType);
+    if (resp.takeover) {
+      handOver(preq, presp, req, resp);
+      return;
+    }
     presp.setContentLength64(static_cast<Poco::Int64>(resp.body.size()));
     try {
       auto& out = presp.send();
@@ -159,6 +164,26 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     // Query strings are never logged: stream tokens travel there (decisions §5).
     spdlog::info("access request_id={} method={} path={} status={} duration_ms={:.2f} bytes={} client={}",
                  req.requestId, req.method, req.path, resp.status, ms, resp.body.size(), req.clientAddress);
+  }
+
+  // Head only, then the socket leaves Poco's connection loop (send → flush → detach,
+  // the sequence ARCHITECTURE.md records; without flush the head is lost).
+  void handOver(Poco::Net::HTTPServerRequest& preq, Poco::Net::HTTPServerResponse& presp, const Request& req,
+                const Response& resp) {
+    presp.setKeepAlive(false);
+    presp.setChunkedTransferEncoding(false);
+    presp.set("Cache-Control", "no-cache");
+    presp.set("X-Accel-Buffering", "no");
+    Metrics::instance().add("agent_events_http_requests_total{status=\"2xx\"}");
+    spdlog::info("access request_id={} method={} path={} status={} stream=open client={}", req.requestId, req.method,
+                 req.path, resp.status, req.clientAddress);
+    try {
+      presp.send().flush();
+      auto socket = dynamic_cast<Poco::Net::HTTPServerRequestImpl&>(preq).detachSocket();
+      resp.takeover(socket);
+    } catch (const std::exception& e) {
+      spdlog::info("stream {} ended during set-up: {}", req.requestId, describeException(e));
+    }
   }
 
   const ServerOptions& options_;

@@ -64,6 +64,23 @@ const std::map<std::string, std::string>& catalog() {
         "username": {"type": "string"}, "status": {"type": "string", "enum": ["pending", "approved", "rejected"]},
         "createdAt": {"type": "string", "format": "date-time"}, "decidedAt": {"type": ["string", "null"]}}}}
   }})"},
+      {"App", R"({
+  "title": "App", "type": "object", "required": ["appId", "name", "orgId", "createdAt", "updatedAt"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"}, "id": {"type": "integer"},
+    "appId": {"type": "string"}, "name": {"type": "string", "minLength": 1, "maxLength": 120},
+    "orgId": {"type": "string"}, "creatorUserId": {"type": "string"},
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"},
+    "channels": {"type": "array", "items": {"$ref": "Channel.json"}}
+  }})"},
+      {"Channel", R"({
+  "title": "Channel", "type": "object", "required": ["channelId", "appId", "name", "orgId", "createdAt", "updatedAt"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"}, "id": {"type": "integer"},
+    "channelId": {"type": "string"}, "appId": {"type": "string"},
+    "name": {"type": "string", "minLength": 1, "maxLength": 120}, "orgId": {"type": "string"},
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
+  }})"},
       {"Problem", R"({
   "title": "Problem", "type": "object", "required": ["type", "title", "status"],
   "properties": {

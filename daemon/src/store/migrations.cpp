@@ -95,6 +95,58 @@ std::vector<Migration> build(Dialect d) {
   decided_at BIGINT,
   decided_by BIGINT))"),
                   }});
+  list.push_back({2,
+                  "apps_channels_events",
+                  {
+                      ddl(d, R"(CREATE TABLE apps (
+  id @PK@,
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  creator_user_id BIGINT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL))"),
+                      "CREATE INDEX apps_org ON apps(org_id, id)",
+                      // last_seq: the per-channel sequence, advanced in commit order by the
+                      // writer (the row lock serialises writers of one channel).
+                      ddl(d, R"(CREATE TABLE channels (
+  id @PK@,
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  app_id BIGINT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  last_seq BIGINT NOT NULL DEFAULT 0,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL))"),
+                      "CREATE INDEX channels_app ON channels(app_id, id)",
+                      "CREATE INDEX channels_org ON channels(org_id, id)",
+                      ddl(d, R"(CREATE TABLE events (
+  id @PK@,
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  app_id BIGINT NOT NULL,
+  channel_id BIGINT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+  seq BIGINT NOT NULL,
+  identifier TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  agent_id TEXT,
+  event_type TEXT,
+  trace_id TEXT,
+  span_id TEXT,
+  parent_span_id TEXT,
+  metadata TEXT,
+  occurred_at BIGINT,
+  received_at BIGINT NOT NULL,
+  source TEXT NOT NULL,
+  api_key_id BIGINT,
+  user_id BIGINT,
+  UNIQUE (channel_id, seq)))"),
+                      "CREATE INDEX events_org_received ON events(org_id, received_at)",
+                      "CREATE INDEX events_org_trace ON events(org_id, trace_id)",
+                      // Monthly publish counters for quota checks without counting events.
+                      ddl(d, R"(CREATE TABLE usage_counters (
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  period TEXT NOT NULL,
+  events BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (org_id, period)))"),
+                  }});
   return list;
 }
 

@@ -90,3 +90,26 @@ struct AccessRequestRecord {
 };
 
 }  // namespace aev::store
+
+namespace aev::store {
+
+struct AppRecord {
+  std::int64_t id = 0;
+  std::int64_t orgId = 0;
+  std::string name;
+  std::optional<std::int64_t> creatorUserId;
+  std::int64_t createdAt = 0;
+  std::int64_t updatedAt = 0;
+};
+
+struct ChannelRecord {
+  std::int64_t id = 0;
+  std::int64_t orgId = 0;
+  std::int64_t appId = 0;
+  std::string name;
+  std::int64_t lastSeq = 0;
+  std::int64_t createdAt = 0;
+  std::int64_t updatedAt = 0;
+};
+
+}  // namespace aev::store

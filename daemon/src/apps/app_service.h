@@ -1,0 +1,45 @@
+#pragma once
+// Apps and their channels (interface §2.5, §2.6, §4.4). Another organization's ids are
+// simply not found. Deleting a channel (or an app, with its channels) tells the
+// listener so open streams of those channels end.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/app_repository.h"
+#include "store/database.h"
+
+namespace aev::apps {
+
+struct AppWithChannels {
+  store::AppRecord app;
+  std::vector<store::ChannelRecord> channels;
+};
+
+class AppService {
+ public:
+  using ChannelsDeleted = std::function<void(const std::vector<std::int64_t>& channelIds)>;
+
+  explicit AppService(store::Database& db) : db_(db) {}
+  void onChannelsDeleted(ChannelsDeleted listener) { channelsDeleted_ = std::move(listener); }
+
+  store::AppRecord create(std::int64_t orgId, std::optional<std::int64_t> userId, const std::string& name);
+  std::vector<store::AppRecord> list(std::int64_t orgId);
+  AppWithChannels get(std::int64_t orgId, std::int64_t appId);
+  store::AppRecord rename(std::int64_t orgId, std::int64_t appId, const std::string& name);
+  void remove(std::int64_t orgId, std::int64_t appId);
+
+  store::ChannelRecord createChannel(std::int64_t orgId, std::int64_t appId, const std::string& name);
+  store::ChannelRecord channel(std::int64_t orgId, std::int64_t channelId);
+  void removeChannel(std::int64_t orgId, std::int64_t channelId);
+
+ private:
+  static void validateName(const std::string& name);
+  store::Database& db_;
+  store::AppRepository apps_;
+  store::ChannelRepository channels_;
+  ChannelsDeleted channelsDeleted_;
+};
+
+}  // namespace aev::apps

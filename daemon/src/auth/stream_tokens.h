@@ -1,0 +1,30 @@
+#pragma once
+// Short-lived stream tokens for browsers, whose EventSource cannot send headers
+// (decisions §5): bound to one channel and organization, HMAC-SHA256 signed with the
+// server secret (domain-separated from JWTs), valid to *connect* for a few minutes.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace aev::auth {
+
+struct StreamGrant {
+  std::int64_t orgId = 0;
+  std::int64_t channelId = 0;
+  std::int64_t expiresAt = 0;  // µs
+};
+
+class StreamTokens {
+ public:
+  StreamTokens(std::string secret, int ttlSeconds) : secret_(std::move(secret)), ttlSeconds_(ttlSeconds) {}
+  std::pair<std::string, StreamGrant> issue(std::int64_t orgId, std::int64_t channelId) const;
+  // The grant, if the token is well-formed, correctly signed and not expired.
+  std::optional<StreamGrant> verify(const std::string& token) const;
+
+ private:
+  std::string sign(const std::string& payload) const;
+  std::string secret_;
+  int ttlSeconds_;
+};
+
+}  // namespace aev::auth

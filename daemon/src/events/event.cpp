@@ -1,0 +1,72 @@
+#include "events/event.h"
+
+#include <algorithm>
+
+#include "common/clock.h"
+#include "common/json_text.h"
+
+namespace aev::events {
+
+const std::vector<std::string>& eventTypes() {
+  static const std::vector<std::string> types = {
+      "agent.start",         "agent.end",   "agent.message",   "agent.tool_call.start", "agent.tool_call.end",
+      "agent.error",         "agent.handoff", "agent.llm.token", "custom"};
+  return types;
+}
+
+bool isEventType(const std::string& type) {
+  const auto& t = eventTypes();
+  return std::find(t.begin(), t.end(), type) != t.end();
+}
+
+namespace {
+void field(std::string& out, const char* name) {
+  out += ",\"";
+  out += name;
+  out += "\":";
+}
+void optionalString(std::string& out, const char* name, const std::optional<std::string>& v) {
+  field(out, name);
+  if (v)
+    appendJsonString(out, *v);
+  else
+    out += "null";
+}
+}  // namespace
+
+std::string toJson(const StoredEvent& e) {
+  std::string out;
+  out.reserve(256 + e.payloadJson.size() + (e.metadataJson ? e.metadataJson->size() : 0));
+  out += "{\"id\":";
+  out += std::to_string(e.id);
+  field(out, "identifier");
+  appendJsonString(out, e.identifier);
+  field(out, "payload");
+  out += e.payloadJson;
+  field(out, "channel_id");
+  out += std::to_string(e.channelId);
+  field(out, "channelId");
+  appendJsonString(out, std::to_string(e.channelId));
+  field(out, "appId");
+  appendJsonString(out, std::to_string(e.appId));
+  field(out, "orgId");
+  appendJsonString(out, std::to_string(e.orgId));
+  optionalString(out, "agentId", e.agentId);
+  optionalString(out, "eventType", e.eventType);
+  optionalString(out, "traceId", e.traceId);
+  optionalString(out, "spanId", e.spanId);
+  optionalString(out, "parentSpanId", e.parentSpanId);
+  field(out, "metadata");
+  out += e.metadataJson ? *e.metadataJson : "null";
+  field(out, "timestamp");
+  appendJsonString(out, clock::toRfc3339(e.receivedAt));
+  field(out, "occurredAt");
+  if (e.occurredAt)
+    appendJsonString(out, clock::toRfc3339(*e.occurredAt));
+  else
+    out += "null";
+  out += '}';
+  return out;
+}
+
+}  // namespace aev::events

@@ -1,0 +1,23 @@
+#pragma once
+// An event on its way in (NewEvent) and as stored (StoredEvent), and the one JSON
+// rendering used by publish, list, stream and webhooks (decisions §5).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/event_records.h"
+
+namespace aev::events {
+
+using NewEvent = store::NewEvent;
+using StoredEvent = store::StoredEvent;
+
+const std::vector<std::string>& eventTypes();
+bool isEventType(const std::string& type);
+
+// {id, identifier, payload, channel_id, channelId, appId, orgId, agentId, eventType,
+//  traceId, spanId, parentSpanId, metadata, timestamp, occurredAt}
+std::string toJson(const StoredEvent& e);
+
+}  // namespace aev::events

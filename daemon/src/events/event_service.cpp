@@ -1,0 +1,115 @@
+#include "events/event_service.h"
+
+#include <chrono>
+#include <map>
+
+#include "common/clock.h"
+
+namespace aev::events {
+
+namespace {
+constexpr auto kCommitTimeout = std::chrono::seconds(30);
+}
+
+std::vector<StoredEvent> EventService::commit(std::vector<NewEvent> events) {
+  const auto orgId = events.front().orgId;
+  const auto n = static_cast<std::int64_t>(events.size());
+  quota_.check(orgId, n);
+  auto future = writer_.submit(std::move(events));
+  if (future.wait_for(kCommitTimeout) != std::future_status::ready)
+    throw errors::unavailable("The store did not commit in time; the event may or may not be stored.", 1);
+  auto stored = future.get();  // rethrows a failed commit
+  quota_.recordCommitted(orgId, n);
+  return stored;
+}
+
+StoredEvent EventService::publish(NewEvent event) {
+  event.appId = channel(event.orgId, event.channelId).appId;
+  if (!event.receivedAt) event.receivedAt = clock::nowMicros();
+  std::vector<NewEvent> one;
+  one.push_back(std::move(event));
+  return std::move(commit(std::move(one)).front());
+}
+
+std::vector<EventService::BatchResult> EventService::publishBatch(std::vector<BatchItem> items) {
+  std::vector<BatchResult> results(items.size(), BatchResult{ApiError(500, "internal", "Internal", "unset")});
+  std::vector<NewEvent> valid;
+  std::vector<std::size_t> positions;
+  std::map<std::int64_t, std::optional<std::int64_t>> appOfChannel;  // one lookup per channel
+  const auto now = clock::nowMicros();
+  {
+    auto c = db_.acquire();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (auto* err = std::get_if<ApiError>(&items[i])) {
+        results[i] = *err;
+        continue;
+      }
+      auto& e = std::get<NewEvent>(items[i]);
+      auto [it, fresh] = appOfChannel.try_emplace(e.channelId);
+      if (fresh)
+        if (auto ch = channels_.byId(*c, e.orgId, e.channelId)) it->second = ch->appId;
+      if (!it->second) {
+        results[i] = errors::notFound("Channel");
+        continue;
+      }
+      e.appId = *it->second;
+      e.receivedAt = now;
+      positions.push_back(i);
+      valid.push_back(std::move(e));
+    }
+  }
+  if (valid.empty()) return results;
+  // The valid events commit together; a quota or store failure applies to each of them.
+  try {
+    auto stored = commit(std::move(valid));
+    for (std::size_t k = 0; k < positions.size(); ++k) results[positions[k]] = std::move(stored[k]);
+  } catch (const ApiError& e) {
+    for (auto pos : positions) results[pos] = e;
+  }
+  return results;
+}
+
+EventPage EventService::list(std::int64_t orgId, std::int64_t channelId, std::int64_t page, std::int64_t limit) {
+  auto c = db_.acquire();
+  if (!channels_.byId(*c, orgId, channelId)) throw errors::notFound("Channel");
+  EventPage out;
+  out.page = page;
+  out.limit = limit;
+  out.total = events_.count(*c, orgId, channelId);
+  out.data = events_.page(*c, orgId, channelId, (page - 1) * limit, limit);
+  return out;
+}
+
+store::ChannelRecord EventService::channel(std::int64_t orgId, std::int64_t channelId) {
+  auto c = db_.acquire();
+  auto ch = channels_.byId(*c, orgId, channelId);
+  if (!ch) throw errors::notFound("Channel");
+  return *ch;
+}
+
+ResumePoint EventService::resumePoint(std::int64_t orgId, std::int64_t channelId,
+                                      std::optional<std::int64_t> lastEventId) {
+  auto c = db_.acquire();
+  auto newest = events_.newest(*c, orgId, channelId);
+  ResumePoint p;
+  if (!lastEventId) {
+    p.afterSeq = newest ? newest->second : 0;  // live only
+    return p;
+  }
+  if (auto seq = events_.seqOf(*c, orgId, channelId, *lastEventId)) {
+    p.afterSeq = *seq;
+    return p;
+  }
+  // Unknown, foreign or another channel's id: replay nothing, say so, move forward.
+  p.afterSeq = newest ? newest->second : 0;
+  p.resetTo = newest ? newest->first : 0;
+  return p;
+}
+
+std::vector<StoredEvent> EventService::replay(std::int64_t orgId, std::int64_t channelId, std::int64_t afterSeq,
+                                              const store::EventFilter& filter, std::int64_t limit) {
+  auto c = db_.acquire();
+  return events_.after(*c, orgId, channelId, afterSeq, filter, limit);
+}
+
+}  // namespace aev::events

@@ -1,0 +1,60 @@
+#pragma once
+// Publishing (quota, durable group commit), listing, and what a stream needs from the
+// store (resume position, replay pages). No HTTP types.
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "common/errors.h"
+#include "events/event.h"
+#include "events/event_writer.h"
+#include "events/quota_guard.h"
+#include "store/app_repository.h"
+#include "store/database.h"
+#include "store/event_repository.h"
+
+namespace aev::events {
+
+struct EventPage {
+  std::vector<StoredEvent> data;
+  std::int64_t total = 0;
+  std::int64_t page = 1;
+  std::int64_t limit = 20;
+};
+
+// Where a stream starts: after `afterSeq`; `reset` holds the newest event id when the
+// client's Last-Event-ID was unknown (decisions §5: an `event: reset` is sent).
+struct ResumePoint {
+  std::int64_t afterSeq = 0;
+  std::optional<std::int64_t> resetTo;
+};
+
+class EventService {
+ public:
+  EventService(store::Database& db, EventWriter& writer, QuotaGuard& quota) : db_(db), writer_(writer), quota_(quota) {}
+
+  // orgId/channelId/fields set by the caller; appId is filled in from the channel.
+  StoredEvent publish(NewEvent event);
+  using BatchItem = std::variant<NewEvent, ApiError>;
+  using BatchResult = std::variant<StoredEvent, ApiError>;
+  std::vector<BatchResult> publishBatch(std::vector<BatchItem> items);
+
+  EventPage list(std::int64_t orgId, std::int64_t channelId, std::int64_t page, std::int64_t limit);
+
+  store::ChannelRecord channel(std::int64_t orgId, std::int64_t channelId);
+  // Call after the hub reservation, so no committed event falls between the two.
+  ResumePoint resumePoint(std::int64_t orgId, std::int64_t channelId, std::optional<std::int64_t> lastEventId);
+  std::vector<StoredEvent> replay(std::int64_t orgId, std::int64_t channelId, std::int64_t afterSeq,
+                                  const store::EventFilter& filter, std::int64_t limit);
+
+ private:
+  std::vector<StoredEvent> commit(std::vector<NewEvent> events);
+
+  store::Database& db_;
+  EventWriter& writer_;
+  QuotaGuard& quota_;
+  store::ChannelRepository channels_;
+  store::EventRepository events_;
+};
+
+}  // namespace aev::events

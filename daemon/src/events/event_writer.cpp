@@ -1,0 +1,122 @@
+#include "events/event_writer.h"
+
+#include <spdlog/spdlog.h>
+
+#include <ctime>
+#include <map>
+
+#include "common/exceptions.h"
+#include "common/metrics.h"
+
+namespace aev::events {
+
+EventWriter::EventWriter(store::Database& db, std::size_t maxBatch) : db_(db), maxBatch_(maxBatch) {
+  thread_ = std::thread([this] { run(); });
+}
+
+EventWriter::~EventWriter() { stop(); }
+
+std::string EventWriter::periodOf(std::int64_t micros) {
+  std::time_t secs = static_cast<std::time_t>(micros / 1000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d", (tm.tm_year + 1900) % 10000, (tm.tm_mon + 1) % 100);
+  return buf;
+}
+
+std::future<std::vector<StoredEvent>> EventWriter::submit(std::vector<NewEvent> events) {
+  auto pending = std::make_unique<Pending>();
+  pending->events.reserve(events.size());
+  for (auto& e : events) {
+    StoredEvent s;
+    static_cast<NewEvent&>(s) = std::move(e);
+    pending->events.push_back(std::move(s));
+  }
+  auto future = pending->promise.get_future();
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) throw std::runtime_error("the event writer is stopping");
+    queue_.push_back(std::move(pending));
+  }
+  wake_.notify_one();
+  return future;
+}
+
+void EventWriter::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void EventWriter::run() {
+  for (;;) {
+    std::vector<std::unique_ptr<Pending>> batch;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping and drained
+      std::size_t n = 0;
+      // A request's events are never split; the first request is always taken.
+      while (!queue_.empty() && (batch.empty() || n + queue_.front()->events.size() <= maxBatch_)) {
+        n += queue_.front()->events.size();
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    commit(batch);
+  }
+}
+
+void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
+  std::vector<StoredEvent> all;
+  for (auto& p : batch)
+    for (auto& e : p->events) all.push_back(std::move(e));
+  try {
+    db_.transaction([&](store::Connection& c) {
+      repo_.insertBatch(c, all);
+      std::map<std::pair<std::int64_t, std::string>, std::int64_t> usage;
+      for (const auto& e : all) ++usage[{e.orgId, periodOf(e.receivedAt)}];
+      for (const auto& [key, n] : usage) repo_.addUsage(c, key.first, key.second, n);
+    });
+  } catch (const std::exception& e) {
+    if (batch.size() > 1) {
+      // One request's failure (say, its channel was deleted meanwhile) must not fail
+      // the others that shared its transaction: commit each request on its own.
+      std::size_t offset = 0;
+      for (auto& p : batch) {
+        for (auto& ev : p->events) ev = std::move(all[offset++]);
+        std::vector<std::unique_ptr<Pending>> one;
+        one.push_back(std::move(p));
+        commit(one);
+      }
+      return;
+    }
+    spdlog::error("event commit of {} events failed: {}", all.size(), describeException(e));
+    Metrics::instance().add("agent_events_commit_failures_total");
+    batch.front()->promise.set_exception(std::current_exception());
+    return;
+  }
+  Metrics::instance().add("agent_events_commits_total");
+  Metrics::instance().add("agent_events_events_stored_total", static_cast<std::int64_t>(all.size()));
+  std::size_t offset = 0;
+  for (auto& p : batch) {
+    const std::size_t n = p->events.size();
+    std::vector<StoredEvent> mine(all.begin() + static_cast<long>(offset), all.begin() + static_cast<long>(offset + n));
+    offset += n;
+    p->promise.set_value(std::move(mine));
+  }
+  if (listener_) {
+    try {
+      listener_(all);
+    } catch (const std::exception& e) {
+      spdlog::error("commit listener failed: {}", describeException(e));
+    }
+  }
+}
+
+}  // namespace aev::events

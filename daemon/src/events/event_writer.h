@@ -1,0 +1,57 @@
+#pragma once
+// Group commit (ARCHITECTURE.md, Storage): request threads enqueue events and wait; one
+// writer thread takes everything queued (up to maxBatch events) into one transaction,
+// commits, then completes every waiting request and hands the committed events, in
+// commit order, to the listener (the stream hub). While one commit is in flight the
+// next batch accumulates, so one fsync serves many publishes without added latency.
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "events/event.h"
+#include "store/database.h"
+#include "store/event_repository.h"
+
+namespace aev::events {
+
+class EventWriter {
+ public:
+  using CommitListener = std::function<void(const std::vector<StoredEvent>&)>;
+
+  EventWriter(store::Database& db, std::size_t maxBatch = 2000);
+  ~EventWriter();
+
+  void setCommitListener(CommitListener listener) { listener_ = std::move(listener); }
+  // The events of one request commit together (all or none) and come back with ids.
+  std::future<std::vector<StoredEvent>> submit(std::vector<NewEvent> events);
+  // Finishes what is queued, then stops the thread.
+  void stop();
+
+  // Usage period key of a time: "YYYY-MM" (UTC).
+  static std::string periodOf(std::int64_t micros);
+
+ private:
+  struct Pending {
+    std::vector<StoredEvent> events;
+    std::promise<std::vector<StoredEvent>> promise;
+  };
+  void run();
+  void commit(std::vector<std::unique_ptr<Pending>>& batch);
+
+  store::Database& db_;
+  std::size_t maxBatch_;
+  store::EventRepository repo_;
+  CommitListener listener_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::unique_ptr<Pending>> queue_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace aev::events

@@ -1,0 +1,284 @@
+// Publishing, listing and streaming events (interface §4.5, decisions §5).
+#include <Poco/JSON/Array.h>
+#include <spdlog/spdlog.h>
+
+#include "auth/authenticator.h"
+#include "auth/stream_tokens.h"
+#include "common/clock.h"
+#include "common/exceptions.h"
+#include "events/event_service.h"
+#include "http/body.h"
+#include "http/context.h"
+#include "http/credentials.h"
+#include "http/render.h"
+#include "http/router.h"
+#include "stream/hub.h"
+
+namespace aev::http {
+
+namespace {
+
+constexpr std::int64_t kReplayPage = 500;
+constexpr std::size_t kMaxBatch = 1000;
+
+std::optional<std::string> shortString(BodyReader& body, const std::string& field) {
+  return body.string(field, false, 0, 256);
+}
+
+// One event object of POST /event or of the batch's `events` array.
+events::NewEvent parseEvent(const Poco::JSON::Object::Ptr& obj, const std::string& location,
+                            const auth::Principal& p) {
+  BodyReader body(obj, location);
+  events::NewEvent e;
+  e.identifier = body.string("identifier", true, 1, 256).value_or("");
+  if (!body.has("payload"))
+    body.fail("payload", "is required");
+  else if (auto payload = obj->getObject("payload"))
+    e.payloadJson = stringify(payload);
+  else
+    body.fail("payload", "must be an object", stringify(obj->get("payload")));
+  e.channelId = body.id("channel_id", !body.has("channelId")).value_or(0);
+  if (!e.channelId) e.channelId = body.id("channelId", false).value_or(0);
+  e.agentId = shortString(body, "agentId");
+  e.eventType = body.oneOf("eventType", false, events::eventTypes());
+  e.traceId = shortString(body, "traceId");
+  e.spanId = shortString(body, "spanId");
+  e.parentSpanId = shortString(body, "parentSpanId");
+  if (body.has("metadata")) {
+    if (auto metadata = obj->getObject("metadata"))
+      e.metadataJson = stringify(metadata);
+    else
+      body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
+  }
+  if (auto ts = body.string("timestamp", false, 1, 64)) {
+    if (auto micros = clock::parseRfc3339(*ts))
+      e.occurredAt = micros;
+    else
+      body.fail("timestamp", "must be an RFC 3339 timestamp", *ts);
+  }
+  body.done();
+  e.orgId = *p.orgId;
+  if (p.isUser())
+    e.userId = p.userId;
+  else
+    e.apiKeyId = p.apiKeyId;
+  return e;
+}
+
+auth::Principal publisher(AppContext& ctx, const Request& req) {
+  auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "publish");
+  p.requireOrg();
+  return p;
+}
+
+Response eventResponse(int status, const events::StoredEvent& e) {
+  Response r;
+  r.status = status;
+  r.body = events::toJson(e);
+  return r;
+}
+
+store::EventFilter filterFrom(const Request& req) {
+  store::EventFilter f;
+  auto nonEmpty = [](std::optional<std::string> v) { return v && !v->empty() ? v : std::nullopt; };
+  f.agentId = nonEmpty(req.queryParam("agent_id"));
+  f.eventType = nonEmpty(req.queryParam("event_type"));
+  f.traceId = nonEmpty(req.queryParam("trace_id"));
+  return f;
+}
+
+std::optional<std::int64_t> lastEventIdOf(const Request& req) {
+  auto text = req.header("last-event-id");
+  if (text.empty()) text = req.queryParam("last_event_id").value_or("");
+  if (text.empty()) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    auto v = std::stoll(text, &used);
+    if (used == text.size() && v >= 0) return v;
+  } catch (...) {
+  }
+  return -1;  // present but not an id of ours: answered with a reset
+}
+
+void writeAll(Poco::Net::StreamSocket& socket, const std::string& bytes) {
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    int n = socket.sendBytes(bytes.data() + sent, static_cast<int>(bytes.size() - sent));
+    if (n <= 0) throw std::runtime_error("subscriber went away during replay");
+    sent += static_cast<std::size_t>(n);
+  }
+}
+
+Response subscribe(AppContext& ctx, Request& req, std::optional<std::string> identifier) {
+  const auto channelId = pathId(req.param("channelId"), "Channel");
+  std::int64_t orgId = 0;
+  if (auto token = req.queryParam("stream_token"); token && !token->empty()) {
+    auto grant = ctx.streamTokens->verify(*token);
+    if (!grant) throw errors::unauthorized("The stream token is invalid or expired.");
+    if (grant->channelId != channelId) throw errors::forbidden("The stream token is for another channel.");
+    orgId = grant->orgId;
+  } else {
+    orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "subscribe").requireOrg();
+  }
+  ctx.events->channel(orgId, channelId);  // 404 before any stream starts
+  auto filter = filterFrom(req);
+  filter.identifier = std::move(identifier);
+  const auto lastEventId = lastEventIdOf(req);
+
+  Response r;
+  r.status = 200;
+  r.contentType = "text/event-stream";
+  r.takeover = [&ctx, orgId, channelId, filter, lastEventId](Poco::Net::StreamSocket& socket) {
+    auto sub = ctx.hub->reserve(channelId, filter);
+    try {
+      socket.setSendTimeout(Poco::Timespan(10, 0));
+      auto resume = ctx.events->resumePoint(orgId, channelId, lastEventId);
+      std::string head = "retry: 3000\n\n";
+      if (resume.resetTo) {
+        head += "event: reset\nid: " + std::to_string(*resume.resetTo) +
+                "\ndata: {\"reason\":\"unknown_last_event_id\",\"resumeFrom\":" + std::to_string(*resume.resetTo) +
+                "}\n\n";
+      }
+      writeAll(socket, head);
+      std::int64_t after = resume.afterSeq;
+      for (;;) {
+        auto page = ctx.events->replay(orgId, channelId, after, filter, kReplayPage);
+        if (page.empty()) break;
+        std::string bytes;
+        for (const auto& e : page) bytes += stream::Hub::frameOf(e);
+        writeAll(socket, bytes);
+        after = page.back().seq;
+        if (static_cast<std::int64_t>(page.size()) < kReplayPage) break;
+      }
+      ctx.hub->activate(sub, socket, after);
+    } catch (const std::exception& e) {
+      ctx.hub->cancel(sub);
+      socket.close();
+      spdlog::debug("stream set-up on channel {} ended: {}", channelId, describeException(e));
+    }
+  };
+  return r;
+}
+
+}  // namespace
+
+void registerEventRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "POST", "/event",
+      [&ctx](Request& req) {
+        auto p = publisher(ctx, req);
+        auto event = parseEvent(req.jsonBody(), "body", p);
+        return eventResponse(201, ctx.events->publish(std::move(event)));
+      },
+      "Publish an event (Bearer, or API key with `publish`); 201 once it is durable.", "events");
+
+  router.add(
+      "POST", "/events/batch",
+      [&ctx](Request& req) {
+        auto p = publisher(ctx, req);
+        auto body = req.jsonBody();
+        auto list = body->getArray("events");
+        if (!list) throw errors::invalidField("body.events", "must be an array of events");
+        if (list->size() > kMaxBatch)
+          throw errors::invalidField("body.events", "must hold at most 1000 events", std::to_string(list->size()));
+        std::vector<events::EventService::BatchItem> items;
+        items.reserve(list->size());
+        for (std::size_t i = 0; i < list->size(); ++i) {
+          const std::string loc = "body.events[" + std::to_string(i) + "]";
+          auto obj = list->getObject(static_cast<unsigned>(i));
+          try {
+            if (!obj) throw errors::invalidField(loc, "must be an object");
+            auto e = parseEvent(obj, loc, p);
+            e.source = "batch";
+            items.emplace_back(std::move(e));
+          } catch (const ApiError& err) {
+            items.emplace_back(err);
+          }
+        }
+        auto results = ctx.events->publishBatch(std::move(items));
+        std::string out = "{\"results\":[";
+        std::size_t stored = 0;
+        for (std::size_t i = 0; i < results.size(); ++i) {
+          if (i) out += ',';
+          if (auto* e = std::get_if<events::StoredEvent>(&results[i])) {
+            out += "{\"status\":201,\"event\":" + events::toJson(*e) + "}";
+            ++stored;
+          } else {
+            const auto& err = std::get<ApiError>(results[i]);
+            auto problem = newObject();
+            problem->set("type", std::string("https://agent-events.dev/problems/") + err.slug());
+            problem->set("title", err.title());
+            problem->set("status", err.status());
+            problem->set("detail", err.detail());
+            Poco::JSON::Array::Ptr fields = new Poco::JSON::Array;
+            for (const auto& f : err.fieldErrors()) {
+              auto item = newObject();
+              item->set("location", f.location);
+              item->set("message", f.message);
+              item->set("value", f.value);
+              fields->add(item);
+            }
+            if (fields->size()) problem->set("errors", fields);
+            out += "{\"status\":" + std::to_string(err.status()) + ",\"problem\":" + stringify(problem) + "}";
+          }
+        }
+        out += "],\"stored\":" + std::to_string(stored) + ",\"failed\":" + std::to_string(results.size() - stored) + "}";
+        Response r;
+        r.status = 200;
+        r.body = std::move(out);
+        return r;
+      },
+      "Publish up to 1000 events; one result per event, in order.", "events");
+
+  router.add(
+      "GET", "/event/:channelId/list",
+      [&ctx](Request& req) {
+        auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "read");
+        const auto channelId = pathId(req.param("channelId"), "Channel");
+        const auto page = queryInt(req.queryParam("page"), "page", 1, 1, 1000000000);
+        const auto limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
+        auto result = ctx.events->list(p.requireOrg(), channelId, page, limit);
+        std::string out = "{\"data\":[";
+        for (std::size_t i = 0; i < result.data.size(); ++i) {
+          if (i) out += ',';
+          out += events::toJson(result.data[i]);
+        }
+        const auto totalPages = (result.total + limit - 1) / limit;
+        out += "],\"meta\":{\"total\":" + std::to_string(result.total) + ",\"page\":" + std::to_string(page) +
+               ",\"limit\":" + std::to_string(limit) + ",\"totalPages\":" + std::to_string(totalPages) + "}}";
+        Response r;
+        r.body = std::move(out);
+        return r;
+      },
+      "Events of a channel, newest first, paginated.", "events");
+
+  router.add(
+      "GET", "/channel/:channelId/subscribe", [&ctx](Request& req) { return subscribe(ctx, req, std::nullopt); },
+      "Stream a channel's events as text/event-stream (filters agent_id, event_type, trace_id; Last-Event-ID "
+      "resume).",
+      "events");
+
+  router.add(
+      "GET", "/channel/:channelId/:eventIdentifier/subscribe",
+      [&ctx](Request& req) { return subscribe(ctx, req, req.param("eventIdentifier")); },
+      "Stream a channel's events with one identifier.", "events");
+
+  router.add(
+      "POST", "/stream-tokens",
+      [&ctx](Request& req) {
+        auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "subscribe");
+        BodyReader body(req.jsonBody());
+        auto channelId = body.id("channelId", true);
+        body.done();
+        const auto orgId = p.requireOrg();
+        ctx.events->channel(orgId, *channelId);
+        auto [token, grant] = ctx.streamTokens->issue(orgId, *channelId);
+        auto obj = newObject();
+        obj->set("token", token);
+        setTimestamp(obj, "expiresAt", grant.expiresAt);
+        return Response::json(201, obj);
+      },
+      "A short-lived token for EventSource (?stream_token=), bound to one channel.", "events");
+}
+
+}  // namespace aev::http

@@ -1,0 +1,33 @@
+#pragma once
+// Event rows as the writer stores them and readers get them back.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace aev::store {
+
+struct NewEvent {
+  std::int64_t orgId = 0;
+  std::int64_t appId = 0;
+  std::int64_t channelId = 0;
+  std::string identifier;
+  std::string payloadJson;  // a JSON object, condensed
+  std::optional<std::string> agentId;
+  std::optional<std::string> eventType;
+  std::optional<std::string> traceId;
+  std::optional<std::string> spanId;
+  std::optional<std::string> parentSpanId;
+  std::optional<std::string> metadataJson;  // a JSON object, condensed
+  std::optional<std::int64_t> occurredAt;   // publisher's timestamp (µs)
+  std::int64_t receivedAt = 0;              // server receive time (µs)
+  std::string source = "api";               // api | batch | otlp
+  std::optional<std::int64_t> apiKeyId;
+  std::optional<std::int64_t> userId;
+};
+
+struct StoredEvent : NewEvent {
+  std::int64_t id = 0;
+  std::int64_t seq = 0;  // per-channel, in commit order
+};
+
+}  // namespace aev::store

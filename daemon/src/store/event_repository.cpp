@@ -1,0 +1,158 @@
+#include "store/event_repository.h"
+
+#include <map>
+
+namespace aev::store {
+
+namespace {
+
+constexpr const char* kColumns =
+    "id, org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, span_id, "
+    "parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id";
+
+StoredEvent fromRow(const Row& r) {
+  StoredEvent e;
+  e.id = r.i64("id");
+  e.orgId = r.i64("org_id");
+  e.appId = r.i64("app_id");
+  e.channelId = r.i64("channel_id");
+  e.seq = r.i64("seq");
+  e.identifier = r.str("identifier");
+  e.payloadJson = r.str("payload");
+  e.agentId = r.optStr("agent_id");
+  e.eventType = r.optStr("event_type");
+  e.traceId = r.optStr("trace_id");
+  e.spanId = r.optStr("span_id");
+  e.parentSpanId = r.optStr("parent_span_id");
+  e.metadataJson = r.optStr("metadata");
+  e.occurredAt = r.optI64("occurred_at");
+  e.receivedAt = r.i64("received_at");
+  e.source = r.str("source");
+  e.apiKeyId = r.optI64("api_key_id");
+  e.userId = r.optI64("user_id");
+  return e;
+}
+
+// Rows per INSERT statement: 18 parameters each keeps a statement under both
+// dialects' parameter limits with room to spare.
+constexpr std::size_t kRowsPerStatement = 200;
+
+}  // namespace
+
+bool EventFilter::matches(const StoredEvent& e) const {
+  return (!agentId || e.agentId == agentId) && (!eventType || e.eventType == eventType) &&
+         (!traceId || e.traceId == traceId) && (!identifier || e.identifier == *identifier);
+}
+
+void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& events) {
+  if (events.empty()) return;
+  // Reserve each channel's sequence range. The UPDATE takes the channel row's lock
+  // until commit, so on PostgreSQL concurrent writers of one channel commit in
+  // sequence order; SQLite has a single writer anyway.
+  std::map<std::int64_t, std::int64_t> perChannel;
+  for (const auto& e : events) ++perChannel[e.channelId];
+  std::map<std::int64_t, std::int64_t> nextSeq;
+  for (const auto& [channelId, n] : perChannel) {
+    auto rows = c.query("UPDATE channels SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq", {n, channelId});
+    if (rows.empty()) throw std::runtime_error("channel " + std::to_string(channelId) + " vanished");
+    nextSeq[channelId] = rows.front().i64("last_seq") - n + 1;
+  }
+  for (auto& e : events) e.seq = nextSeq[e.channelId]++;
+
+  for (std::size_t start = 0; start < events.size(); start += kRowsPerStatement) {
+    const std::size_t end = std::min(events.size(), start + kRowsPerStatement);
+    std::string sql =
+        "INSERT INTO events (org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, "
+        "span_id, parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id) VALUES ";
+    Params params;
+    params.reserve((end - start) * 17);
+    for (std::size_t i = start; i < end; ++i) {
+      const auto& e = events[i];
+      sql += i == start ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      // One push_back per column (GCC 12 misreports a braced list of variants here).
+      params.emplace_back(e.orgId);
+      params.emplace_back(e.appId);
+      params.emplace_back(e.channelId);
+      params.emplace_back(e.seq);
+      params.emplace_back(e.identifier);
+      params.emplace_back(e.payloadJson);
+      params.push_back(optionalValue(e.agentId));
+      params.push_back(optionalValue(e.eventType));
+      params.push_back(optionalValue(e.traceId));
+      params.push_back(optionalValue(e.spanId));
+      params.push_back(optionalValue(e.parentSpanId));
+      params.push_back(optionalValue(e.metadataJson));
+      params.push_back(optionalValue(e.occurredAt));
+      params.emplace_back(e.receivedAt);
+      params.emplace_back(e.source);
+      params.push_back(optionalValue(e.apiKeyId));
+      params.push_back(optionalValue(e.userId));
+    }
+    sql += " RETURNING id, channel_id, seq";
+    // RETURNING order is not promised: match rows back by (channel, seq), which is unique.
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
+    for (const auto& r : c.query(sql, std::move(params))) ids[{r.i64("channel_id"), r.i64("seq")}] = r.i64("id");
+    for (std::size_t i = start; i < end; ++i) events[i].id = ids.at({events[i].channelId, events[i].seq});
+  }
+}
+
+void EventRepository::addUsage(Connection& c, std::int64_t orgId, const std::string& period, std::int64_t count) {
+  c.exec(
+      "INSERT INTO usage_counters (org_id, period, events) VALUES (?, ?, ?) ON CONFLICT (org_id, period) DO UPDATE "
+      "SET events = usage_counters.events + excluded.events",
+      {orgId, period, count});
+}
+
+std::int64_t EventRepository::usage(Connection& c, std::int64_t orgId, const std::string& period) {
+  auto rows = c.query("SELECT events FROM usage_counters WHERE org_id = ? AND period = ?", {orgId, period});
+  return rows.empty() ? 0 : rows.front().i64("events");
+}
+
+std::vector<StoredEvent> EventRepository::page(Connection& c, std::int64_t orgId, std::int64_t channelId,
+                                               std::int64_t offset, std::int64_t limit) {
+  std::vector<StoredEvent> out;
+  for (const auto& r : c.query(std::string("SELECT ") + kColumns +
+                                   " FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+                               {orgId, channelId, limit, offset}))
+    out.push_back(fromRow(r));
+  return out;
+}
+
+std::int64_t EventRepository::count(Connection& c, std::int64_t orgId, std::int64_t channelId) {
+  return c.query("SELECT COUNT(*) AS n FROM events WHERE org_id = ? AND channel_id = ?", {orgId, channelId})
+      .front()
+      .i64("n");
+}
+
+std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgId, std::int64_t channelId,
+                                                std::int64_t afterSeq, const EventFilter& f, std::int64_t limit) {
+  std::string sql = std::string("SELECT ") + kColumns + " FROM events WHERE org_id = ? AND channel_id = ? AND seq > ?";
+  Params params{orgId, channelId, afterSeq};
+  if (f.agentId) sql += " AND agent_id = ?", params.push_back(*f.agentId);
+  if (f.eventType) sql += " AND event_type = ?", params.push_back(*f.eventType);
+  if (f.traceId) sql += " AND trace_id = ?", params.push_back(*f.traceId);
+  if (f.identifier) sql += " AND identifier = ?", params.push_back(*f.identifier);
+  sql += " ORDER BY seq LIMIT ?";
+  params.push_back(limit);
+  std::vector<StoredEvent> out;
+  for (const auto& r : c.query(sql, std::move(params))) out.push_back(fromRow(r));
+  return out;
+}
+
+std::optional<std::int64_t> EventRepository::seqOf(Connection& c, std::int64_t orgId, std::int64_t channelId,
+                                                   std::int64_t eventId) {
+  auto rows = c.query("SELECT seq FROM events WHERE org_id = ? AND channel_id = ? AND id = ?",
+                      {orgId, channelId, eventId});
+  if (rows.empty()) return std::nullopt;
+  return rows.front().i64("seq");
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> EventRepository::newest(Connection& c, std::int64_t orgId,
+                                                                             std::int64_t channelId) {
+  auto rows = c.query("SELECT id, seq FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT 1",
+                      {orgId, channelId});
+  if (rows.empty()) return std::nullopt;
+  return std::make_pair(rows.front().i64("id"), rows.front().i64("seq"));
+}
+
+}  // namespace aev::store

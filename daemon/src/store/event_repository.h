@@ -1,0 +1,43 @@
+#pragma once
+// Event rows: the writer's multi-row insert with per-channel sequence allocation, and
+// the reads (pages, replay after a sequence, lookup of an id's sequence).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/database.h"
+#include "store/event_records.h"
+
+namespace aev::store {
+
+struct EventFilter {
+  std::optional<std::string> agentId;
+  std::optional<std::string> eventType;
+  std::optional<std::string> traceId;
+  std::optional<std::string> identifier;
+  bool matches(const StoredEvent& e) const;
+};
+
+class EventRepository {
+ public:
+  // Inserts events (any channels) in the order given, assigning each channel's next
+  // sequence numbers; fills id and seq. Runs inside the caller's transaction.
+  void insertBatch(Connection& c, std::vector<StoredEvent>& events);
+  void addUsage(Connection& c, std::int64_t orgId, const std::string& period, std::int64_t count);
+  std::int64_t usage(Connection& c, std::int64_t orgId, const std::string& period);
+
+  // Newest first.
+  std::vector<StoredEvent> page(Connection& c, std::int64_t orgId, std::int64_t channelId, std::int64_t offset,
+                                std::int64_t limit);
+  std::int64_t count(Connection& c, std::int64_t orgId, std::int64_t channelId);
+  // Oldest first, seq > afterSeq, matching the filter, at most limit rows.
+  std::vector<StoredEvent> after(Connection& c, std::int64_t orgId, std::int64_t channelId, std::int64_t afterSeq,
+                                 const EventFilter& filter, std::int64_t limit);
+  // The sequence of event `eventId` in this channel, if it is one of its events.
+  std::optional<std::int64_t> seqOf(Connection& c, std::int64_t orgId, std::int64_t channelId, std::int64_t eventId);
+  // The channel's newest event (id, seq), if any.
+  std::optional<std::pair<std::int64_t, std::int64_t>> newest(Connection& c, std::int64_t orgId,
+                                                              std::int64_t channelId);
+};
+
+}  // namespace aev::store

@@ -1,0 +1,325 @@
+#include "stream/hub.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <spdlog/spdlog.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+
+#include "common/errors.h"
+#include "common/metrics.h"
+#include "events/event.h"
+
+namespace aev::stream {
+
+namespace {
+constexpr std::size_t kMaxIov = 64;
+constexpr std::size_t kMaxSendBytes = 64 * 1024;
+
+const std::shared_ptr<const std::string>& keepAliveFrame() {
+  static const auto frame = std::make_shared<const std::string>(": keep-alive\n\n");
+  return frame;
+}
+}  // namespace
+
+std::string Hub::frameOf(const store::StoredEvent& e) {
+  std::string frame = "id: " + std::to_string(e.id) + "\ndata: ";
+  frame += events::toJson(e);
+  frame += "\n\n";
+  return frame;
+}
+
+Hub::Hub(HubOptions options) : options_(options) {}
+
+Hub::~Hub() { stop(); }
+
+void Hub::start() {
+  epollFd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (epollFd_ < 0 || wakeFd_ < 0) throw std::runtime_error("stream hub: epoll/eventfd failed");
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = wakeFd_;
+  ::epoll_ctl(epollFd_, EPOLL_CTL_ADD, wakeFd_, &ev);
+  running_ = true;
+  thread_ = std::thread([this] { run(); });
+}
+
+void Hub::stop() {
+  if (!running_.exchange(false)) return;
+  wake();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard lock(mutex_);
+  std::vector<SubscriptionId> ids;
+  for (const auto& [id, _] : subscribers_) ids.push_back(id);
+  for (auto id : ids) closeLocked(id);
+  ::close(epollFd_);
+  ::close(wakeFd_);
+}
+
+void Hub::wake() {
+  std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(wakeFd_, &one, sizeof one);
+}
+
+Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filter) {
+  std::lock_guard lock(mutex_);
+  if (subscribers_.size() >= options_.maxSubscribers)
+    throw errors::unavailable("The stream hub is at its subscriber limit.", 5);
+  auto s = std::make_unique<Subscriber>();
+  s->id = nextId_++;
+  s->channelId = channelId;
+  s->filter = std::move(filter);
+  s->lastWrite = std::chrono::steady_clock::now();
+  auto* raw = s.get();
+  subscribers_[raw->id] = std::move(s);
+  byChannel_[channelId].push_back(raw);
+  return raw->id;
+}
+
+void Hub::activate(SubscriptionId id, Poco::Net::StreamSocket socket, std::int64_t replayedSeq) {
+  std::lock_guard lock(mutex_);
+  auto it = subscribers_.find(id);
+  if (it == subscribers_.end()) {  // its channel was deleted meanwhile
+    socket.close();
+    return;
+  }
+  auto& s = *it->second;
+  s.socket = socket;
+  s.fd = socket.impl()->sockfd();
+  s.lastSeq = replayedSeq;
+  // Drop what the replay already delivered.
+  std::deque<Frame> keep;
+  std::size_t bytes = 0;
+  for (auto& f : s.queue)
+    if (f.seq > replayedSeq) {
+      bytes += f.bytes->size();
+      keep.push_back(std::move(f));
+    }
+  s.queue.swap(keep);
+  s.queuedBytes = bytes;
+  if (!s.queue.empty()) s.lastSeq = s.queue.back().seq;
+  socket.setBlocking(false);
+  int sndbuf = options_.socketSendBuffer;
+  ::setsockopt(s.fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  int one = 1;
+  ::setsockopt(s.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  s.active = true;
+  byFd_[s.fd] = &s;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP;
+  ev.data.fd = s.fd;
+  ::epoll_ctl(epollFd_, EPOLL_CTL_ADD, s.fd, &ev);
+  Metrics::instance().add("agent_events_stream_subscribers_opened_total");
+  if (s.doomed) doomed_.push_back(id);  // overflowed while replaying
+  markDirtyLocked(s);
+  wake();
+}
+
+void Hub::cancel(SubscriptionId id) {
+  std::lock_guard lock(mutex_);
+  closeLocked(id);
+}
+
+void Hub::markDirtyLocked(Subscriber& s) {
+  if (s.inDirty || !s.active) return;
+  s.inDirty = true;
+  dirty_.push_back(s.id);
+}
+
+void Hub::doomLocked(Subscriber& s) {
+  if (s.doomed) return;
+  s.doomed = true;
+  doomed_.push_back(s.id);
+}
+
+void Hub::enqueueLocked(Subscriber& s, Frame frame) {
+  if (s.doomed) return;
+  if (s.queuedBytes + frame.bytes->size() > options_.maxBacklogBytes) {
+    // Too far behind: close; the client resumes from its Last-Event-ID.
+    doomLocked(s);
+    Metrics::instance().add("agent_events_stream_slow_subscribers_closed_total");
+    return;
+  }
+  if (frame.seq > 0) s.lastSeq = frame.seq;
+  s.queuedBytes += frame.bytes->size();
+  s.queue.push_back(std::move(frame));
+}
+
+void Hub::publish(const std::vector<store::StoredEvent>& events) {
+  bool any = false;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& e : events) {
+      auto it = byChannel_.find(e.channelId);
+      if (it == byChannel_.end()) continue;
+      std::shared_ptr<const std::string> frame;  // built once, only if someone wants it
+      for (auto* s : it->second) {
+        if (e.seq <= s->lastSeq || !s->filter.matches(e)) continue;
+        if (!frame) frame = std::make_shared<const std::string>(frameOf(e));
+        enqueueLocked(*s, Frame{e.seq, frame});
+        markDirtyLocked(*s);
+        any = true;
+      }
+    }
+  }
+  if (any) wake();
+}
+
+void Hub::closeChannels(const std::vector<std::int64_t>& channelIds) {
+  std::lock_guard lock(mutex_);
+  for (auto ch : channelIds) {
+    auto it = byChannel_.find(ch);
+    if (it == byChannel_.end()) continue;
+    std::vector<SubscriptionId> ids;
+    for (auto* s : it->second) ids.push_back(s->id);
+    for (auto id : ids) closeLocked(id);
+  }
+}
+
+std::size_t Hub::subscriberCount() const {
+  std::lock_guard lock(mutex_);
+  return subscribers_.size();
+}
+
+void Hub::closeLocked(SubscriptionId id) {
+  auto it = subscribers_.find(id);
+  if (it == subscribers_.end()) return;
+  auto& s = *it->second;
+  auto& list = byChannel_[s.channelId];
+  list.erase(std::remove(list.begin(), list.end(), &s), list.end());
+  if (list.empty()) byChannel_.erase(s.channelId);
+  if (s.fd >= 0) {
+    ::epoll_ctl(epollFd_, EPOLL_CTL_DEL, s.fd, nullptr);
+    byFd_.erase(s.fd);
+    try {
+      s.socket.close();
+    } catch (...) {
+    }
+    Metrics::instance().add("agent_events_stream_subscribers_closed_total");
+  }
+  subscribers_.erase(it);
+}
+
+void Hub::updateInterestLocked(Subscriber& s) {
+  const bool want = !s.queue.empty();
+  if (want == s.wantWrite) return;
+  s.wantWrite = want;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | (want ? EPOLLOUT : 0u);
+  ev.data.fd = s.fd;
+  ::epoll_ctl(epollFd_, EPOLL_CTL_MOD, s.fd, &ev);
+}
+
+void Hub::flushLocked(Subscriber& s) {
+  while (!s.queue.empty()) {
+    iovec iov[kMaxIov];
+    std::size_t n = 0, bytes = 0;
+    for (auto it = s.queue.begin(); it != s.queue.end() && n < kMaxIov && bytes < kMaxSendBytes; ++it, ++n) {
+      const std::size_t skip = (n == 0) ? s.headOffset : 0;
+      iov[n].iov_base = const_cast<char*>(it->bytes->data() + skip);
+      iov[n].iov_len = it->bytes->size() - skip;
+      bytes += iov[n].iov_len;
+    }
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = n;
+    const ssize_t sent = ::sendmsg(s.fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      if (errno == EINTR) continue;
+      doomLocked(s);
+      return;
+    }
+    s.lastWrite = std::chrono::steady_clock::now();
+    std::size_t left = static_cast<std::size_t>(sent);
+    while (left > 0 && !s.queue.empty()) {
+      const std::size_t remaining = s.queue.front().bytes->size() - s.headOffset;
+      if (left >= remaining) {
+        left -= remaining;
+        s.queuedBytes -= s.queue.front().bytes->size();
+        s.queue.pop_front();
+        s.headOffset = 0;
+      } else {
+        s.headOffset += left;
+        left = 0;
+      }
+    }
+    if (static_cast<std::size_t>(sent) < bytes) break;  // kernel buffer full
+  }
+  updateInterestLocked(s);
+}
+
+void Hub::keepAlivesLocked() {
+  const auto now = std::chrono::steady_clock::now();
+  for (auto& [id, s] : subscribers_) {
+    if (!s->active || s->doomed || !s->queue.empty() || now - s->lastWrite < options_.keepAlive) continue;
+    enqueueLocked(*s, Frame{0, keepAliveFrame()});
+    flushLocked(*s);
+  }
+}
+
+void Hub::run() {
+  constexpr int kMaxEvents = 256;
+  epoll_event events[kMaxEvents];
+  auto lastKeepAliveScan = std::chrono::steady_clock::now();
+  while (running_) {
+    const int n = ::epoll_wait(epollFd_, events, kMaxEvents, 1000);
+    std::lock_guard lock(mutex_);
+    for (int i = 0; i < n; ++i) {
+      const int fd = events[i].data.fd;
+      if (fd == wakeFd_) {
+        std::uint64_t v;
+        while (::read(wakeFd_, &v, sizeof v) > 0) {
+        }
+        continue;
+      }
+      auto it = byFd_.find(fd);
+      if (it == byFd_.end()) continue;
+      auto& s = *it->second;
+      if (events[i].events & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)) {
+        doomLocked(s);
+      } else if (events[i].events & EPOLLIN) {
+        // Subscribers have nothing to say; drain, and notice when they leave.
+        char buf[1024];
+        for (;;) {
+          const ssize_t r = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+          if (r > 0) continue;
+          if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) doomLocked(s);
+          break;
+        }
+      }
+      if (!s.doomed && (events[i].events & EPOLLOUT)) flushLocked(s);
+    }
+    // Frames queued by publishers.
+    std::vector<SubscriptionId> dirty;
+    dirty.swap(dirty_);
+    for (auto id : dirty) {
+      auto it = subscribers_.find(id);
+      if (it == subscribers_.end()) continue;
+      it->second->inDirty = false;
+      if (it->second->active && !it->second->doomed) flushLocked(*it->second);
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastKeepAliveScan >= std::chrono::seconds(1)) {
+      lastKeepAliveScan = now;
+      keepAlivesLocked();
+    }
+    // Close the doomed (overflowed, errored, gone) on this thread only.
+    std::vector<SubscriptionId> doomed;
+    doomed.swap(doomed_);
+    for (auto id : doomed) {
+      auto it = subscribers_.find(id);
+      if (it != subscribers_.end() && it->second->active) closeLocked(id);
+    }
+  }
+}
+
+}  // namespace aev::stream

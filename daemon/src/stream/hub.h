@@ -1,0 +1,112 @@
+#pragma once
+// The SSE hub (ARCHITECTURE.md, Streaming): owns every subscriber socket on one epoll
+// thread, so 10,000 idle streams cost file descriptors and a few hundred bytes each,
+// not HTTP worker threads. A committed event is framed once per channel and the same
+// bytes are queued (shared) to every matching subscriber; each subscriber's queue is
+// written with one sendmsg. A subscriber whose backlog passes the cap is closed and
+// resumes with Last-Event-ID, so a slow reader never slows the others or the writer.
+//
+// Joining a stream is two steps so replay and live meet without gap or duplicate:
+// reserve() starts buffering live frames for the subscription; the caller then writes
+// the replay from the store; activate() hands over the socket and drops buffered frames
+// the replay already covered (by per-channel sequence).
+#include <Poco/Net/StreamSocket.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "store/event_records.h"
+#include "store/event_repository.h"
+
+namespace aev::stream {
+
+struct HubOptions {
+  std::size_t maxBacklogBytes = 256 * 1024;
+  int socketSendBuffer = 128 * 1024;
+  std::chrono::seconds keepAlive{15};
+  std::size_t maxSubscribers = 20000;
+};
+
+class Hub {
+ public:
+  using SubscriptionId = std::uint64_t;
+
+  explicit Hub(HubOptions options = {});
+  ~Hub();
+  Hub(const Hub&) = delete;
+  Hub& operator=(const Hub&) = delete;
+
+  void start();
+  void stop();
+
+  // Throws ApiError 503 when the hub is full.
+  SubscriptionId reserve(std::int64_t channelId, store::EventFilter filter);
+  // replayedSeq: the highest sequence the caller has already written (or chose to skip).
+  void activate(SubscriptionId id, Poco::Net::StreamSocket socket, std::int64_t replayedSeq);
+  void cancel(SubscriptionId id);
+
+  // Called after commit, in commit order.
+  void publish(const std::vector<store::StoredEvent>& events);
+  // Ends every stream of these channels (they were deleted).
+  void closeChannels(const std::vector<std::int64_t>& channelIds);
+
+  std::size_t subscriberCount() const;
+
+  // "id: <id>\ndata: <json>\n\n"
+  static std::string frameOf(const store::StoredEvent& e);
+
+ private:
+  struct Frame {
+    std::int64_t seq;  // 0 for keep-alives
+    std::shared_ptr<const std::string> bytes;
+  };
+  struct Subscriber {
+    SubscriptionId id = 0;
+    std::int64_t channelId = 0;
+    store::EventFilter filter;
+    Poco::Net::StreamSocket socket;
+    int fd = -1;
+    bool active = false;
+    bool doomed = false;  // backlog overflow or peer gone: close on the hub thread
+    bool wantWrite = false;
+    bool inDirty = false;
+    std::deque<Frame> queue;
+    std::size_t queuedBytes = 0;
+    std::size_t headOffset = 0;  // bytes of queue.front() already sent
+    std::int64_t lastSeq = 0;
+    std::chrono::steady_clock::time_point lastWrite;
+  };
+
+  void run();
+  void wake();
+  void enqueueLocked(Subscriber& s, Frame frame);
+  void flushLocked(Subscriber& s);
+  void closeLocked(SubscriptionId id);
+  void updateInterestLocked(Subscriber& s);
+  void keepAlivesLocked();
+  void markDirtyLocked(Subscriber& s);
+  void doomLocked(Subscriber& s);
+
+  HubOptions options_;
+  int epollFd_ = -1;
+  int wakeFd_ = -1;
+  std::atomic<bool> running_{false};
+  std::thread thread_;
+  mutable std::mutex mutex_;
+  SubscriptionId nextId_ = 1;
+  std::unordered_map<SubscriptionId, std::unique_ptr<Subscriber>> subscribers_;
+  std::unordered_map<std::int64_t, std::vector<Subscriber*>> byChannel_;
+  std::unordered_map<int, Subscriber*> byFd_;
+  std::vector<SubscriptionId> dirty_;
+  std::vector<SubscriptionId> doomed_;
+};
+
+}  // namespace aev::stream
