@@ -154,23 +154,25 @@ void Hub::enqueueLocked(Subscriber& s, Frame frame) {
 }
 
 void Hub::publish(const std::vector<store::StoredEvent>& events) {
-  bool any = false;
   {
-    std::lock_guard lock(mutex_);
-    for (const auto& e : events) {
-      auto it = byChannel_.find(e.channelId);
-      if (it == byChannel_.end()) continue;
-      std::shared_ptr<const std::string> frame;  // built once, only if someone wants it
-      for (auto* s : it->second) {
-        if (e.seq <= s->lastSeq || !s->filter.matches(e)) continue;
-        if (!frame) frame = std::make_shared<const std::string>(frameOf(e));
-        enqueueLocked(*s, Frame{e.seq, frame});
-        markDirtyLocked(*s);
-        any = true;
-      }
+    std::lock_guard lock(inboxMutex_);
+    inbox_.insert(inbox_.end(), events.begin(), events.end());
+  }
+  wake();
+}
+
+void Hub::fanOutLocked(const std::vector<store::StoredEvent>& events) {
+  for (const auto& e : events) {
+    auto it = byChannel_.find(e.channelId);
+    if (it == byChannel_.end()) continue;
+    std::shared_ptr<const std::string> frame;  // built once, only if someone wants it
+    for (auto* s : it->second) {
+      if (e.seq <= s->lastSeq || !s->filter.matches(e)) continue;
+      if (!frame) frame = std::make_shared<const std::string>(frameOf(e));
+      enqueueLocked(*s, Frame{e.seq, frame});
+      markDirtyLocked(*s);
     }
   }
-  if (any) wake();
 }
 
 void Hub::closeChannels(const std::vector<std::int64_t>& channelIds) {
@@ -272,15 +274,21 @@ void Hub::run() {
   auto lastKeepAliveScan = std::chrono::steady_clock::now();
   while (running_) {
     const int n = ::epoll_wait(epollFd_, events, kMaxEvents, 1000);
+    // Drain the wake-up counter before taking the inbox: a publish after this point
+    // re-arms it, so no queued event waits for the next timeout.
+    std::uint64_t counter;
+    while (::read(wakeFd_, &counter, sizeof counter) > 0) {
+    }
+    std::vector<store::StoredEvent> committed;
+    {
+      std::lock_guard inboxLock(inboxMutex_);
+      committed.swap(inbox_);
+    }
     std::lock_guard lock(mutex_);
+    fanOutLocked(committed);
     for (int i = 0; i < n; ++i) {
       const int fd = events[i].data.fd;
-      if (fd == wakeFd_) {
-        std::uint64_t v;
-        while (::read(wakeFd_, &v, sizeof v) > 0) {
-        }
-        continue;
-      }
+      if (fd == wakeFd_) continue;
       auto it = byFd_.find(fd);
       if (it == byFd_.end()) continue;
       auto& s = *it->second;

@@ -53,7 +53,8 @@ class Hub {
   void activate(SubscriptionId id, Poco::Net::StreamSocket socket, std::int64_t replayedSeq);
   void cancel(SubscriptionId id);
 
-  // Called after commit, in commit order.
+  // Called after commit, in commit order. Only queues: the fan-out runs on the hub
+  // thread, so the writer never waits for subscribers.
   void publish(const std::vector<store::StoredEvent>& events);
   // Ends every stream of these channels (they were deleted).
   void closeChannels(const std::vector<std::int64_t>& channelIds);
@@ -86,6 +87,7 @@ class Hub {
   };
 
   void run();
+  void fanOutLocked(const std::vector<store::StoredEvent>& events);
   void wake();
   void enqueueLocked(Subscriber& s, Frame frame);
   void flushLocked(Subscriber& s);
@@ -107,6 +109,8 @@ class Hub {
   std::unordered_map<int, Subscriber*> byFd_;
   std::vector<SubscriptionId> dirty_;
   std::vector<SubscriptionId> doomed_;
+  std::mutex inboxMutex_;
+  std::vector<store::StoredEvent> inbox_;
 };
 
 }  // namespace aev::stream
