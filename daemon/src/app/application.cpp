@@ -44,7 +44,7 @@ Application::~Application() = default;
 
 void Application::defineOptions(Poco::Util::OptionSet& options) {
   ServerApplication::defineOptions(options);  // --daemon, --pidfile, --umask
-  auto cb = OptionCallback<Application>(this, &Application::handleOption);
+  auto cb = OptionCallback<Application>(this, &Application::onOption);
   options.addOption(Option("help", "h", "print this help and exit").callback(cb));
   options.addOption(Option("version", "v", "print the version and exit").callback(cb));
   options.addOption(
@@ -61,7 +61,7 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
   options.addOption(Option("set", "s", "set any configuration key: --set key=value").argument("KEY=VALUE").repeatable(true).callback(cb));
 }
 
-void Application::handleOption(const std::string& name, const std::string& value) {
+void Application::onOption(const std::string& name, const std::string& value) {
   if (name == "help") {
     helpRequested_ = true;
     stopOptionsProcessing();

@@ -21,7 +21,7 @@ class Application : public Poco::Util::ServerApplication {
   int main(const std::vector<std::string>& args) override;
 
  private:
-  void handleOption(const std::string& name, const std::string& value);
+  void onOption(const std::string& name, const std::string& value);
   void loadConfiguration();
   void printHelp();
 

@@ -135,7 +135,7 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
 
   void write(Poco::Net::HTTPServerRequest& preq, Poco::Net::HTTPServerResponse& presp, const Request& req,
              const Response& resp, std::chrono::steady_clock::time_point started) {
-    presp.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(resp.status));
+    presp.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(resp.status));
     presp.set("X-Request-Id", req.requestId);
     auto origin = req.header("origin");
     if (!origin.empty() && originAllowed(origin)) {
