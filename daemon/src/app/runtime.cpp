@@ -95,6 +95,10 @@ struct Components {
     ctx.streamTokens = &streamTokens;
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
+    auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
+    apiKeys.onRevoked(endStreams);
+    organizations.onRevoked(endStreams);
+    users.onRevoked(endStreams);
 
     http::registerOpsRoutes(*router, ctx);
     http::registerAuthRoutes(*router, ctx);

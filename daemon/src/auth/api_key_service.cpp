@@ -48,6 +48,7 @@ std::vector<store::ApiKeyRecord> ApiKeyService::list(std::int64_t orgId) {
 void ApiKeyService::revoke(std::int64_t orgId, std::int64_t id) {
   auto conn = db_.acquire();
   if (!repo_.revoke(*conn, orgId, id, clock::nowMicros())) throw errors::notFound("API key");
+  if (revoked_) revoked_(Revocation{orgId, std::nullopt, id});
 }
 
 std::optional<store::ApiKeyRecord> ApiKeyService::authenticate(const std::string& fullKey) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/revocation.h"
 #include "store/credential_repositories.h"
 #include "store/database.h"
 
@@ -18,6 +19,7 @@ struct CreatedApiKey {
 class ApiKeyService {
  public:
   explicit ApiKeyService(store::Database& db) : db_(db) {}
+  void onRevoked(RevocationListener listener) { revoked_ = std::move(listener); }
 
   static const std::vector<std::string>& knownScopes();
   static constexpr const char* kPrefix = "aes_";
@@ -32,6 +34,7 @@ class ApiKeyService {
  private:
   store::Database& db_;
   store::ApiKeyRepository repo_;
+  RevocationListener revoked_;
 };
 
 }  // namespace aev::auth

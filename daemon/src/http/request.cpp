@@ -38,6 +38,7 @@ Poco::JSON::Object::Ptr Request::jsonBody() const {
   Poco::Dynamic::Var parsed;
   try {
     Poco::JSON::Parser parser;
+    parser.setDepth(64);  // deeper documents are refused, not recursed into
     parsed = parser.parse(body);
   } catch (const std::exception&) {
     throw errors::badRequest("The request body is not valid JSON.");

@@ -108,6 +108,7 @@ void OrganizationService::remove(std::int64_t orgId, std::int64_t userId) {
     users_.repairActiveOrgs(c, orgId);
     orgs_.remove(c, orgId);  // memberships, invitations and API keys cascade
   });
+  if (revoked_) revoked_(Revocation{orgId, std::nullopt, std::nullopt});
 }
 
 std::vector<std::pair<store::MembershipRecord, store::OrganizationRecord>> OrganizationService::membershipsOf(
@@ -152,6 +153,7 @@ void OrganizationService::removeMember(std::int64_t orgId, std::int64_t actorId,
     if (auto user = users_.byId(c, targetId); user && user->activeOrgId == orgId)
       users_.setActiveOrg(c, targetId, memberships_.firstOtherOrganization(c, targetId, orgId));
   });
+  if (revoked_) revoked_(Revocation{orgId, targetId, std::nullopt});
 }
 
 void OrganizationService::switchActive(std::int64_t userId, std::int64_t orgId) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/revocation.h"
 #include "identity/plans.h"
 #include "store/credential_repositories.h"
 #include "store/database.h"
@@ -29,6 +30,7 @@ class OrganizationService {
  public:
   OrganizationService(store::Database& db, const PlanCatalog& plans, int invitationTtlSeconds)
       : db_(db), plans_(plans), invitationTtlSeconds_(invitationTtlSeconds) {}
+  void onRevoked(RevocationListener listener) { revoked_ = std::move(listener); }
 
   // Creates the organization, makes the user its admin and switches the user's active
   // organization to it.
@@ -63,6 +65,7 @@ class OrganizationService {
   store::MembershipRepository memberships_;
   store::UserRepository users_;
   store::InvitationRepository invitations_;
+  RevocationListener revoked_;
 };
 
 }  // namespace aev::identity

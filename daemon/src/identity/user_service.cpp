@@ -130,6 +130,7 @@ UserInOrg UserService::adminUpdate(std::int64_t orgId, std::int64_t actorId, std
       if (*update.disabled) refreshTokens_.revokeAllOfUser(c, targetId, now);
     }
   });
+  if (revoked_ && update.disabled && *update.disabled) revoked_(Revocation{std::nullopt, targetId, std::nullopt});
   return view(targetId, orgId);
 }
 
@@ -154,6 +155,7 @@ void UserService::adminDelete(std::int64_t orgId, std::int64_t actorId, std::int
     users_.remove(c, targetId);
     for (auto id : soloOrgs) orgs_.remove(c, id);
   });
+  if (revoked_) revoked_(Revocation{std::nullopt, targetId, std::nullopt});
 }
 
 std::vector<store::UserRecord> UserService::search(const std::string& q, int limit) {

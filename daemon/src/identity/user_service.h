@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "auth/password_hasher.h"
+#include "common/revocation.h"
 #include "store/credential_repositories.h"
 #include "store/database.h"
 #include "store/organization_repository.h"
@@ -56,6 +57,7 @@ class UserService {
   void decideAccessRequest(std::int64_t requestId, const std::string& status, std::int64_t adminId);
 
   const std::string& registrationMode() const { return mode_; }
+  void onRevoked(RevocationListener listener) { revoked_ = std::move(listener); }
 
  private:
   std::string uniqueSlug(store::Connection& c, const std::string& base);
@@ -69,6 +71,7 @@ class UserService {
   store::MembershipRepository memberships_;
   store::AccessRequestRepository accessRequests_;
   store::RefreshTokenRepository refreshTokens_;
+  RevocationListener revoked_;
 };
 
 }  // namespace aev::identity

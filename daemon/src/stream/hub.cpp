@@ -69,7 +69,7 @@ void Hub::wake() {
   [[maybe_unused]] auto n = ::write(wakeFd_, &one, sizeof one);
 }
 
-Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filter) {
+Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filter, Owner owner) {
   std::lock_guard lock(mutex_);
   if (subscribers_.size() >= options_.maxSubscribers)
     throw errors::unavailable("The stream hub is at its subscriber limit.", 5);
@@ -77,6 +77,7 @@ Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filt
   s->id = nextId_++;
   s->channelId = channelId;
   s->filter = std::move(filter);
+  s->owner = owner;
   s->lastWrite = std::chrono::steady_clock::now();
   auto* raw = s.get();
   subscribers_[raw->id] = std::move(s);
@@ -184,6 +185,18 @@ void Hub::closeChannels(const std::vector<std::int64_t>& channelIds) {
     for (auto* s : it->second) ids.push_back(s->id);
     for (auto id : ids) closeLocked(id);
   }
+}
+
+void Hub::closeOwnedBy(const Revocation& scope) {
+  std::lock_guard lock(mutex_);
+  std::vector<SubscriptionId> ids;
+  for (const auto& [id, s] : subscribers_) {
+    const auto& o = s->owner;
+    if ((!scope.orgId || o.orgId == *scope.orgId) && (!scope.userId || o.userId == *scope.userId) &&
+        (!scope.apiKeyId || o.apiKeyId == *scope.apiKeyId))
+      ids.push_back(id);
+  }
+  for (auto id : ids) closeLocked(id);
 }
 
 std::size_t Hub::subscriberCount() const {

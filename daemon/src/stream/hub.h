@@ -18,11 +18,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include "common/revocation.h"
 #include "store/event_records.h"
 #include "store/event_repository.h"
 
@@ -47,8 +49,16 @@ class Hub {
   void start();
   void stop();
 
+  // Whose credentials opened a stream, so revoking them ends it (a revoked key, a
+  // removed member, a disabled user, a deleted organization).
+  struct Owner {
+    std::int64_t orgId = 0;
+    std::int64_t userId = 0;    // 0 unless a user session
+    std::int64_t apiKeyId = 0;  // 0 unless an API key
+  };
+
   // Throws ApiError 503 when the hub is full.
-  SubscriptionId reserve(std::int64_t channelId, store::EventFilter filter);
+  SubscriptionId reserve(std::int64_t channelId, store::EventFilter filter, Owner owner);
   // replayedSeq: the highest sequence the caller has already written (or chose to skip).
   void activate(SubscriptionId id, Poco::Net::StreamSocket socket, std::int64_t replayedSeq);
   void cancel(SubscriptionId id);
@@ -58,6 +68,8 @@ class Hub {
   void publish(const std::vector<store::StoredEvent>& events);
   // Ends every stream of these channels (they were deleted).
   void closeChannels(const std::vector<std::int64_t>& channelIds);
+  // Ends every stream whose owner matches all the fields set in scope.
+  void closeOwnedBy(const Revocation& scope);
 
   std::size_t subscriberCount() const;
 
@@ -73,6 +85,7 @@ class Hub {
     SubscriptionId id = 0;
     std::int64_t channelId = 0;
     store::EventFilter filter;
+    Owner owner;
     Poco::Net::StreamSocket socket;
     int fd = -1;
     bool active = false;

@@ -111,15 +111,17 @@ void writeAll(Poco::Net::StreamSocket& socket, const std::string& bytes) {
 
 Response subscribe(AppContext& ctx, Request& req, std::optional<std::string> identifier) {
   const auto channelId = pathId(req.param("channelId"), "Channel");
-  std::int64_t orgId = 0;
+  stream::Hub::Owner owner;
   if (auto token = req.queryParam("stream_token"); token && !token->empty()) {
     auto grant = ctx.streamTokens->verify(*token);
     if (!grant) throw errors::unauthorized("The stream token is invalid or expired.");
     if (grant->channelId != channelId) throw errors::forbidden("The stream token is for another channel.");
-    orgId = grant->orgId;
+    owner.orgId = grant->orgId;
   } else {
-    orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "subscribe").requireOrg();
+    auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "subscribe");
+    owner = {p.requireOrg(), p.userId, p.apiKeyId};
   }
+  const auto orgId = owner.orgId;
   ctx.events->channel(orgId, channelId);  // 404 before any stream starts
   auto filter = filterFrom(req);
   filter.identifier = std::move(identifier);
@@ -128,8 +130,8 @@ Response subscribe(AppContext& ctx, Request& req, std::optional<std::string> ide
   Response r;
   r.status = 200;
   r.contentType = "text/event-stream";
-  r.takeover = [&ctx, orgId, channelId, filter, lastEventId](Poco::Net::StreamSocket& socket) {
-    auto sub = ctx.hub->reserve(channelId, filter);
+  r.takeover = [&ctx, owner, orgId, channelId, filter, lastEventId](Poco::Net::StreamSocket& socket) {
+    auto sub = ctx.hub->reserve(channelId, filter, owner);
     try {
       socket.setSendTimeout(Poco::Timespan(10, 0));
       auto resume = ctx.events->resumePoint(orgId, channelId, lastEventId);
