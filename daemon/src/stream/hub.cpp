@@ -82,6 +82,8 @@ Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filt
   auto* raw = s.get();
   subscribers_[raw->id] = std::move(s);
   byChannel_[channelId].push_back(raw);
+  Metrics::instance().counter("agent_events_stream_subscribers", "Open or starting SSE streams.")
+      .store(static_cast<std::int64_t>(subscribers_.size()), std::memory_order_relaxed);
   return raw->id;
 }
 
@@ -221,6 +223,8 @@ void Hub::closeLocked(SubscriptionId id) {
     Metrics::instance().add("agent_events_stream_subscribers_closed_total");
   }
   subscribers_.erase(it);
+  Metrics::instance().counter("agent_events_stream_subscribers", "Open or starting SSE streams.")
+      .store(static_cast<std::int64_t>(subscribers_.size()), std::memory_order_relaxed);
 }
 
 void Hub::updateInterestLocked(Subscriber& s) {
