@@ -73,7 +73,7 @@ bool DaemonProcess::launchOnce(std::string& failure) {
     writeFile(logPath_, prev + marker);
   }
   // Hermetic: no AGENT_EVENTS_* from the developer's shell.
-  pid_ = spawnProcess(argv, logPath_, childEnvironment({"AGENT_EVENTS_"}));
+  pid_ = spawnProcess(argv, logPath_, childEnvironment({"AGENT_EVENTS_"}, options_.env));
 
   const auto deadline = std::chrono::steady_clock::now() + options_.readyTimeout;
   HttpClient http = client();

@@ -20,6 +20,9 @@ struct DaemonOptions {
   std::map<std::string, std::string> config;
   // Passed as --set key=value (the highest configuration layer).
   std::map<std::string, std::string> set;
+  // Extra environment variables for the daemon (AGENT_EVENTS_* from the test's own
+  // environment are removed, so only these reach it).
+  std::map<std::string, std::string> env;
   // Any further command-line arguments.
   std::vector<std::string> extraArgs;
   // --database-url; std::nullopt = a fresh database for the selected backend

@@ -6,6 +6,9 @@
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/StreamSocket.h>
+#include <Poco/NumberParser.h>
 #include <Poco/String.h>
 #include <Poco/StreamCopier.h>
 
@@ -201,6 +204,96 @@ HttpResult HttpClient::patch(const std::string& path, const Poco::JSON::Object::
 }
 HttpResult HttpClient::put(const std::string& path, const Poco::JSON::Object::Ptr& body, const Headers& headers) const {
   return request("PUT", path, toJson(body), headers);
+}
+
+HttpResult HttpClient::rawExchange(const std::string& method, const std::string& path,
+                                   const std::vector<std::string>& headerLines, const std::string& body,
+                                   bool chunked) const {
+  Poco::Net::StreamSocket socket;
+  socket.connect(Poco::Net::SocketAddress(host_, static_cast<Poco::UInt16>(port_)), Poco::Timespan(5, 0));
+  socket.setReceiveTimeout(Poco::Timespan(timeoutSeconds_, 0));
+  socket.setSendTimeout(Poco::Timespan(timeoutSeconds_, 0));
+
+  auto sendAll = [&](const std::string& data) {
+    std::size_t sent = 0;
+    while (sent < data.size()) {
+      int n = socket.sendBytes(data.data() + sent, static_cast<int>(std::min<std::size_t>(data.size() - sent, 65536)));
+      if (n <= 0) throw Poco::IOException("send failed");
+      sent += static_cast<std::size_t>(n);
+    }
+  };
+  auto answered = [&](int waitMs) { return socket.poll(Poco::Timespan(0, waitMs * 1000), Poco::Net::Socket::SELECT_READ); };
+
+  std::string head = method + " " + path + " HTTP/1.1\r\nHost: " + host_ + ":" + std::to_string(port_) +
+                     "\r\nConnection: close\r\n";
+  for (const auto& line : headerLines) head += line + "\r\n";
+  if (chunked) head += "Transfer-Encoding: chunked\r\n";
+  else head += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  head += "\r\n";
+
+  try {
+    sendAll(head);
+    // A server that refuses by the headers answers before any body byte.
+    if (!answered(300)) {
+      const std::size_t piece = 64 * 1024;
+      for (std::size_t off = 0; off < body.size(); off += piece) {
+        std::string part = body.substr(off, piece);
+        if (chunked) {
+          std::ostringstream size;
+          size << std::hex << part.size();
+          part = size.str() + "\r\n" + part + "\r\n";
+        }
+        sendAll(part);
+        if (answered(0)) break;
+      }
+      if (chunked && !answered(0)) sendAll("0\r\n\r\n");
+    }
+  } catch (const Poco::Exception&) {
+    // Refused mid-body: read what the server said.
+  }
+
+  std::string raw;
+  char buf[8192];
+  try {
+    for (;;) {
+      int n = socket.receiveBytes(buf, sizeof buf);
+      if (n <= 0) break;
+      raw.append(buf, static_cast<std::size_t>(n));
+    }
+  } catch (const Poco::Exception& e) {
+    if (raw.empty()) throw std::runtime_error(method + " " + path + " (raw) failed: " + e.displayText());
+  }
+
+  HttpResult result;
+  result.method = method;
+  result.path = path;
+  auto headEnd = raw.find("\r\n\r\n");
+  if (raw.rfind("HTTP/1.", 0) != 0 || headEnd == std::string::npos)
+    throw std::runtime_error(method + " " + path + " (raw): no HTTP response, got: " + raw.substr(0, 200));
+  std::istringstream lines(raw.substr(0, headEnd));
+  std::string line;
+  std::getline(lines, line);
+  result.status = Poco::NumberParser::parse(line.substr(9, 3));
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    result.headers.emplace_back(line.substr(0, colon), Poco::trim(line.substr(colon + 1)));
+  }
+  result.body = raw.substr(headEnd + 4);
+  if (Poco::icompare(result.header("Transfer-Encoding"), "chunked") == 0) {
+    std::string decoded, rest = result.body;
+    for (;;) {
+      auto eol = rest.find("\r\n");
+      if (eol == std::string::npos) break;
+      std::size_t size = std::stoul(rest.substr(0, eol), nullptr, 16);
+      if (size == 0) break;
+      decoded += rest.substr(eol + 2, size);
+      rest = rest.substr(eol + 2 + size + 2);
+    }
+    result.body = decoded;
+  }
+  return result;
 }
 
 // ---------------------------------------------------------------- JSON helpers

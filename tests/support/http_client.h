@@ -70,6 +70,13 @@ class HttpClient {
   HttpResult patch(const std::string& path, const Poco::JSON::Object::Ptr& body, const Headers& headers = {}) const;
   HttpResult put(const std::string& path, const Poco::JSON::Object::Ptr& body, const Headers& headers = {}) const;
 
+  // Sends `head` (request line and headers, without the blank line) and then `body`
+  // over a raw socket, a piece at a time, and stops sending as soon as the server
+  // answers: for servers that refuse a body early (413) and close. Default headers are
+  // not added. The response is read until the server closes.
+  HttpResult rawExchange(const std::string& method, const std::string& path, const std::vector<std::string>& headerLines,
+                         const std::string& body, bool chunked = false) const;
+
   const std::string& host() const { return host_; }
   int port() const { return port_; }
   std::string baseUrl() const { return "http://" + host_ + ":" + std::to_string(port_); }

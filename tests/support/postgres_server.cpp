@@ -77,7 +77,10 @@ std::vector<std::string> PostgresServer::asServerUser(std::vector<std::string> a
 }
 
 std::string PostgresServer::url(const std::string& database) const {
-  return "postgresql://" + user_ + "@127.0.0.1:" + std::to_string(port_) + "/" + database;
+  std::string url = "postgresql://" + user_ + "@127.0.0.1:" + std::to_string(port_) + "/" + database;
+  // Extra libpq parameters for every URL handed out, e.g. AEV_PG_URL_QUERY=connect_timeout=5
+  if (const char* query = std::getenv("AEV_PG_URL_QUERY"); query && *query) url += std::string("?") + query;
+  return url;
 }
 
 std::string PostgresServer::logTail() const { return dir_ ? tailOfFile(dir_->file("postgres.log"), 80) : ""; }

@@ -28,7 +28,7 @@ class PostgresServer {
   PostgresServer& operator=(const PostgresServer&) = delete;
 
   // Creates a database (a unique name when `name` is empty) and returns its URL,
-  // postgresql://USER@127.0.0.1:PORT/NAME.
+  // postgresql://USER@127.0.0.1:PORT/NAME (plus ?$AEV_PG_URL_QUERY when set).
   std::string createDatabase(const std::string& name = "");
   // Runs one SQL statement with psql against `database`; returns psql's output
   // (tuples only, unaligned). Throws on failure.

@@ -39,6 +39,8 @@ TEST(RewritePlaceholders, LeavesQuotedTextAlone) {
 
 enum class Backend { SQLite, PostgreSQL };
 
+void PrintTo(Backend b, std::ostream* os) { *os << (b == Backend::SQLite ? "SQLite" : "PostgreSQL"); }
+
 std::string nameOf(const ::testing::TestParamInfo<Backend>& info) {
   return info.param == Backend::SQLite ? "SQLite" : "PostgreSQL";
 }

@@ -47,13 +47,15 @@ TokenPair SessionService::issueFor(std::int64_t userId, std::optional<std::int64
 
 TokenPair SessionService::login(const std::string& loginName, const std::string& password,
                                  const std::string& clientAddress) {
-  const auto account = Poco::toLower(loginName);
-  throttle_.check(account, clientAddress);
+  const auto login = Poco::toLower(loginName);
   std::optional<store::UserRecord> user;
   {
     auto conn = db_.acquire();
-    user = users_.byLogin(*conn, account);
+    user = users_.byLogin(*conn, login);
   }
+  // Throttle the account, whichever of its names is typed; unknown names by their text.
+  const auto account = user ? "user:" + std::to_string(user->id) : "login:" + login;
+  throttle_.check(account, clientAddress);
   // The hash check runs outside any database connection: it is the slow part.
   const bool ok = user ? hasher_.verify(user->passwordHash, password) : (hasher_.burn(password), false);
   if (!ok) {

@@ -31,8 +31,34 @@ std::string toRfc3339(Micros micros) {
   return buf;
 }
 
+namespace {
+// YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM): Poco's parser alone is lenient enough to
+// read "yesterday" as year 0.
+bool isRfc3339Shape(const std::string& t) {
+  auto digits = [&](std::size_t pos, std::size_t n) {
+    if (pos + n > t.size()) return false;
+    for (std::size_t i = pos; i < pos + n; ++i)
+      if (t[i] < '0' || t[i] > '9') return false;
+    return true;
+  };
+  if (!(digits(0, 4) && t.size() > 19 && t[4] == '-' && digits(5, 2) && t[7] == '-' && digits(8, 2) &&
+        (t[10] == 'T' || t[10] == 't' || t[10] == ' ') && digits(11, 2) && t[13] == ':' && digits(14, 2) &&
+        t[16] == ':' && digits(17, 2)))
+    return false;
+  std::size_t pos = 19;
+  if (t[pos] == '.') {
+    std::size_t start = ++pos;
+    while (pos < t.size() && t[pos] >= '0' && t[pos] <= '9') ++pos;
+    if (pos == start || pos - start > 9) return false;
+  }
+  if (pos < t.size() && (t[pos] == 'Z' || t[pos] == 'z')) return pos + 1 == t.size();
+  return pos + 6 == t.size() && (t[pos] == '+' || t[pos] == '-') && digits(pos + 1, 2) && t[pos + 3] == ':' &&
+         digits(pos + 4, 2);
+}
+}  // namespace
+
 std::optional<Micros> parseRfc3339(const std::string& text) {
-  if (text.size() < 10 || text.size() > 40) return std::nullopt;
+  if (text.size() < 20 || text.size() > 40 || !isRfc3339Shape(text)) return std::nullopt;
   try {
     int tzd = 0;
     Poco::DateTime dt;

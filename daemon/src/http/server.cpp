@@ -213,7 +213,11 @@ Server::~Server() { stop(); }
 
 void Server::start() {
   Poco::Net::SocketAddress address(options_.host, static_cast<Poco::UInt16>(options_.port));
-  Poco::Net::ServerSocket socket(address, 1024);
+  // Poco 1.11's bind(address, true) also sets SO_REUSEPORT, which would let a second
+  // daemon share a busy port silently; ask for SO_REUSEADDR only.
+  Poco::Net::ServerSocket socket;
+  socket.bind(address, true, false);
+  socket.listen(1024);
   auto params = new Poco::Net::HTTPServerParams;
   params->setMaxThreads(options_.maxThreads);
   params->setMaxQueued(options_.maxQueued);

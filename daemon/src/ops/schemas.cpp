@@ -169,7 +169,7 @@ std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::stri
     }
     if (params->size() > 0) op->set("parameters", params);
     if (r.isPublic) {
-      op->set("security", new Poco::JSON::Array);
+      op->set("security", Poco::JSON::Array::Ptr(new Poco::JSON::Array));
     } else {
       op->set("security", Poco::JSON::Parser().parse(R"([{"bearer": []}])"));
     }

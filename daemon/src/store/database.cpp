@@ -213,13 +213,7 @@ std::string postgresConninfo(const std::string& url) {
   auto path = uri.getPath();
   if (!path.empty() && path[0] == '/') path.erase(0, 1);
   add("dbname", path);
-  bool hasOptions = false;
-  for (const auto& [k, v] : uri.getQueryParameters()) {
-    add(k, v);
-    hasOptions = hasOptions || k == "options";
-  }
-  // Server NOTICEs (e.g. "already exists, skipping") would go to stderr unformatted.
-  if (!hasOptions) add("options", "-c client_min_messages=warning");
+  for (const auto& [k, v] : uri.getQueryParameters()) add(k, v);
   return info;
 }
 
@@ -269,6 +263,10 @@ std::unique_ptr<Poco::Data::Session> Database::openSession() {
     *session << ("PRAGMA synchronous=" + options_.sqliteSynchronous), now;
     *session << ("PRAGMA busy_timeout=" + std::to_string(options_.busyTimeoutMs)), now;
     *session << "PRAGMA foreign_keys=ON", now;
+  } else {
+    // Server NOTICEs ("already exists, skipping") would reach stderr unformatted. (Poco
+    // splits the conninfo on spaces, so this cannot go in `options=-c ...`.)
+    *session << "SET client_min_messages = warning", now;
   }
   return session;
 }

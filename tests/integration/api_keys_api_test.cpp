@@ -1,0 +1,195 @@
+// API keys (interface §2.1, §4.1, §5; decisions §3): format, listing, scopes,
+// immediate revocation, organization binding and x-tenant-id.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "support/api_fixture.h"
+
+namespace aev::testing {
+namespace {
+
+class ApiKeysApi : public ApiTest {
+ protected:
+  Poco::JSON::Object::Ptr createKey(const HttpClient& http, const std::string& name,
+                                    std::vector<std::string> scopes = {"publish", "subscribe"}) {
+    Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
+    for (const auto& s : scopes) list->add(s);
+    auto r = http.post("/api-keys", obj({{"name", name}, {"scopes", list}}));
+    EXPECT_STATUS(r, 201);
+    return r.status == 201 ? r.object() : nullptr;
+  }
+};
+
+TEST_F(ApiKeysApi, CreateShowsTheFullKeyOnce) {
+  auto u = registerUser("keys");
+  auto r = u.http.post("/api-keys", obj({{"name", "ci"}, {"scopes", arr({"publish", "read"})}}));
+  ASSERT_STATUS(r, 201);
+  auto k = r.object();
+  EXPECT_GT(intField(k, "id"), 0);
+  EXPECT_EQ(strField(k, "name"), "ci");
+  const auto key = strField(k, "key");
+  EXPECT_TRUE(std::regex_match(key, std::regex("aes_[A-Za-z0-9_-]{43,}"))) << key;
+  auto scopes = k->getArray("scopes");
+  ASSERT_TRUE(scopes);
+  ASSERT_EQ(scopes->size(), 2u);
+  EXPECT_EQ(scopes->getElement<std::string>(0), "publish");
+  EXPECT_EQ(scopes->getElement<std::string>(1), "read");
+  EXPECT_FALSE(strField(k, "createdAt").empty());
+  // Two keys never share a value.
+  auto other = createKey(u.http, "ci-2");
+  ASSERT_TRUE(other);
+  EXPECT_NE(strField(other, "key"), key);
+}
+
+TEST_F(ApiKeysApi, ListTruncatesKeys) {
+  auto u = registerUser("keylist");
+  auto created = createKey(u.http, "listed");
+  ASSERT_TRUE(created);
+  const auto key = strField(created, "key");
+  auto r = u.http.get("/api-keys");
+  ASSERT_STATUS(r, 200);
+  EXPECT_EQ(r.body.find(key), std::string::npos) << "the full key is listed";
+  bool found = false;
+  for (const auto& item : objects(r.array())) {
+    if (intField(item, "id") != intField(created, "id")) continue;
+    found = true;
+    EXPECT_EQ(strField(item, "name"), "listed");
+    EXPECT_EQ(strField(item, "key"), key.substr(0, 8) + "\xE2\x80\xA6");  // 8 characters then "…"
+    EXPECT_TRUE(item->getArray("scopes"));
+    EXPECT_FALSE(strField(item, "createdAt").empty());
+  }
+  EXPECT_TRUE(found) << r.describe();
+}
+
+TEST_F(ApiKeysApi, Validation) {
+  auto u = registerUser("keyval");
+  auto unknown = u.http.post("/api-keys", obj({{"name", "x"}, {"scopes", arr({"publish", "admin"})}}));
+  ASSERT_TRUE(IsProblem(unknown, 422));
+  auto locations = errorLocations(unknown);
+  ASSERT_FALSE(locations.empty());
+  EXPECT_EQ(locations[0].rfind("body.scopes", 0), 0u) << unknown.body;
+  EXPECT_TRUE(IsProblem(u.http.post("/api-keys", obj({{"scopes", arr({"publish"})}})), 422));
+  EXPECT_TRUE(IsProblem(u.http.post("/api-keys", obj({{"name", "x"}, {"scopes", "publish"}})), 422));
+  EXPECT_TRUE(IsProblem(u.http.post("/api-keys", obj({{"name", "x"}, {"scopes", arr({5})}})), 422));
+  EXPECT_TRUE(IsProblem(u.http.post("/api-keys", obj({{"name", ""}, {"scopes", arr({"read"})}})), 422));
+  // Nothing was created by the failed attempts.
+  EXPECT_EQ(u.http.get("/api-keys").array()->size(), 0u);
+}
+
+TEST_F(ApiKeysApi, KeyAuthenticatesWhoami) {
+  auto u = registerUser("keywho");
+  auto created = createKey(u.http, "who", {"read"});
+  ASSERT_TRUE(created);
+  auto keyed = anon().withApiKey(strField(created, "key"));
+  auto r = keyed.get("/auth/whoami");
+  ASSERT_STATUS(r, 200);
+  auto o = r.object();
+  EXPECT_EQ(strField(o, "type"), "apikey");
+  EXPECT_EQ(intField(o, "apiKeyId"), intField(created, "id"));
+  EXPECT_EQ(intField(o, "orgId"), u.personalOrgId);
+  auto scopes = o->getArray("scopes");
+  ASSERT_TRUE(scopes);
+  ASSERT_EQ(scopes->size(), 1u);
+  EXPECT_EQ(scopes->getElement<std::string>(0), "read");
+}
+
+TEST_F(ApiKeysApi, BadKeyIs401) {
+  EXPECT_TRUE(IsProblem(anon().withApiKey("aes_" + std::string(43, 'x')).get("/auth/whoami"), 401));
+  EXPECT_TRUE(IsProblem(anon().withApiKey("garbage").get("/auth/whoami"), 401));
+}
+
+TEST_F(ApiKeysApi, RevocationIsImmediate) {
+  auto u = registerUser("keyrevoke");
+  auto created = createKey(u.http, "revoke-me");
+  ASSERT_TRUE(created);
+  auto keyed = anon().withApiKey(strField(created, "key"));
+  ASSERT_STATUS(keyed.get("/auth/whoami"), 200);
+  auto r = u.http.del("/api-keys/" + std::to_string(intField(created, "id")));
+  ASSERT_STATUS(r, 204);
+  EXPECT_TRUE(r.body.empty());
+  // The very next request with the key.
+  EXPECT_TRUE(IsProblem(keyed.get("/auth/whoami"), 401));
+  for (const auto& item : objects(u.http.get("/api-keys").array()))
+    EXPECT_NE(intField(item, "id"), intField(created, "id"));
+  EXPECT_TRUE(IsProblem(u.http.del("/api-keys/" + std::to_string(intField(created, "id"))), 404));
+  EXPECT_TRUE(IsProblem(u.http.del("/api-keys/abc"), 404));
+}
+
+TEST_F(ApiKeysApi, KeysOfAnotherOrganizationAre404AndKeepWorking) {
+  auto alice = registerUser("keyalice");
+  auto bob = registerUser("keybob");
+  auto created = createKey(alice.http, "alice-key");
+  ASSERT_TRUE(created);
+  const auto id = std::to_string(intField(created, "id"));
+  EXPECT_TRUE(IsProblem(bob.http.del("/api-keys/" + id), 404));
+  auto bobList = bob.http.get("/api-keys");
+  ASSERT_STATUS(bobList, 200);
+  EXPECT_EQ(bobList.array()->size(), 0u) << bobList.describe();
+  EXPECT_STATUS(anon().withApiKey(strField(created, "key")).get("/auth/whoami"), 200);
+  EXPECT_EQ(alice.http.get("/api-keys").array()->size(), 1u);
+}
+
+TEST_F(ApiKeysApi, KeysBelongToTheActiveOrganization) {
+  auto u = registerUser("keyorg");
+  auto org = createOrg(u);
+  const auto orgId = intField(org, "id");
+  auto inNewOrg = anon().withBearer(strField(org, "access_token"));
+  auto created = createKey(inNewOrg, "new-org-key");
+  ASSERT_TRUE(created);
+  auto who = anon().withApiKey(strField(created, "key")).get("/auth/whoami");
+  ASSERT_STATUS(who, 200);
+  EXPECT_EQ(intField(who.object(), "orgId"), orgId);
+  // Listed in that org only.
+  auto personalList = u.http.get("/api-keys");
+  for (const auto& item : objects(personalList.array())) EXPECT_NE(intField(item, "id"), intField(created, "id"));
+  EXPECT_EQ(inNewOrg.get("/api-keys").array()->size(), 1u);
+  // x-tenant-id chooses the org for a Bearer request too.
+  auto viaHeader = u.http.get("/api-keys", {{"x-tenant-id", std::to_string(orgId)}});
+  ASSERT_STATUS(viaHeader, 200);
+  EXPECT_EQ(viaHeader.array()->size(), 1u);
+  // Revoking from the other org's context cannot reach it.
+  EXPECT_TRUE(IsProblem(u.http.del("/api-keys/" + std::to_string(intField(created, "id"))), 404));
+  EXPECT_STATUS(anon().withApiKey(strField(created, "key")).get("/auth/whoami"), 200);
+}
+
+TEST_F(ApiKeysApi, TenantHeaderWithAKeyMustMatch) {
+  auto u = registerUser("keytenant");
+  auto other = registerUser("keytenantother");
+  auto created = createKey(u.http, "tenant");
+  ASSERT_TRUE(created);
+  auto keyed = anon().withApiKey(strField(created, "key"));
+  EXPECT_STATUS(keyed.get("/auth/whoami", {{"x-tenant-id", std::to_string(u.personalOrgId)}}), 200);
+  EXPECT_TRUE(IsProblem(keyed.get("/auth/whoami", {{"x-tenant-id", std::to_string(other.personalOrgId)}}), 403));
+  // Even an org the key's creator belongs to: a key is bound to one organization.
+  auto second = createOrg(u);
+  EXPECT_TRUE(IsProblem(keyed.get("/auth/whoami", {{"x-tenant-id", std::to_string(intField(second, "id"))}}), 403));
+}
+
+TEST_F(ApiKeysApi, KeyIsNotASessionForBearerOnlyEndpoints) {
+  auto u = registerUser("keynotbearer");
+  auto created = createKey(u.http, "limited");
+  ASSERT_TRUE(created);
+  auto keyed = anon().withApiKey(strField(created, "key"));
+  for (const char* path : {"/users/me", "/api-keys", "/users/me/organizations"}) {
+    auto r = keyed.get(path);
+    EXPECT_TRUE(r.status == 401 || r.status == 403) << r.describe();
+    EXPECT_EQ(r.contentType().rfind("application/problem+json", 0), 0u) << r.describe();
+  }
+  // A key cannot mint more keys.
+  auto mint = keyed.post("/api-keys", obj({{"name", "child"}, {"scopes", arr({"publish"})}}));
+  EXPECT_TRUE(mint.status == 401 || mint.status == 403) << mint.describe();
+  EXPECT_EQ(u.http.get("/api-keys").array()->size(), 1u);
+}
+
+TEST_F(ApiKeysApi, RevokedKeyAfterOrgDeletion) {
+  auto u = registerUser("keyorgdel");
+  auto org = createOrg(u);
+  auto created = createKey(anon().withBearer(strField(org, "access_token")), "doomed");
+  ASSERT_TRUE(created);
+  ASSERT_STATUS(u.http.del("/organizations/" + std::to_string(intField(org, "id"))), 204);
+  EXPECT_TRUE(IsProblem(anon().withApiKey(strField(created, "key")).get("/auth/whoami"), 401));
+}
+
+}  // namespace
+}  // namespace aev::testing

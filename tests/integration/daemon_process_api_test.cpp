@@ -1,0 +1,247 @@
+// The daemon as a process: command line, configuration layers (defaults < file <
+// AGENT_EVENTS_* environment < options), start-up failures, log hygiene, and races
+// on unique values.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+#include "support/api_fixture.h"
+#include "support/backend.h"
+#include "support/jwt_tools.h"
+
+namespace aev::testing {
+namespace {
+
+// The seat limit a new organization gets is an observable config value.
+std::int64_t seatLimitSeenBy(DaemonProcess& d) {
+  auto http = d.client();
+  const auto id = std::to_string(::getpid()) + "c" + std::to_string(std::rand());
+  auto reg = http.post("/auth/register", obj({{"email", "cfg-" + id + "@example.test"}, {"username", "cfg_" + id},
+                                              {"password", "long-enough-pw"}}));
+  if (reg.status != 201) throw std::runtime_error(reg.describe());
+  auto login = http.post("/auth/login", obj({{"login", "cfg_" + id}, {"password", "long-enough-pw"}}));
+  if (login.status != 200) throw std::runtime_error(login.describe());
+  auto org = http.withBearer(strField(login.object(), "access_token"))
+                 .get("/organizations/" + std::to_string(intField(reg.object(), "organizationId")));
+  if (org.status != 200) throw std::runtime_error(org.describe());
+  return intField(org.object(), "seatLimit");
+}
+
+TEST(DaemonCommandLine, VersionAndHelpExitZero) {
+  auto version = runCommand({DaemonProcess::binaryPath(), "--version"}, std::chrono::seconds(20));
+  EXPECT_TRUE(version.ok()) << version.status.describe() << "\n" << version.output;
+  EXPECT_NE(version.output.find("agent-eventsd"), std::string::npos) << version.output;
+  auto help = runCommand({DaemonProcess::binaryPath(), "--help"}, std::chrono::seconds(20));
+  EXPECT_TRUE(help.ok()) << help.status.describe() << "\n" << help.output;
+  for (const char* option : {"--config", "--port", "--host", "--data-dir", "--database-url", "--set"})
+    EXPECT_NE(help.output.find(option), std::string::npos) << option << " missing from --help:\n" << help.output;
+}
+
+TEST(DaemonCommandLine, MissingConfigFileFailsFast) {
+  auto r = runCommand({DaemonProcess::binaryPath(), "--config", "/nonexistent/agent-eventsd.properties", "--port", "0"},
+                      std::chrono::seconds(20));
+  EXPECT_FALSE(r.ok()) << r.output;
+  EXPECT_TRUE(r.status.exited) << r.status.describe();
+  EXPECT_NE(r.output.find("nonexistent"), std::string::npos) << r.output;
+}
+
+TEST(DaemonCommandLine, UnreachableDatabaseFailsFast) {
+  TempDir dir("aev-cli");
+  auto r = runCommand({DaemonProcess::binaryPath(), "--port", std::to_string(freeLoopbackPort()), "--data-dir",
+                       dir.file("data"), "--database-url", "postgresql://nobody@127.0.0.1:1/none"},
+                      std::chrono::seconds(30));
+  EXPECT_FALSE(r.ok()) << r.output;
+  EXPECT_TRUE(r.status.exited) << r.status.describe();
+}
+
+TEST(DaemonCommandLine, PortInUseFailsFast) {
+  DaemonProcess first;
+  ASSERT_NO_THROW(first.start());
+  TempDir dir("aev-cli");
+  // A second instance on the same address must not start (and must not share the port
+  // with the first through SO_REUSEPORT, splitting its traffic).
+  try {
+    auto r = runCommand({DaemonProcess::binaryPath(), "--host", "127.0.0.1", "--port", std::to_string(first.port()),
+                         "--data-dir", dir.file("data")},
+                        std::chrono::seconds(10));
+    EXPECT_FALSE(r.ok()) << r.output;
+    EXPECT_TRUE(r.status.exited) << r.status.describe();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "a second daemon kept running on a port already in use:\n" << e.what();
+  }
+  EXPECT_STATUS(first.client().get("/healthz"), 200);
+  EXPECT_EQ(first.stop().code, 0);
+}
+
+TEST(DaemonConfiguration, LayersOverrideInOrder) {
+  {
+    DaemonOptions o;
+    o.config = {{"plans.free.seat_limit", "4"}};
+    DaemonProcess d(o);
+    ASSERT_NO_THROW(d.start());
+    EXPECT_EQ(seatLimitSeenBy(d), 4) << "the properties file is read";
+    d.stop();
+  }
+  {
+    DaemonOptions o;
+    o.config = {{"plans.free.seat_limit", "4"}};
+    o.env = {{"AGENT_EVENTS_PLANS_FREE_SEAT_LIMIT", "7"}};
+    DaemonProcess d(o);
+    ASSERT_NO_THROW(d.start());
+    EXPECT_EQ(seatLimitSeenBy(d), 7) << "the environment beats the file";
+    d.stop();
+  }
+  {
+    DaemonOptions o;
+    o.config = {{"plans.free.seat_limit", "4"}};
+    o.env = {{"AGENT_EVENTS_PLANS_FREE_SEAT_LIMIT", "7"}};
+    o.set = {{"plans.free.seat_limit", "9"}};
+    DaemonProcess d(o);
+    ASSERT_NO_THROW(d.start());
+    EXPECT_EQ(seatLimitSeenBy(d), 9) << "--set beats the environment";
+    d.stop();
+  }
+}
+
+TEST(DaemonConfiguration, ConfiguredJwtSecretIsUsed) {
+  const std::string secret = "configured-secret-0123456789-abcdefghijklmnop";
+  DaemonOptions o;
+  o.set = {{"auth.jwt_secret", secret}};
+  DaemonProcess d(o);
+  ASSERT_NO_THROW(d.start());
+  auto http = d.client();
+  ASSERT_STATUS(http.post("/auth/register", obj({{"email", "secret@example.test"}, {"username", "secret_user"},
+                                                 {"password", "long-enough-pw"}})),
+                201);
+  auto login = http.post("/auth/login", obj({{"login", "secret_user"}, {"password", "long-enough-pw"}}));
+  ASSERT_STATUS(login, 200);
+  auto parts = decodeJwt(strField(login.object(), "access_token"));
+  // A token signed with the configured secret is accepted: the daemon uses it.
+  parts.payload->set("jti", "forged-with-configured-secret");
+  EXPECT_STATUS(http.withBearer(signJwt(parts.header, parts.payload, secret)).get("/users/me"), 200);
+  EXPECT_TRUE(IsProblem(http.withBearer(signJwt(parts.header, parts.payload, secret + "x")).get("/users/me"), 401));
+  EXPECT_EQ(d.stop().code, 0);
+}
+
+class LogHygieneApi : public ApiTest {};
+
+TEST_F(LogHygieneApi, SecretsAndQueryStringsNeverReachTheLog) {
+  auto u = registerUser("hygiene");
+  ASSERT_TRUE(IsProblem(loginRaw(u.email, "Wrong-Password-Value-42"), 401));
+  auto key = u.http.post("/api-keys", obj({{"name", "hygiene"}, {"scopes", arr({"read"})}}));
+  ASSERT_STATUS(key, 201);
+  const auto apiKey = strField(key.object(), "key");
+  EXPECT_STATUS(anon().withApiKey(apiKey).get("/auth/whoami"), 200);
+  auto refreshed = anon().post("/auth/refresh", obj({{"refresh_token", u.refreshToken}}));
+  ASSERT_STATUS(refreshed, 200);
+  EXPECT_STATUS(admin().http.get("/admin/users?q=query-secret-marker"), 200);
+  auto inv = u.http.post("/organizations/" + std::to_string(u.personalOrgId) + "/invitations",
+                         obj({{"invitedEmail", "logcheck-" + unique() + "@example.test"}, {"desired_role", "user"}}));
+  ASSERT_STATUS(inv, 201);
+
+  const auto log = daemon().log();
+  ASSERT_FALSE(log.empty());
+  struct Secret {
+    const char* what;
+    std::string value;
+  };
+  for (const auto& s : std::vector<Secret>{{"password", u.password},
+                                           {"wrong password", "Wrong-Password-Value-42"},
+                                           {"api key", apiKey},
+                                           {"access token", u.accessToken},
+                                           {"refresh token", u.refreshToken},
+                                           {"rotated refresh token", strField(refreshed.object(), "refresh_token")},
+                                           {"invitation code", strField(inv.object(), "code")},
+                                           {"query string", "query-secret-marker"}})
+    EXPECT_EQ(log.find(s.value), std::string::npos) << "the daemon log contains the " << s.what;
+}
+
+class UniqueRaceApi : public ApiTest {};
+
+TEST_F(UniqueRaceApi, ConcurrentDuplicateRegistrationsGiveOne201AndOnly409s) {
+  const auto id = unique();
+  constexpr int kThreads = 8;
+  std::vector<int> statuses(kThreads, 0);
+  std::vector<std::thread> threads;
+  std::atomic<bool> go{false};
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      while (!go) std::this_thread::yield();
+      try {
+        statuses[i] = registerRaw("race-" + id + "@example.test", "race_" + id, "long-enough-pw").status;
+      } catch (const std::exception&) {
+        statuses[i] = -1;
+      }
+    });
+  go = true;
+  for (auto& t : threads) t.join();
+  int created = 0, conflicts = 0;
+  for (int s : statuses) {
+    created += s == 201;
+    conflicts += s == 409;
+  }
+  EXPECT_EQ(created, 1) << ::testing::PrintToString(statuses);
+  EXPECT_EQ(conflicts, kThreads - 1) << ::testing::PrintToString(statuses);
+}
+
+TEST_F(UniqueRaceApi, ConcurrentDuplicateSlugsGiveOne201AndOnly409s) {
+  const auto slug = "race-" + unique();
+  constexpr int kThreads = 6;
+  std::vector<TestUser> users;
+  for (int i = 0; i < kThreads; ++i) users.push_back(registerUser("slugrace"));
+  std::vector<int> statuses(kThreads, 0);
+  std::vector<std::thread> threads;
+  std::atomic<bool> go{false};
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      while (!go) std::this_thread::yield();
+      try {
+        statuses[i] = users[i].http.post("/organizations", obj({{"name", "Race"}, {"slug", slug}})).status;
+      } catch (const std::exception&) {
+        statuses[i] = -1;
+      }
+    });
+  go = true;
+  for (auto& t : threads) t.join();
+  int created = 0, conflicts = 0;
+  for (int s : statuses) {
+    created += s == 201;
+    conflicts += s == 409;
+  }
+  EXPECT_EQ(created, 1) << ::testing::PrintToString(statuses);
+  EXPECT_EQ(conflicts, kThreads - 1) << ::testing::PrintToString(statuses);
+}
+
+TEST_F(UniqueRaceApi, ConcurrentRefreshOfOneTokenRotatesOnce) {
+  auto u = registerUser("refreshrace");
+  constexpr int kThreads = 6;
+  std::vector<int> statuses(kThreads, 0);
+  std::vector<std::thread> threads;
+  std::atomic<bool> go{false};
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      while (!go) std::this_thread::yield();
+      try {
+        statuses[i] = anon().post("/auth/refresh", obj({{"refresh_token", u.refreshToken}})).status;
+      } catch (const std::exception&) {
+        statuses[i] = -1;
+      }
+    });
+  go = true;
+  for (auto& t : threads) t.join();
+  int ok = 0, refused = 0;
+  for (int s : statuses) {
+    ok += s == 200;
+    refused += s == 401;
+  }
+  // At most one rotation wins; every other presentation is a reuse.
+  EXPECT_LE(ok, 1) << ::testing::PrintToString(statuses);
+  EXPECT_EQ(ok + refused, kThreads) << ::testing::PrintToString(statuses);
+}
+
+}  // namespace
+}  // namespace aev::testing

@@ -1,0 +1,93 @@
+// ops/schemas.h: JSON Schemas behind every `$schema` link, and the OpenAPI document.
+#include "ops/schemas.h"
+
+#include <Poco/JSON/Parser.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace aev::ops {
+namespace {
+
+Poco::JSON::Object::Ptr parse(const std::string& text) {
+  Poco::JSON::Parser parser;
+  return parser.parse(text).extract<Poco::JSON::Object::Ptr>();
+}
+
+TEST(Schemas, EveryNamedSchemaIsAJsonSchemaObject) {
+  const std::string base = "http://127.0.0.1:8080";
+  auto names = schemaNames();
+  ASSERT_FALSE(names.empty());
+  for (const auto& name : names) {
+    auto text = schemaText(name, base);
+    ASSERT_TRUE(text.has_value()) << name;
+    Poco::JSON::Object::Ptr o;
+    ASSERT_NO_THROW(o = parse(*text)) << name << ": " << *text;
+    EXPECT_EQ(o->getValue<std::string>("$schema"), "https://json-schema.org/draft/2020-12/schema") << name;
+    EXPECT_EQ(o->getValue<std::string>("$id"), base + "/schemas/" + name + ".json") << name;
+    EXPECT_EQ(o->getValue<std::string>("type"), "object") << name;
+  }
+}
+
+TEST(Schemas, IdentitySchemasExist) {
+  std::set<std::string> names;
+  for (const auto& n : schemaNames()) names.insert(n);
+  for (const char* expected : {"Organization", "OrganizationMemberships", "ActiveOrgResult", "OkResult", "AdminUserList",
+                               "AccessRequestList", "Problem"})
+    EXPECT_TRUE(names.count(expected)) << expected;
+}
+
+TEST(Schemas, UnknownNameHasNoSchema) {
+  EXPECT_EQ(schemaText("NoSuchThing", "http://x"), std::nullopt);
+  EXPECT_EQ(schemaText("", "http://x"), std::nullopt);
+  EXPECT_EQ(schemaText("../etc/passwd", "http://x"), std::nullopt);
+}
+
+TEST(OpenApi, DocumentListsEveryRouteWithItsMethod) {
+  std::vector<RouteDoc> routes = {
+      {"GET", "/healthz", "Liveness", "ops", true},
+      {"POST", "/auth/login", "Log in", "auth", true},
+      {"GET", "/organizations/{id}", "Get an organization", "organizations", false},
+      {"PATCH", "/organizations/{id}", "Update an organization", "organizations", false},
+      {"PATCH", "/organizations/{orgId}/members/{userId}", "Change a role", "organizations", false},
+  };
+  std::string text;
+  ASSERT_NO_THROW(text = openApiDocument(routes, "http://127.0.0.1:8080"));
+  auto doc = parse(text);
+  EXPECT_EQ(doc->getValue<std::string>("openapi").rfind("3.1", 0), 0u);
+  auto paths = doc->getObject("paths");
+  ASSERT_TRUE(paths);
+  EXPECT_EQ(paths->size(), 4u);
+  ASSERT_TRUE(paths->getObject("/organizations/{id}"));
+  EXPECT_TRUE(paths->getObject("/organizations/{id}")->has("get"));
+  EXPECT_TRUE(paths->getObject("/organizations/{id}")->has("patch"));
+  ASSERT_TRUE(paths->getObject("/healthz"));
+  auto health = paths->getObject("/healthz")->getObject("get");
+  ASSERT_TRUE(health);
+  // Public: no security requirement.
+  ASSERT_TRUE(health->getArray("security"));
+  EXPECT_EQ(health->getArray("security")->size(), 0u);
+  auto role = paths->getObject("/organizations/{orgId}/members/{userId}")->getObject("patch");
+  ASSERT_TRUE(role);
+  auto params = role->getArray("parameters");
+  ASSERT_TRUE(params);
+  ASSERT_EQ(params->size(), 2u);
+  EXPECT_EQ(params->getObject(0)->getValue<std::string>("name"), "orgId");
+  EXPECT_EQ(params->getObject(1)->getValue<std::string>("name"), "userId");
+  EXPECT_EQ(params->getObject(0)->getValue<std::string>("in"), "path");
+  ASSERT_TRUE(doc->getObject("components"));
+  ASSERT_TRUE(doc->getObject("components")->getObject("securitySchemes"));
+  EXPECT_TRUE(doc->getObject("components")->getObject("securitySchemes")->has("bearer"));
+  EXPECT_TRUE(doc->getObject("components")->getObject("securitySchemes")->has("apiKey"));
+}
+
+TEST(OpenApi, EmptyRouteTable) {
+  std::string text;
+  ASSERT_NO_THROW(text = openApiDocument({}, "http://x"));
+  auto doc = parse(text);
+  ASSERT_TRUE(doc->getObject("paths"));
+  EXPECT_EQ(doc->getObject("paths")->size(), 0u);
+}
+
+}  // namespace
+}  // namespace aev::ops
