@@ -17,6 +17,7 @@
 #include "events/event_writer.h"
 #include "events/quota_guard.h"
 #include "stream/hub.h"
+#include "traces/trace_service.h"
 #include "http/context.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -80,6 +81,7 @@ struct Components {
         quota(*database, plans),
         events(*database, writer, quota),
         streamTokens(secret, cfg.getInt("stream.token_ttl_seconds")),
+        traces(*database),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -93,6 +95,7 @@ struct Components {
     ctx.events = &events;
     ctx.hub = &hub;
     ctx.streamTokens = &streamTokens;
+    ctx.traces = &traces;
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
@@ -108,6 +111,7 @@ struct Components {
     http::registerAdminRoutes(*router, ctx);
     http::registerAppRoutes(*router, ctx);
     http::registerEventRoutes(*router, ctx);
+    http::registerTraceRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -140,6 +144,7 @@ struct Components {
   events::QuotaGuard quota;
   events::EventService events;
   auth::StreamTokens streamTokens;
+  traces::TraceService traces;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;

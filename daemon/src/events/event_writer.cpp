@@ -79,6 +79,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
   try {
     db_.transaction([&](store::Connection& c) {
       repo_.insertBatch(c, all);
+      traces_.apply(c, all);
       std::map<std::pair<std::int64_t, std::string>, std::int64_t> usage;
       for (const auto& e : all) ++usage[{e.orgId, periodOf(e.receivedAt)}];
       for (const auto& [key, n] : usage) repo_.addUsage(c, key.first, key.second, n);

@@ -26,6 +26,9 @@ class EventService;
 namespace aev::stream {
 class Hub;
 }
+namespace aev::traces {
+class TraceService;
+}
 namespace aev::auth {
 class StreamTokens;
 }
@@ -46,6 +49,7 @@ struct AppContext {
   events::EventService* events = nullptr;
   stream::Hub* hub = nullptr;
   auth::StreamTokens* streamTokens = nullptr;
+  traces::TraceService* traces = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
 };
 
@@ -58,6 +62,7 @@ void registerApiKeyRoutes(Router& router, AppContext& ctx);
 void registerAdminRoutes(Router& router, AppContext& ctx);
 void registerAppRoutes(Router& router, AppContext& ctx);
 void registerEventRoutes(Router& router, AppContext& ctx);
+void registerTraceRoutes(Router& router, AppContext& ctx);
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

@@ -23,6 +23,11 @@ struct NewEvent {
   std::string source = "api";               // api | batch | otlp
   std::optional<std::int64_t> apiKeyId;
   std::optional<std::int64_t> userId;
+  // Derived at ingest (decisions §6): an `agent.error` event or metadata.status "error".
+  bool isError = false;
+
+  // The time a trace orders by: the publisher's timestamp when sent, else receipt.
+  std::int64_t effectiveTime() const { return occurredAt ? *occurredAt : receivedAt; }
 };
 
 struct StoredEvent : NewEvent {

@@ -4,13 +4,11 @@
 
 namespace aev::store {
 
-namespace {
-
-constexpr const char* kColumns =
+const char* const kEventColumns =
     "id, org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, span_id, "
     "parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id";
 
-StoredEvent fromRow(const Row& r) {
+StoredEvent eventFromRow(const Row& r) {
   StoredEvent e;
   e.id = r.i64("id");
   e.orgId = r.i64("org_id");
@@ -32,6 +30,8 @@ StoredEvent fromRow(const Row& r) {
   e.userId = r.optI64("user_id");
   return e;
 }
+
+namespace {
 
 // Rows per INSERT statement: 18 parameters each keeps a statement under both
 // dialects' parameter limits with room to spare.
@@ -111,10 +111,10 @@ std::int64_t EventRepository::usage(Connection& c, std::int64_t orgId, const std
 std::vector<StoredEvent> EventRepository::page(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                std::int64_t offset, std::int64_t limit) {
   std::vector<StoredEvent> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns +
+  for (const auto& r : c.query(std::string("SELECT ") + kEventColumns +
                                    " FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
                                {orgId, channelId, limit, offset}))
-    out.push_back(fromRow(r));
+    out.push_back(eventFromRow(r));
   return out;
 }
 
@@ -126,7 +126,7 @@ std::int64_t EventRepository::count(Connection& c, std::int64_t orgId, std::int6
 
 std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                 std::int64_t afterSeq, const EventFilter& f, std::int64_t limit) {
-  std::string sql = std::string("SELECT ") + kColumns + " FROM events WHERE org_id = ? AND channel_id = ? AND seq > ?";
+  std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND channel_id = ? AND seq > ?";
   Params params{orgId, channelId, afterSeq};
   if (f.agentId) sql += " AND agent_id = ?", params.push_back(*f.agentId);
   if (f.eventType) sql += " AND event_type = ?", params.push_back(*f.eventType);
@@ -135,7 +135,7 @@ std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgI
   sql += " ORDER BY seq LIMIT ?";
   params.push_back(limit);
   std::vector<StoredEvent> out;
-  for (const auto& r : c.query(sql, std::move(params))) out.push_back(fromRow(r));
+  for (const auto& r : c.query(sql, std::move(params))) out.push_back(eventFromRow(r));
   return out;
 }
 

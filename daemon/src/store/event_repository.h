@@ -18,6 +18,10 @@ struct EventFilter {
   bool matches(const StoredEvent& e) const;
 };
 
+// The event columns in the order eventFromRow reads them.
+extern const char* const kEventColumns;
+StoredEvent eventFromRow(const Row& r);
+
 class EventRepository {
  public:
   // Inserts events (any channels) in the order given, assigning each channel's next

@@ -147,6 +147,29 @@ std::vector<Migration> build(Dialect d) {
   events BIGINT NOT NULL DEFAULT 0,
   PRIMARY KEY (org_id, period)))"),
                   }});
+  list.push_back({3,
+                  "traces",
+                  {
+                      // One rollup row per (organization, trace), updated in the same
+                      // transaction as the trace's events, so listing never scans events.
+                      ddl(d, R"(CREATE TABLE traces (
+  id @PK@,
+  org_id BIGINT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  trace_id TEXT NOT NULL,
+  app_id BIGINT NOT NULL,
+  channel_id BIGINT NOT NULL,
+  start_time BIGINT NOT NULL,
+  end_time BIGINT NOT NULL,
+  event_count BIGINT NOT NULL,
+  error_count BIGINT NOT NULL,
+  tool_call_count BIGINT NOT NULL,
+  handoff_count BIGINT NOT NULL,
+  agents TEXT NOT NULL,
+  event_types TEXT NOT NULL,
+  UNIQUE (org_id, trace_id)))"),
+                      "CREATE INDEX traces_org_start ON traces(org_id, start_time)",
+                      "CREATE INDEX events_org_trace_time ON events(org_id, trace_id, occurred_at, received_at)",
+                  }});
   return list;
 }
 

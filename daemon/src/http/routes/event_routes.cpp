@@ -45,11 +45,15 @@ events::NewEvent parseEvent(const Poco::JSON::Object::Ptr& obj, const std::strin
   e.spanId = shortString(body, "spanId");
   e.parentSpanId = shortString(body, "parentSpanId");
   if (body.has("metadata")) {
-    if (auto metadata = obj->getObject("metadata"))
+    if (auto metadata = obj->getObject("metadata")) {
       e.metadataJson = stringify(metadata);
-    else
+      e.isError = metadata->has("status") && metadata->get("status").isString() &&
+                  metadata->getValue<std::string>("status") == "error";
+    } else {
       body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
+    }
   }
+  if (e.eventType == "agent.error") e.isError = true;
   if (auto ts = body.string("timestamp", false, 1, 64)) {
     if (auto micros = clock::parseRfc3339(*ts))
       e.occurredAt = micros;

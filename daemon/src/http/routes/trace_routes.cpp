@@ -1,0 +1,118 @@
+// Traces (interface §4.6): Bearer or an API key with `read`.
+#include <Poco/JSON/Array.h>
+
+#include "auth/authenticator.h"
+#include "common/clock.h"
+#include "events/event.h"
+#include "http/body.h"
+#include "http/context.h"
+#include "http/credentials.h"
+#include "http/render.h"
+#include "http/router.h"
+#include "traces/trace_service.h"
+
+namespace aev::http {
+
+namespace {
+
+std::optional<std::int64_t> timeParam(const Request& req, const std::string& name) {
+  auto v = req.queryParam(name);
+  if (!v || v->empty()) return std::nullopt;
+  auto micros = clock::parseRfc3339(*v);
+  if (!micros) throw errors::invalidField("query." + name, "must be an RFC 3339 timestamp", *v);
+  return micros;
+}
+
+std::optional<std::int64_t> idParam(const Request& req, const std::string& name) {
+  auto v = req.queryParam(name);
+  if (!v || v->empty()) return std::nullopt;
+  return queryInt(v, name, 0, 1, INT64_MAX);
+}
+
+Poco::JSON::Array::Ptr stringArray(const std::vector<std::string>& values) {
+  Poco::JSON::Array::Ptr arr = new Poco::JSON::Array;
+  for (const auto& v : values) arr->add(v);
+  return arr;
+}
+
+JsonObject traceItem(const store::TraceRecord& t) {
+  auto obj = newObject();
+  obj->set("traceId", t.traceId);
+  setTimestamp(obj, "startTime", t.startTime);
+  setTimestamp(obj, "endTime", t.endTime);
+  obj->set("eventCount", t.eventCount);
+  obj->set("errorCount", t.errorCount);
+  obj->set("agents", stringArray(t.agents));
+  return obj;
+}
+
+}  // namespace
+
+void registerTraceRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "GET", "/traces",
+      [&ctx](Request& req) {
+        const auto orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
+        const auto page = queryInt(req.queryParam("page"), "page", 1, 1, 1000000000);
+        const auto limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
+        store::TraceQuery q;
+        q.appId = idParam(req, "app");
+        q.channelId = idParam(req, "channel");
+        if (auto agent = req.queryParam("agent"); agent && !agent->empty()) q.agent = *agent;
+        q.since = timeParam(req, "since");
+        q.until = timeParam(req, "until");
+        if (q.since && q.until && *q.since > *q.until)
+          throw errors::invalidField("query.since", "must not be after until");
+        auto result = ctx.traces->list(orgId, q, page, limit);
+        auto obj = newObject();
+        Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
+        for (const auto& t : result.data) data->add(traceItem(t));
+        obj->set("data", data);
+        auto meta = newObject();
+        meta->set("total", result.total);
+        meta->set("page", page);
+        meta->set("limit", limit);
+        meta->set("totalPages", (result.total + limit - 1) / limit);
+        obj->set("meta", meta);
+        return Response::json(200, obj);
+      },
+      "Traces, newest first (filters app, channel, agent, since, until).", "traces");
+
+  router.add(
+      "GET", "/traces/:traceId/events",
+      [&ctx](Request& req) {
+        const auto orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
+        auto list = ctx.traces->events(orgId, req.param("traceId"));
+        std::string out = "[";
+        for (std::size_t i = 0; i < list.size(); ++i) {
+          if (i) out += ',';
+          out += events::toJson(list[i]);
+        }
+        Response r;
+        r.body = out + "]";
+        return r;
+      },
+      "A trace's events, oldest first (publisher timestamp when sent).", "traces");
+
+  router.add(
+      "GET", "/traces/:traceId/summary",
+      [&ctx](Request& req) {
+        const auto orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
+        auto t = ctx.traces->summary(orgId, req.param("traceId"));
+        auto obj = newObject();
+        obj->set("traceId", t.traceId);
+        obj->set("eventCount", t.eventCount);
+        obj->set("agents", stringArray(t.agents));
+        obj->set("eventTypes", stringArray(t.eventTypes));
+        setTimestamp(obj, "startTime", t.startTime);
+        setTimestamp(obj, "endTime", t.endTime);
+        obj->set("duration", static_cast<double>(t.endTime - t.startTime) / 1000.0);  // milliseconds
+        obj->set("errorCount", t.errorCount);
+        obj->set("toolCallCount", t.toolCallCount);
+        obj->set("handoffCount", t.handoffCount);
+        return Response::json(200, obj);
+      },
+      "A trace's summary: counts, agents, event types, duration in ms.", "traces");
+}
+
+}  // namespace aev::http

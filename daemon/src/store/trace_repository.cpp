@@ -1,0 +1,161 @@
+#include "store/trace_repository.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Parser.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "common/json_text.h"
+#include "store/event_repository.h"
+
+namespace aev::store {
+
+namespace {
+
+constexpr const char* kTraceColumns =
+    "trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, tool_call_count, handoff_count, "
+    "agents, event_types";
+
+std::string toJsonArray(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    appendJsonString(out, values[i]);
+  }
+  return out + "]";
+}
+
+std::vector<std::string> fromJsonArray(const std::string& text) {
+  std::vector<std::string> out;
+  try {
+    auto arr = Poco::JSON::Parser().parse(text).extract<Poco::JSON::Array::Ptr>();
+    for (std::size_t i = 0; i < arr->size(); ++i) out.push_back(arr->getElement<std::string>(i));
+  } catch (...) {
+  }
+  return out;
+}
+
+TraceRecord traceFromRow(const Row& r) {
+  TraceRecord t;
+  t.traceId = r.str("trace_id");
+  t.appId = r.i64("app_id");
+  t.channelId = r.i64("channel_id");
+  t.startTime = r.i64("start_time");
+  t.endTime = r.i64("end_time");
+  t.eventCount = r.i64("event_count");
+  t.errorCount = r.i64("error_count");
+  t.toolCallCount = r.i64("tool_call_count");
+  t.handoffCount = r.i64("handoff_count");
+  t.agents = fromJsonArray(r.str("agents"));
+  t.eventTypes = fromJsonArray(r.str("event_types"));
+  return t;
+}
+
+void addUnique(std::vector<std::string>& list, const std::string& value) {
+  auto it = std::lower_bound(list.begin(), list.end(), value);
+  if (it == list.end() || *it != value) list.insert(it, value);
+}
+
+std::string whereClause(const TraceQuery& q, Params& params) {
+  std::string sql;
+  if (q.appId) sql += " AND app_id = ?", params.emplace_back(*q.appId);
+  if (q.channelId) sql += " AND channel_id = ?", params.emplace_back(*q.channelId);
+  if (q.since) sql += " AND start_time >= ?", params.emplace_back(*q.since);
+  if (q.until) sql += " AND start_time < ?", params.emplace_back(*q.until);
+  if (q.agent) {
+    // agents is a JSON array of strings: look for the quoted name, LIKE-escaped.
+    std::string quoted;
+    appendJsonString(quoted, *q.agent);
+    std::string pattern = "%";
+    for (char ch : quoted) {
+      if (ch == '%' || ch == '_' || ch == '\\') pattern += '\\';
+      pattern += ch;
+    }
+    pattern += "%";
+    sql += " AND agents LIKE ? ESCAPE '\\'";
+    params.emplace_back(pattern);
+  }
+  return sql;
+}
+
+}  // namespace
+
+void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& events) {
+  std::map<std::pair<std::int64_t, std::string>, std::vector<const StoredEvent*>> byTrace;
+  for (const auto& e : events)
+    if (e.traceId && !e.traceId->empty()) byTrace[{e.orgId, *e.traceId}].push_back(&e);
+  for (const auto& [key, list] : byTrace) {
+    const auto& [orgId, traceId] = key;
+    auto existing = byId(c, orgId, traceId);
+    TraceRecord t = existing.value_or(TraceRecord{});
+    if (!existing) {
+      t.traceId = traceId;
+      t.appId = list.front()->appId;
+      t.channelId = list.front()->channelId;
+      t.startTime = t.endTime = list.front()->effectiveTime();
+    }
+    for (const auto* e : list) {
+      const auto when = e->effectiveTime();
+      t.startTime = std::min(t.startTime, when);
+      t.endTime = std::max(t.endTime, when);
+      ++t.eventCount;
+      if (e->isError) ++t.errorCount;
+      if (e->eventType == "agent.tool_call.start") ++t.toolCallCount;
+      if (e->eventType == "agent.handoff") ++t.handoffCount;
+      if (e->agentId && !e->agentId->empty()) addUnique(t.agents, *e->agentId);
+      if (e->eventType) addUnique(t.eventTypes, *e->eventType);
+    }
+    if (existing) {
+      c.exec(
+          "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
+          "handoff_count = ?, agents = ?, event_types = ? WHERE org_id = ? AND trace_id = ?",
+          {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, toJsonArray(t.agents),
+           toJsonArray(t.eventTypes), orgId, traceId});
+    } else {
+      c.exec(
+          "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, "
+          "tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          {orgId, traceId, t.appId, t.channelId, t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount,
+           t.handoffCount, toJsonArray(t.agents), toJsonArray(t.eventTypes)});
+    }
+  }
+}
+
+std::optional<TraceRecord> TraceRepository::byId(Connection& c, std::int64_t orgId, const std::string& traceId) {
+  auto rows = c.query(std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ? AND trace_id = ?",
+                      {orgId, traceId});
+  if (rows.empty()) return std::nullopt;
+  return traceFromRow(rows.front());
+}
+
+std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId, const TraceQuery& q,
+                                               std::int64_t offset, std::int64_t limit) {
+  Params params{orgId};
+  std::string sql = std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ?" + whereClause(q, params) +
+                    " ORDER BY start_time DESC, id DESC LIMIT ? OFFSET ?";
+  params.emplace_back(limit);
+  params.emplace_back(offset);
+  std::vector<TraceRecord> out;
+  for (const auto& r : c.query(sql, std::move(params))) out.push_back(traceFromRow(r));
+  return out;
+}
+
+std::int64_t TraceRepository::count(Connection& c, std::int64_t orgId, const TraceQuery& q) {
+  Params params{orgId};
+  std::string sql = "SELECT COUNT(*) AS n FROM traces WHERE org_id = ?" + whereClause(q, params);
+  return c.query(sql, std::move(params)).front().i64("n");
+}
+
+std::vector<StoredEvent> TraceRepository::events(Connection& c, std::int64_t orgId, const std::string& traceId) {
+  std::vector<StoredEvent> out;
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kEventColumns +
+                   " FROM events WHERE org_id = ? AND trace_id = ? ORDER BY COALESCE(occurred_at, received_at), id",
+               {orgId, traceId}))
+    out.push_back(eventFromRow(r));
+  return out;
+}
+
+}  // namespace aev::store

@@ -1,0 +1,48 @@
+#pragma once
+// Trace rollups (interface §2.8, §4.6): maintained incrementally by the event writer.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/database.h"
+#include "store/event_records.h"
+
+namespace aev::store {
+
+struct TraceRecord {
+  std::string traceId;
+  std::int64_t appId = 0;
+  std::int64_t channelId = 0;
+  std::int64_t startTime = 0;
+  std::int64_t endTime = 0;
+  std::int64_t eventCount = 0;
+  std::int64_t errorCount = 0;
+  std::int64_t toolCallCount = 0;
+  std::int64_t handoffCount = 0;
+  std::vector<std::string> agents;      // sorted, unique
+  std::vector<std::string> eventTypes;  // sorted, unique
+};
+
+struct TraceQuery {
+  std::optional<std::int64_t> appId;
+  std::optional<std::int64_t> channelId;
+  std::optional<std::string> agent;
+  std::optional<std::int64_t> since;  // start_time >= since
+  std::optional<std::int64_t> until;  // start_time < until
+};
+
+class TraceRepository {
+ public:
+  // Folds events that carry a traceId into their rollups (inside the writer's
+  // transaction).
+  void apply(Connection& c, const std::vector<StoredEvent>& events);
+  std::optional<TraceRecord> byId(Connection& c, std::int64_t orgId, const std::string& traceId);
+  // Newest first.
+  std::vector<TraceRecord> list(Connection& c, std::int64_t orgId, const TraceQuery& q, std::int64_t offset,
+                                std::int64_t limit);
+  std::int64_t count(Connection& c, std::int64_t orgId, const TraceQuery& q);
+  // Ordered by effective time, then id.
+  std::vector<StoredEvent> events(Connection& c, std::int64_t orgId, const std::string& traceId);
+};
+
+}  // namespace aev::store
