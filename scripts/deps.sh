@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake make pkg-config ccache git curl ca-certificates procps
   libpoco-dev libspdlog-dev libfmt-dev libboost-dev libboost-filesystem-dev
-  libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev
+  libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
   postgresql
 )
 

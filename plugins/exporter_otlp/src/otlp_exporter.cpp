@@ -1,0 +1,151 @@
+// exporter_otlp: ships events to an OpenTelemetry collector over OTLP/HTTP, as spans
+// (traces signal) or log records (logs signal), encoded as binary protobuf (default) or
+// JSON. The protobuf encoding is hand-written (protobuf_writer.h): no protobuf library.
+//
+// Results follow the OTLP specification: 2xx ok (a partial success is logged and
+// counted, not retried), 429/502/503/504 and network failures retry (honouring
+// Retry-After), any other status is permanent.
+#include <agentevents/http_post.hpp>
+#include <agentevents/json.hpp>
+#include <agentevents/plugin.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "encoders.h"
+#include "event_mapping.h"
+#include "signal_url.h"
+
+namespace {
+
+constexpr const char* kSchema = R"({
+  "type": "object",
+  "required": ["endpointUrl"],
+  "properties": {
+    "endpointUrl": {"type": "string", "format": "uri", "description": "base URL, e.g. https://collector:4318"},
+    "encoding": {"enum": ["protobuf", "json"]},
+    "serviceName": {"type": "string"},
+    "resourceAttributes": {"type": "object", "additionalProperties": {"type": "string"}},
+    "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+    "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 600000},
+    "allowPrivateAddresses": {"type": "boolean"},
+    "proxy": {"type": "string"}
+  }
+})";
+
+std::uint64_t nowUnixNano() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
+
+// rejected_spans / rejected_log_records of an OTLP response's partial_success (field 1,
+// its field 1), in either encoding; 0 when absent or unreadable.
+std::int64_t rejectedCount(const std::string& body, bool json) {
+  if (json) {
+    try {
+      auto v = aev::json::parse(body);
+      const auto* partial = v.find("partialSuccess");
+      if (!partial) return 0;
+      for (const char* k : {"rejectedSpans", "rejectedLogRecords"}) {
+        if (const auto* r = partial->find(k)) {
+          auto t = r->scalarText();
+          return t ? std::strtoll(t->c_str(), nullptr, 10) : 0;
+        }
+      }
+    } catch (const aev::json::ParseError&) {
+    }
+    return 0;
+  }
+  std::size_t pos = 0;
+  auto varint = [&](std::uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64 && pos < body.size(); shift += 7) {
+      auto b = static_cast<unsigned char>(body[pos++]);
+      v |= std::uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  std::uint64_t key, len;
+  if (!varint(key) || key != ((1u << 3) | 2) || !varint(len) || len > body.size() - pos) return 0;
+  std::uint64_t inner;
+  if (!varint(inner) || inner != ((1u << 3) | 0)) return 0;
+  std::uint64_t count;
+  return varint(count) ? static_cast<std::int64_t>(count) : 0;
+}
+
+class OtlpExporter final : public aev::Exporter {
+ public:
+  OtlpExporter(const aev::Host& host, std::string_view config) : host_(host) {
+    auto cfg = aev::json::parse(config);
+    destination_ = aev::http::parseDestination(cfg, host, "endpointUrl");
+    std::string encoding = cfg.stringOr("encoding", "protobuf");
+    if (encoding != "protobuf" && encoding != "json")
+      throw aev::ConfigError("encoding must be \"protobuf\" or \"json\"");
+    json_ = encoding == "json";
+    if (const auto* s = cfg.find("serviceName"); s && s->isString() && !s->text().empty())
+      mapping_.serviceName = s->text();
+    if (const auto* attrs = cfg.find("resourceAttributes"); attrs && !attrs->isNull()) {
+      if (!attrs->isObject()) throw aev::ConfigError("resourceAttributes must be an object of strings");
+      for (const auto& [k, v] : attrs->members()) {
+        if (!v.isString()) throw aev::ConfigError("resourceAttributes." + k + " must be a string");
+        mapping_.resourceAttributes.push_back({k, otlp::AnyValue::string(v.text())});
+      }
+    }
+    tracesUrl_ = otlp::signalUrl(destination_.url, "/v1/traces");
+    logsUrl_ = otlp::signalUrl(destination_.url, "/v1/logs");
+    rejected_ = host.counter("rejected_total", "Spans and log records an OTLP receiver rejected (partial success)");
+  }
+
+  aev::Status exportBatch(const aev::ExportInput& in, const aev::Call& call) override {
+    if (in.signal != AEV_SIGNAL_TRACES && in.signal != AEV_SIGNAL_LOGS) return aev::Status::Unsupported;
+    aev::json::Value events;
+    try {
+      events = aev::json::parse(in.eventsJson);
+    } catch (const aev::json::ParseError& e) {
+      call.error(std::string("events are not JSON: ") + e.what());
+      return aev::Status::Permanent;
+    }
+    bool traces = in.signal == AEV_SIGNAL_TRACES;
+    otlp::MappingOptions options = mapping_;
+    options.nowUnixNano = nowUnixNano();
+    auto batches = traces ? otlp::toSpans(events, options) : otlp::toLogs(events, options);
+    if (batches.empty()) return aev::Status::Ok;  // nothing to send
+
+    std::string body = traces ? (json_ ? otlp::tracesJson(batches, scope_) : otlp::tracesProtobuf(batches, scope_))
+                              : (json_ ? otlp::logsJson(batches, scope_) : otlp::logsProtobuf(batches, scope_));
+    auto request = aev::http::requestTo(destination_, call, std::move(body),
+                                        json_ ? "application/json" : "application/x-protobuf");
+    request.url = traces ? tracesUrl_ : logsUrl_;
+    auto response = client_.post(request);
+    auto status = aev::http::report(response, call, aev::http::RetryRule::Otlp);
+    if (status == aev::Status::Ok) {
+      if (auto rejected = rejectedCount(response.body, json_); rejected > 0) {
+        rejected_.add(rejected);
+        host_.warn("receiver rejected " + std::to_string(rejected) + (traces ? " spans" : " log records") +
+                   " of a batch (partial success)");
+      }
+    }
+    return status;
+  }
+
+ private:
+  aev::Host host_;
+  aev::http::Destination destination_;
+  bool json_ = false;
+  otlp::MappingOptions mapping_;
+  otlp::Scope scope_;
+  std::string tracesUrl_, logsUrl_;
+  aev::Counter rejected_;
+  aev::http::Client client_;
+};
+
+void initCurl(const aev::Host&) { aev::http::curlGlobalInit(); }
+
+}  // namespace
+
+AEV_PLUGIN("exporter_otlp", "1.0.0", "agent-events", aev::onLoad(&initCurl),
+           aev::exporter<OtlpExporter>("otlp", "OTLP/HTTP to an OpenTelemetry collector: spans and log records, "
+                                               "protobuf or JSON",
+                                       AEV_SIGNAL_TRACES | AEV_SIGNAL_LOGS, 0, kSchema))
