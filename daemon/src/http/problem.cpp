@@ -2,7 +2,7 @@
 
 namespace aev::http {
 
-Response problemResponse(const ApiError& error, const std::string& instance) {
+Poco::JSON::Object::Ptr problemBody(const ApiError& error, const std::string& instance) {
   Poco::JSON::Object::Ptr body = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
   body->set("type", std::string(kProblemTypeBase) + error.slug());
   body->set("title", error.title());
@@ -20,7 +20,11 @@ Response problemResponse(const ApiError& error, const std::string& instance) {
     }
     body->set("errors", list);
   }
-  Response r = Response::json(error.status(), body);
+  return body;
+}
+
+Response problemResponse(const ApiError& error, const std::string& instance) {
+  Response r = Response::json(error.status(), problemBody(error, instance));
   r.contentType = "application/problem+json";
   for (const auto& [name, value] : error.headers()) r.headers.emplace_back(name, value);
   return r;

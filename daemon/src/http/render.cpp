@@ -3,6 +3,7 @@
 #include <Poco/JSON/Array.h>
 
 #include "common/clock.h"
+#include "events/event.h"
 
 namespace aev::http {
 
@@ -90,6 +91,24 @@ JsonObject membershipFirstShape(const store::MembershipRecord& m, const store::O
   setTimestamp(obj, "joinedAt", m.joinedAt);
   obj->set("organization", organizationSummary(org));
   return obj;
+}
+
+JsonObject pageMeta(std::int64_t total, std::int64_t page, std::int64_t limit) {
+  auto meta = newObject();
+  meta->set("total", total);
+  meta->set("page", page);
+  meta->set("limit", limit);
+  meta->set("totalPages", limit > 0 ? (total + limit - 1) / limit : 0);
+  return meta;
+}
+
+std::string eventsJsonArray(const std::vector<store::StoredEvent>& list) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ',';
+    out += events::toJson(list[i]);
+  }
+  return out + "]";
 }
 
 void addTokens(JsonObject obj, const auth::TokenPair& pair) {

@@ -9,6 +9,7 @@
 #include "auth/session_service.h"
 #include "identity/plans.h"
 #include "identity/user_service.h"
+#include "store/event_records.h"
 #include "store/records.h"
 
 namespace aev::http {
@@ -30,5 +31,9 @@ JsonObject organizationRecord(const std::string& baseUrl, const store::Organizat
 JsonObject organizationSummary(const store::OrganizationRecord& org);
 JsonObject membershipFirstShape(const store::MembershipRecord& m, const store::OrganizationRecord& org);
 void addTokens(JsonObject obj, const auth::TokenPair& pair);
+// `meta` of paginated lists (decisions §4): total, page, limit, totalPages.
+JsonObject pageMeta(std::int64_t total, std::int64_t page, std::int64_t limit);
+// A JSON array of stored events, each rendered by events::toJson.
+std::string eventsJsonArray(const std::vector<store::StoredEvent>& list);
 
 }  // namespace aev::http

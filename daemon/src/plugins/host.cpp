@@ -53,6 +53,18 @@ std::string LoadReport::summary() const {
   return s;
 }
 
+std::string LoadReport::details() const {
+  std::string out;
+  for (const auto& p : loaded)
+    out += "ok       " + p.name + " " + p.version + " (ABI " + std::to_string(p.abiMajor) + "." +
+           std::to_string(p.abiMinor) + ") " + p.path + "\n";
+  for (const auto& r : refused)
+    out += (r.kind == RefusalKind::Disabled ? "skipped  " : "refused  ") + r.path + " [" +
+           std::string(refusalKindName(r.kind)) + "]: " + r.reason + "\n";
+  if (!directoryError.empty()) out += "error    " + directoryError + "\n";
+  return out + summary() + "\n";
+}
+
 void LoadReport::merge(const LoadReport& other) {
   loaded.insert(loaded.end(), other.loaded.begin(), other.loaded.end());
   refused.insert(refused.end(), other.refused.begin(), other.refused.end());

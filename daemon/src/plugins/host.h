@@ -44,6 +44,8 @@ struct LoadReport {
   // usable: what --check-plugins reports as success.
   bool clean() const;
   std::string summary() const;  // "3 plugins loaded, 1 refused"
+  // One line per plugin and refusal, then the summary: what --check-plugins prints.
+  std::string details() const;
   void merge(const LoadReport& other);
 };
 

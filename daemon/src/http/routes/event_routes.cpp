@@ -10,6 +10,7 @@
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
+#include "http/problem.h"
 #include "http/render.h"
 #include "http/router.h"
 #include "stream/hub.h"
@@ -211,21 +212,8 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
             ++stored;
           } else {
             const auto& err = std::get<ApiError>(results[i]);
-            auto problem = newObject();
-            problem->set("type", std::string("https://agent-events.dev/problems/") + err.slug());
-            problem->set("title", err.title());
-            problem->set("status", err.status());
-            problem->set("detail", err.detail());
-            Poco::JSON::Array::Ptr fields = new Poco::JSON::Array;
-            for (const auto& f : err.fieldErrors()) {
-              auto item = newObject();
-              item->set("location", f.location);
-              item->set("message", f.message);
-              item->set("value", f.value);
-              fields->add(item);
-            }
-            if (fields->size()) problem->set("errors", fields);
-            out += "{\"status\":" + std::to_string(err.status()) + ",\"problem\":" + stringify(problem) + "}";
+            out += "{\"status\":" + std::to_string(err.status()) +
+                   ",\"problem\":" + stringify(problemBody(err, req.path)) + "}";
           }
         }
         out += "],\"stored\":" + std::to_string(stored) + ",\"failed\":" + std::to_string(results.size() - stored) + "}";
@@ -244,16 +232,9 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
         const auto page = queryInt(req.queryParam("page"), "page", 1, 1, 1000000000);
         const auto limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
         auto result = ctx.events->list(p.requireOrg(), channelId, page, limit);
-        std::string out = "{\"data\":[";
-        for (std::size_t i = 0; i < result.data.size(); ++i) {
-          if (i) out += ',';
-          out += events::toJson(result.data[i]);
-        }
-        const auto totalPages = (result.total + limit - 1) / limit;
-        out += "],\"meta\":{\"total\":" + std::to_string(result.total) + ",\"page\":" + std::to_string(page) +
-               ",\"limit\":" + std::to_string(limit) + ",\"totalPages\":" + std::to_string(totalPages) + "}}";
         Response r;
-        r.body = std::move(out);
+        r.body = "{\"data\":" + eventsJsonArray(result.data) +
+                 ",\"meta\":" + stringify(pageMeta(result.total, page, limit)) + "}";
         return r;
       },
       "Events of a channel, newest first, paginated.", "events");

@@ -68,12 +68,7 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
         for (const auto& t : result.data) data->add(traceItem(t));
         obj->set("data", data);
-        auto meta = newObject();
-        meta->set("total", result.total);
-        meta->set("page", page);
-        meta->set("limit", limit);
-        meta->set("totalPages", (result.total + limit - 1) / limit);
-        obj->set("meta", meta);
+        obj->set("meta", pageMeta(result.total, page, limit));
         return Response::json(200, obj);
       },
       "Traces, newest first (filters app, channel, agent, since, until).", "traces");
@@ -82,14 +77,8 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
       "GET", "/traces/:traceId/events",
       [&ctx](Request& req) {
         const auto orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
-        auto list = ctx.traces->events(orgId, req.param("traceId"));
-        std::string out = "[";
-        for (std::size_t i = 0; i < list.size(); ++i) {
-          if (i) out += ',';
-          out += events::toJson(list[i]);
-        }
         Response r;
-        r.body = out + "]";
+        r.body = eventsJsonArray(ctx.traces->events(orgId, req.param("traceId")));
         return r;
       },
       "A trace's events, oldest first (publisher timestamp when sent).", "traces");
