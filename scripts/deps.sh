@@ -2,13 +2,19 @@
 # Installs what agent-events needs to build, run and test on Debian 12 (run as root).
 # Skips apt entirely when everything is already there.
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 packages=(
   build-essential cmake make pkg-config ccache git curl ca-certificates procps
   libpoco-dev libspdlog-dev libfmt-dev libboost-dev libboost-filesystem-dev
   libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
   postgresql
+  chromium
 )
+# Node 20+ (playwright-core drives Debian's Chromium in the browser test). Images that
+# already carry a newer Node (NodeSource) must not get Debian's npm, which conflicts.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -21,5 +27,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# playwright-core from the lockfile (it downloads no browser); must precede CMake's
+# configure, which registers the browser test only when it is installed.
+if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
+  npm ci --prefix "$root/tests/browser" --no-audit --no-fund >/dev/null
 fi
 echo "dependencies ready"

@@ -191,6 +191,10 @@ TEST(AbiHandshake, DirectoryLoadKeepsGoingPastRefusals) {
   EXPECT_EQ(report.refused.size(), 8u) << report.summary();
   EXPECT_FALSE(report.clean());
   EXPECT_FALSE(report.hasConfigErrors());
+  auto details = report.details();  // what --check-plugins prints
+  EXPECT_NE(details.find("ok       fixture_c_basic 1.2.3 (ABI 1.0) "), std::string::npos) << details;
+  EXPECT_NE(details.find("fixture_bad_magic.so [incompatible]: wrong magic"), std::string::npos) << details;
+  EXPECT_NE(details.find("5 plugins loaded, 8 refused"), std::string::npos) << details;
 }
 
 TEST(AbiHandshake, MissingDirectoryIsReportedNotFatal) {

@@ -243,7 +243,8 @@ TEST_F(BuiltinDetectors, LinearOnHostileInput) {
     for (const auto* text : {&ats, &dots, &digits, &sks, &ignores}) {
       auto r = instance->scan(*text);
       EXPECT_TRUE(r.ok()) << name;
-      EXPECT_LT(r.elapsed.count(), 2'000'000'000) << name << " took " << r.elapsed.count() / 1000000 << " ms";
+      // Generous for sanitizer builds on a busy machine: a quadratic scan of these inputs takes hours.
+      EXPECT_LT(r.elapsed.count(), 5'000'000'000) << name << " took " << r.elapsed.count() / 1000000 << " ms";
     }
   }
 }

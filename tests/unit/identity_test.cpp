@@ -51,7 +51,9 @@ TEST(Validation, LowerAndSlugify) {
   EXPECT_EQ(slugify("!!!"), "org");
   EXPECT_EQ(slugify(""), "org");
   EXPECT_LE(slugify(std::string(200, 'a')).size(), 63u);
-  for (const char* text : {"Acme Corp", "  Hello,   World!  ", "x", "\xC3\xA9l\xC3\xA8ve", "a--b", std::string(200, 'z').c_str()})
+  const std::string longText(200, 'z');
+  for (const std::string& text : {std::string("Acme Corp"), std::string("  Hello,   World!  "), std::string("x"),
+                                 std::string("\xC3\xA9l\xC3\xA8ve"), std::string("a--b"), longText})
     EXPECT_TRUE(isValidSlug(slugify(text))) << text << " → " << slugify(text);
 }
 

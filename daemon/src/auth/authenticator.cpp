@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "common/errors.h"
+#include "store/credential_repositories.h"
 
 namespace aev::auth {
 
@@ -82,6 +83,27 @@ Principal Authenticator::userOrApiKey(const Credentials& c, const std::string& s
     throw errors::unauthorized("Authentication required: a Bearer token or an X-API-Key header.");
   auto p = fromApiKey(c.apiKey, c.tenantId);
   if (!scope.empty() && !p.hasScope(scope)) throw errors::forbidden("The API key lacks the '" + scope + "' scope.");
+  return p;
+}
+
+Principal Authenticator::streamTokenIssuer(std::int64_t orgId, std::int64_t userId, std::int64_t apiKeyId) {
+  auto conn = db_.acquire();
+  Principal p;
+  p.orgId = orgId;
+  if (apiKeyId) {
+    auto key = store::ApiKeyRepository().byId(*conn, orgId, apiKeyId);
+    if (!key || key->revokedAt) throw errors::unauthorized("The API key that issued this stream token is revoked.");
+    p.kind = Principal::Kind::ApiKey;
+    p.apiKeyId = apiKeyId;
+  } else if (userId) {
+    auto user = users_.byId(*conn, userId);
+    if (!user) throw errors::unauthorized("The stream token's user no longer exists.");
+    if (user->disabledAt) throw errors::forbidden("This account is disabled.");
+    if (!memberships_.find(*conn, orgId, userId))
+      throw errors::forbidden("The stream token's user is no longer a member of the organization.");
+    p.kind = Principal::Kind::User;
+    p.userId = userId;
+  }
   return p;
 }
 

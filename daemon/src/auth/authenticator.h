@@ -23,6 +23,9 @@ class Authenticator {
   Principal userOrApiKey(const Credentials& credentials, const std::string& scope);
   // Bearer token of the instance admin (/admin/...).
   Principal instanceAdmin(const Credentials& credentials);
+  // The issuer of a stream token, re-checked: the API key is not revoked (401), the user
+  // exists, is enabled and still a member of the organization (401 / 403).
+  Principal streamTokenIssuer(std::int64_t orgId, std::int64_t userId, std::int64_t apiKeyId);
 
  private:
   Principal fromBearer(const std::string& authorization, const std::string& tenantId);

@@ -23,11 +23,14 @@ std::string StreamTokens::sign(const std::string& payload) const {
   return crypto::base64Url(crypto::hmacSha256(secret_, std::string("agent-events/stream-token/v1\n") + payload));
 }
 
-std::pair<std::string, StreamGrant> StreamTokens::issue(std::int64_t orgId, std::int64_t channelId) const {
-  StreamGrant g{orgId, channelId, clock::nowMicros() + static_cast<std::int64_t>(ttlSeconds_) * clock::kSecond};
-  // payload: org.channel.expiry.nonce — plain decimal fields, no parsing ambiguity.
+std::pair<std::string, StreamGrant> StreamTokens::issue(std::int64_t orgId, std::int64_t channelId,
+                                                        std::int64_t userId, std::int64_t apiKeyId) const {
+  StreamGrant g{orgId, channelId, clock::nowMicros() + static_cast<std::int64_t>(ttlSeconds_) * clock::kSecond, userId,
+                apiKeyId};
+  // payload: org.channel.expiry.nonce.user.key — plain decimal fields, no parsing ambiguity.
   const std::string payload = std::to_string(orgId) + "." + std::to_string(channelId) + "." +
-                              std::to_string(g.expiresAt) + "." + crypto::randomBase62(8);
+                              std::to_string(g.expiresAt) + "." + crypto::randomBase62(8) + "." +
+                              std::to_string(userId) + "." + std::to_string(apiKeyId);
   return {kPrefix + payload + "." + sign(payload), g};
 }
 
@@ -43,10 +46,11 @@ std::optional<StreamGrant> StreamTokens::verify(const std::string& token) const 
   for (std::size_t dot; (dot = payload.find('.', start)) != std::string::npos; start = dot + 1)
     parts.push_back(payload.substr(start, dot - start));
   parts.push_back(payload.substr(start));
-  if (parts.size() != 4) return std::nullopt;
+  if (parts.size() != 6) return std::nullopt;
   auto org = number(parts[0]), channel = number(parts[1]), exp = number(parts[2]);
-  if (!org || !channel || !exp || *exp <= clock::nowMicros()) return std::nullopt;
-  return StreamGrant{*org, *channel, *exp};
+  auto user = number(parts[4]), key = number(parts[5]);
+  if (!org || !channel || !exp || !user || !key || *exp <= clock::nowMicros()) return std::nullopt;
+  return StreamGrant{*org, *channel, *exp, *user, *key};
 }
 
 }  // namespace aev::auth

@@ -12,12 +12,17 @@ struct StreamGrant {
   std::int64_t orgId = 0;
   std::int64_t channelId = 0;
   std::int64_t expiresAt = 0;  // µs
+  // Who asked for it (one of them, or neither): connecting re-checks that they still may,
+  // and their revocation ends the streams it opened.
+  std::int64_t userId = 0;
+  std::int64_t apiKeyId = 0;
 };
 
 class StreamTokens {
  public:
   StreamTokens(std::string secret, int ttlSeconds) : secret_(std::move(secret)), ttlSeconds_(ttlSeconds) {}
-  std::pair<std::string, StreamGrant> issue(std::int64_t orgId, std::int64_t channelId) const;
+  std::pair<std::string, StreamGrant> issue(std::int64_t orgId, std::int64_t channelId, std::int64_t userId = 0,
+                                            std::int64_t apiKeyId = 0) const;
   // The grant, if the token is well-formed, correctly signed and not expired.
   std::optional<StreamGrant> verify(const std::string& token) const;
 

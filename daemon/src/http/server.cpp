@@ -88,7 +88,11 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
       tooLarge_ = true;
       throw errors::payloadTooLarge("The body exceeds " + std::to_string(options_.maxBodyBytes) + " bytes.");
     }
-    if (!readBody(preq.stream(), options_.maxBodyBytes, req.body)) {
+    // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no
+    // body. Poco would read such a body (of an OPTIONS preflight, say) until the peer
+    // closes or the 30 s timeout passes.
+    const bool hasBody = preq.hasContentLength() || preq.getChunkedTransferEncoding();
+    if (hasBody && !readBody(preq.stream(), options_.maxBodyBytes, req.body)) {
       tooLarge_ = true;
       throw errors::payloadTooLarge("The body exceeds " + std::to_string(options_.maxBodyBytes) + " bytes.");
     }

@@ -8,6 +8,7 @@
 // does not match "ignore ... previous instructions". Work per token is bounded by the
 // phrase table, so a scan is linear in the text.
 #include <string>
+#include <unordered_map>
 
 #include "detectors.h"
 #include "text_scan.h"
@@ -16,31 +17,29 @@ namespace builtin {
 
 namespace {
 
-struct Token {
-  std::size_t start, end;
-  std::string word;
+// Phrase words are interned to small integers once, so matching compares integers and
+// tokens that cannot start a phrase are skipped at once.
+struct Vocabulary {
+  std::unordered_map<std::string, int> ids;
+  int id(const std::string& word) {
+    auto [it, inserted] = ids.emplace(word, static_cast<int>(ids.size()));
+    return it->second;
+  }
+  int find(const std::string& word) const {
+    auto it = ids.find(word);
+    return it == ids.end() ? -1 : it->second;
+  }
 };
 
-std::vector<Token> tokenize(std::string_view s) {
-  std::vector<Token> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    if (!isAlnum(s[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t start = i;
-    std::string w;
-    while (i < s.size() && (isAlnum(s[i]) || (s[i] == '\'' && isAlpha(at(s, i + 1))))) w += toLower(s[i++]);
-    out.push_back({start, i, std::move(w)});
-  }
-  return out;
-}
+struct Token {
+  std::size_t start, end;
+  int word;  // vocabulary id, -1 for words no phrase uses
+};
 
 // A phrase as text: slots separated by spaces, alternatives by '|', words of a
 // multi-word alternative by '+', and a trailing '?' marks an optional slot.
 struct Slot {
-  std::vector<std::vector<std::string>> alternatives;
+  std::vector<std::vector<int>> alternatives;
   bool optional = false;
 };
 
@@ -62,7 +61,7 @@ std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
-Phrase compile(const char* label, double weight, std::string_view pattern) {
+Phrase compile(Vocabulary& vocabulary, const char* label, double weight, std::string_view pattern) {
   Phrase p{label, weight, {}};
   for (auto& slotText : split(pattern, ' ')) {
     Slot slot;
@@ -70,49 +69,81 @@ Phrase compile(const char* label, double weight, std::string_view pattern) {
       slot.optional = true;
       slotText.pop_back();
     }
-    for (const auto& alt : split(slotText, '|')) slot.alternatives.push_back(split(alt, '+'));
+    for (const auto& alt : split(slotText, '|')) {
+      std::vector<int> words;
+      for (const auto& w : split(alt, '+')) words.push_back(vocabulary.id(w));
+      slot.alternatives.push_back(std::move(words));
+    }
     p.slots.push_back(std::move(slot));
   }
   return p;
 }
 
-const std::vector<Phrase>& phrases() {
-  static const std::vector<Phrase> table = [] {
+struct PhraseTable {
+  Vocabulary vocabulary;
+  std::vector<Phrase> phrases;
+  std::vector<bool> startsPhrase;  // by word id
+};
+
+const PhraseTable& table() {
+  static const PhraseTable t = [] {
+    PhraseTable t;
+    auto add = [&t](const char* label, double weight, const std::string& pattern) {
+      t.phrases.push_back(compile(t.vocabulary, label, weight, pattern));
+    };
     const std::string override = "ignore|disregard|forget|skip|bypass|override|discard|drop";
     const std::string earlier = "previous|prior|above|earlier|preceding|former|initial|original|system|developer|old";
     const std::string instructions =
         "instructions|instruction|prompts|prompt|rules|directions|directives|guidelines|messages|context|orders|"
         "commands|programming";
-    std::vector<Phrase> t;
-    t.push_back(compile("instruction_override", 0.9,
-                        override + " all|any|every? of? the|your|my|these|those? " + earlier + " " + instructions));
-    t.push_back(compile("instruction_override", 0.75,
-                        "forget|disregard|ignore everything|anything you+were+told|above|before|i+said|so+far"));
-    t.push_back(compile("instruction_override", 0.6,
-                        "new|updated|real|actual instructions|directives are|follow"));
-    t.push_back(compile("persona_jailbreak", 0.85,
-                        "you+are|you're|you+will+be|you+must+be now? a|an|in|the? "
-                        "dan|jailbroken|unrestricted|unfiltered|uncensored|evil|rogue|amoral"));
-    t.push_back(compile("persona_jailbreak", 0.85, "do anything now"));
-    t.push_back(compile("persona_jailbreak", 0.8,
-                        "enable|enter|activate|switch+to|turn+on developer|dan|god|jailbreak|unrestricted mode"));
-    t.push_back(compile("persona_jailbreak", 0.8,
-                        "pretend|act|imagine|behave as|like|that? if? you are|have|were? "
-                        "no|without|free+of|not+bound+by any? restrictions|rules|limits|limitations|guidelines|"
-                        "filters|boundaries|policies|constraints"));
-    t.push_back(compile("prompt_leak", 0.85,
-                        "reveal|show|print|display|output|repeat|leak|dump|tell+me|give+me|share|write+out me? "
-                        "your|the full|entire|complete|original|hidden|secret|initial|exact? "
-                        "system|hidden|initial|original|developer|secret prompt|prompts|instructions|message"));
-    t.push_back(compile("prompt_leak", 0.7,
-                        "what is|are|was|were your system|initial|original|hidden|secret prompt|instructions"));
-    t.push_back(compile("safety_bypass", 0.85,
-                        "override|bypass|disable|ignore|circumvent|turn+off|deactivate your|the|all|any? "
-                        "safety|content|security|moderation|ethical|ethics filters|filter|guidelines|policies|"
-                        "policy|restrictions|rules|settings|protocols|guardrails"));
+    add("instruction_override", 0.9,
+        override + " all|any|every? of? the|your|my|these|those? " + earlier + " " + instructions);
+    add("instruction_override", 0.75, "forget|disregard|ignore everything|anything you+were+told|above|before|i+said|so+far");
+    add("instruction_override", 0.6, "new|updated|real|actual instructions|directives are|follow");
+    add("persona_jailbreak", 0.85,
+        "you+are|you're|you+will+be|you+must+be now? a|an|in|the? "
+        "dan|jailbroken|unrestricted|unfiltered|uncensored|evil|rogue|amoral");
+    add("persona_jailbreak", 0.85, "do anything now");
+    add("persona_jailbreak", 0.8, "enable|enter|activate|switch+to|turn+on developer|dan|god|jailbreak|unrestricted mode");
+    add("persona_jailbreak", 0.8,
+        "pretend|act|imagine|behave as|like|that? if? you are|have|were? "
+        "no|without|free+of|not+bound+by any? restrictions|rules|limits|limitations|guidelines|"
+        "filters|boundaries|policies|constraints");
+    add("prompt_leak", 0.85,
+        "reveal|show|print|display|output|repeat|leak|dump|tell+me|give+me|share|write+out me? "
+        "your|the full|entire|complete|original|hidden|secret|initial|exact? "
+        "system|hidden|initial|original|developer|secret prompt|prompts|instructions|message");
+    add("prompt_leak", 0.7, "what is|are|was|were your system|initial|original|hidden|secret prompt|instructions");
+    add("safety_bypass", 0.85,
+        "override|bypass|disable|ignore|circumvent|turn+off|deactivate your|the|all|any? "
+        "safety|content|security|moderation|ethical|ethics filters|filter|guidelines|policies|"
+        "policy|restrictions|rules|settings|protocols|guardrails");
+    t.startsPhrase.assign(t.vocabulary.ids.size(), false);
+    for (const auto& p : t.phrases)
+      for (const auto& alt : p.slots.front().alternatives) t.startsPhrase[static_cast<std::size_t>(alt.front())] = true;
     return t;
   }();
-  return table;
+  return t;
+}
+
+std::vector<Token> tokenize(std::string_view s, const Vocabulary& vocabulary) {
+  std::vector<Token> out;
+  std::string word;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (!isAlnum(s[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t start = i;
+    word.clear();
+    while (i < s.size() && (isAlnum(s[i]) || (s[i] == '\'' && isAlpha(at(s, i + 1))))) {
+      if (word.size() < 32) word += toLower(s[i]);
+      ++i;
+    }
+    out.push_back({start, i, word.size() < 32 ? vocabulary.find(word) : -1});
+  }
+  return out;
 }
 
 // Chat-template control tokens have no business inside user or tool content.
@@ -126,7 +157,7 @@ std::size_t matchFrom(const std::vector<Token>& tokens, std::size_t t, const std
   for (const auto& alt : slot.alternatives) {
     if (t + alt.size() > tokens.size()) continue;
     bool ok = true;
-    for (std::size_t w = 0; w < alt.size() && ok; ++w) ok = tokens[t + w].word == alt[w];
+    for (std::size_t w = 0; w < alt.size() && ok; ++w) ok = tokens[t + w].word == alt[w];  // ids
     if (!ok) continue;
     if (std::size_t end = matchFrom(tokens, t + alt.size(), slots, k + 1)) return end;
   }
@@ -144,12 +175,17 @@ PromptInjectionDetector::PromptInjectionDetector(const aev::Host&, std::string_v
 std::vector<aev::Match> PromptInjectionDetector::scan(const aev::ScanInput& in) const {
   std::vector<aev::Match> out;
   std::string_view s = in.text;
-  auto tokens = tokenize(s);
+  const auto& phrases = table();
+  auto tokens = tokenize(s, phrases.vocabulary);
   std::size_t t = 0;
   while (t < tokens.size()) {
+    if (tokens[t].word < 0 || !phrases.startsPhrase[static_cast<std::size_t>(tokens[t].word)]) {
+      ++t;
+      continue;
+    }
     std::size_t best = 0;
     const Phrase* found = nullptr;
-    for (const auto& p : phrases()) {
+    for (const auto& p : phrases.phrases) {
       if (p.weight < minScore_) continue;
       std::size_t end = matchFrom(tokens, t, p.slots, 0);
       if (end > t && (!found || p.weight > found->weight || (p.weight == found->weight && end > best))) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cctype>
 #include <filesystem>
 #include <random>
@@ -55,10 +56,15 @@ std::string TempDir::copy(const std::string& file, const std::string& as) const 
 
 // ---------------------------------------------------------------- loopback receiver
 
+// Shared with the handler threads. The receiver's destructor waits until no handler is
+// running, so no Poco connection thread outlives the test (or main).
 struct LoopbackReceiver::State {
   mutable std::mutex mutex;
+  std::condition_variable changed;
   std::vector<Request> requests;
   Response response;
+  int active = 0;
+  bool stopping = false;
 };
 
 namespace {
@@ -78,15 +84,25 @@ class RecordingHandler : public Poco::Net::HTTPRequestHandler {
     Poco::StreamCopier::copyToString(req.stream(), r.body);
     LoopbackReceiver::Response answer;
     {
-      std::lock_guard lock(state_->mutex);
+      std::unique_lock lock(state_->mutex);
+      ++state_->active;
       state_->requests.push_back(std::move(r));
       answer = state_->response;
+      // A slow receiver, cut short when the test ends.
+      if (answer.delay.count() > 0) state_->changed.wait_for(lock, answer.delay, [&] { return state_->stopping; });
     }
-    if (answer.delay.count() > 0) std::this_thread::sleep_for(answer.delay);
-    res.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(answer.status));
-    for (const auto& [name, value] : answer.headers) res.set(name, value);
-    res.setContentLength(static_cast<std::streamsize>(answer.body.size()));
-    res.send() << answer.body;
+    try {
+      res.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(answer.status));
+      res.setKeepAlive(false);
+      for (const auto& [name, value] : answer.headers) res.set(name, value);
+      res.setContentLength(static_cast<std::streamsize>(answer.body.size()));
+      res.send() << answer.body;
+    } catch (...) {
+      // the client gave up (timeout tests): nothing to answer
+    }
+    std::lock_guard lock(state_->mutex);
+    --state_->active;
+    state_->changed.notify_all();
   }
 
  private:
@@ -116,7 +132,16 @@ LoopbackReceiver::LoopbackReceiver() : state_(std::make_shared<State>()) {
   server_->start();
 }
 
-LoopbackReceiver::~LoopbackReceiver() { server_->stopAll(true); }
+LoopbackReceiver::~LoopbackReceiver() {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stopping = true;
+    state_->changed.notify_all();
+  }
+  server_->stopAll(true);
+  std::unique_lock lock(state_->mutex);
+  state_->changed.wait_for(lock, std::chrono::seconds(10), [&] { return state_->active == 0; });
+}
 
 std::string LoopbackReceiver::url(const std::string& path) const {
   return "http://127.0.0.1:" + std::to_string(port_) + path;

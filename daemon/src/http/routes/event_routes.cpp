@@ -121,7 +121,8 @@ Response subscribe(AppContext& ctx, Request& req, std::optional<std::string> ide
     auto grant = ctx.streamTokens->verify(*token);
     if (!grant) throw errors::unauthorized("The stream token is invalid or expired.");
     if (grant->channelId != channelId) throw errors::forbidden("The stream token is for another channel.");
-    owner.orgId = grant->orgId;
+    auto issuer = ctx.authenticator->streamTokenIssuer(grant->orgId, grant->userId, grant->apiKeyId);
+    owner = {grant->orgId, issuer.userId, issuer.apiKeyId};
   } else {
     auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "subscribe");
     owner = {p.requireOrg(), p.userId, p.apiKeyId};
@@ -259,7 +260,7 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
         body.done();
         const auto orgId = p.requireOrg();
         ctx.events->channel(orgId, *channelId);
-        auto [token, grant] = ctx.streamTokens->issue(orgId, *channelId);
+        auto [token, grant] = ctx.streamTokens->issue(orgId, *channelId, p.userId, p.apiKeyId);
         auto obj = newObject();
         obj->set("token", token);
         setTimestamp(obj, "expiresAt", grant.expiresAt);

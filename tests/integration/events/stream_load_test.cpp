@@ -1,0 +1,203 @@
+// Streams under load and across restarts (ARCHITECTURE.md, Streaming; decisions §5):
+// 2,000 concurrent subscribers on one channel all receive each event; a subscriber that
+// never reads is disconnected at its backlog cap while the others and the publisher
+// carry on; a daemon restart mid-stream followed by a resume loses nothing.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "events_support.h"
+
+namespace aev::testing {
+namespace {
+
+Headers auth(const Tenant& t) { return {{"Authorization", t.bearer()}}; }
+
+// The value of a metric line "<name> <value>" in GET /metrics (public on loopback).
+std::optional<double> metric(int port, const std::string& name) {
+  auto r = HttpClient("127.0.0.1", port).get("/metrics");
+  if (r.status != 200) return std::nullopt;
+  std::istringstream lines(r.body);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
+  }
+  return std::nullopt;
+}
+
+// Polls /metrics until pred(value) holds; returns the last value seen.
+std::optional<double> awaitMetric(int port, const std::string& name, const std::function<bool(double)>& pred,
+                                  std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::optional<double> v;
+  for (;;) {
+    v = metric(port, name);
+    if ((v && pred(*v)) || std::chrono::steady_clock::now() >= deadline) return v;
+    std::this_thread::sleep_for(50ms);  // polling an HTTP gauge: nothing to block on
+  }
+}
+
+// ---------------------------------------------------------------- fan-out
+
+class FanOutApi : public EventsTest {};
+
+TEST_F(FanOutApi, TwoThousandConcurrentSubscribersAllReceiveEveryEvent) {
+  constexpr std::size_t kSubscribers = 2000;
+  auto t = newTenant("fanout");
+  const auto ch = newChannel(t);
+  auto key = createKey(t, {"subscribe"});
+
+  SsePool pool("127.0.0.1", daemon().port());
+  // Half with the session, half with an API key.
+  const auto opened = std::chrono::steady_clock::now();
+  ASSERT_EQ(pool.open(kSubscribers / 2, subscribePath(ch), auth(t), 128, 90s), "");
+  ASSERT_EQ(pool.open(kSubscribers / 2, subscribePath(ch), {{"X-API-Key", key.key}}, 128, 90s), "");
+  const auto setupMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - opened);
+  std::cout << "[ fan-out  ] " << kSubscribers << " streams set up in " << setupMs.count() << " ms" << std::endl;
+  ASSERT_EQ(pool.size(), kSubscribers);
+  auto gauge = metric(daemon().port(), "agent_events_stream_subscribers");
+  ASSERT_TRUE(gauge);
+  EXPECT_EQ(*gauge, static_cast<double>(kSubscribers));
+
+  std::vector<std::int64_t> ids;
+  for (int i = 0; i < 3; ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    ids.push_back(intField(publish(t.http, ch, "broadcast", obj({{"i", i}})), "id"));
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 2s) << "publishing slowed down by 2,000 subscribers";
+  }
+  auto everyoneHasAll = [&] {
+    for (const auto& s : pool.streams())
+      if (s->messageCount() < ids.size()) return false;
+    return true;
+  };
+  const auto fanned = std::chrono::steady_clock::now();
+  const bool all = pool.pumpUntil(everyoneHasAll, 30s);
+  std::cout << "[ fan-out  ] delivered in "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - fanned).count()
+            << " ms" << std::endl;
+  std::size_t complete = 0, closed = 0;
+  std::string firstBad;
+  for (const auto& s : pool.streams()) {
+    std::vector<SseMessage> got(s->parser().messages.begin(), s->parser().messages.end());
+    const bool ok = idsOf(got) == ids && !s->closed();
+    complete += ok;
+    closed += s->closed();
+    if (!ok && firstBad.empty()) firstBad = s->describe();
+  }
+  EXPECT_TRUE(all);
+  EXPECT_EQ(complete, kSubscribers) << closed << " closed; first incomplete: " << firstBad;
+
+  // Leaving is noticed: the hub drops every closed stream.
+  pool.streams().clear();
+  auto after = awaitMetric(daemon().port(), "agent_events_stream_subscribers", [](double v) { return v == 0; }, 15s);
+  EXPECT_TRUE(after && *after == 0) << "subscribers still counted after they left: " << (after ? *after : -1);
+}
+
+// ---------------------------------------------------------------- slow subscriber
+
+class SlowSubscriberApi : public EventsTest {
+ public:
+  static void SetUpTestSuite() { startDaemon(options({{"stream.max_backlog_bytes", "65536"}})); }
+};
+
+TEST_F(SlowSubscriberApi, AReaderThatStallsIsCutOffWithoutSlowingOthers) {
+  auto t = newTenant("slow");
+  const auto ch = newChannel(t);
+  // A tiny receive window, and it never reads past its head.
+  auto slow = subscribe(subscribePath(ch), auth(t), 4096);
+  auto normal = subscribe(subscribePath(ch), auth(t));
+  ASSERT_TRUE(IsStreamOpen(*slow));
+  ASSERT_TRUE(IsStreamOpen(*normal));
+  const double closedBefore = metric(daemon().port(), "agent_events_stream_slow_subscribers_closed_total").value_or(0);
+
+  constexpr int kEvents = 60;  // 60 × 32 KiB: far more than socket buffers + the 64 KiB backlog
+  const std::string big(32 * 1024, 'x');
+  std::vector<std::int64_t> ids;
+  auto slowest = 0ms;
+  for (int i = 0; i < kEvents; ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    ids.push_back(intField(publish(t.http, ch, "big", obj({{"i", i}, {"blob", big}})), "id"));
+    slowest = std::max(slowest, std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started));
+    // The reading subscriber keeps up, event by event.
+    auto got = normal->take(1, kWait);
+    ASSERT_EQ(idsOf(got), std::vector<std::int64_t>{ids.back()}) << "event " << i << ": " << normal->describe();
+  }
+  EXPECT_LT(slowest, 2000ms) << "a publish waited for the stalled subscriber";
+  EXPECT_FALSE(normal->closed()) << normal->describe();
+
+  // The stalled one was disconnected: reading now yields what was in flight, then the end.
+  EXPECT_TRUE(slow->waitClosed(kWait)) << "the stalled subscriber is still connected: " << slow->describe();
+  std::vector<SseMessage> got(slow->parser().messages.begin(), slow->parser().messages.end());
+  auto slowIds = idsOf(got);
+  EXPECT_LT(slowIds.size(), ids.size()) << "it got everything, so it was not cut off";
+  EXPECT_EQ(slowIds, std::vector<std::int64_t>(ids.begin(), ids.begin() + static_cast<long>(std::min(slowIds.size(), ids.size()))))
+      << "what it did get is not a prefix of the stream";
+  auto closedAfter = awaitMetric(daemon().port(), "agent_events_stream_slow_subscribers_closed_total",
+                                 [&](double v) { return v > closedBefore; }, 5s);
+  EXPECT_TRUE(closedAfter && *closedAfter > closedBefore);
+
+  // It resumes from its last id and catches up.
+  Headers h = auth(t);
+  if (!slowIds.empty()) h.emplace_back("Last-Event-ID", std::to_string(slowIds.back()));
+  auto resumed = subscribe(subscribePath(ch, slowIds.empty() ? "last_event_id=0" : ""), h);
+  ASSERT_TRUE(IsStreamOpen(*resumed));
+  auto rest = readThrough(*resumed, ids.back(), 20s);
+  std::vector<std::int64_t> all = slowIds;
+  for (const auto& m : rest)
+    if (m.event.empty()) all.push_back(m.numericId());
+  EXPECT_EQ(all, ids) << resumed->describe();
+
+  // Publishing is still quick and the normal subscriber still receives.
+  const auto last = intField(publish(t.http, ch, "after"), "id");
+  EXPECT_EQ(idsOf(normal->take(1, kWait)), std::vector<std::int64_t>{last});
+}
+
+// ---------------------------------------------------------------- restart
+
+class RestartApi : public EventsTest {};
+
+TEST_F(RestartApi, ResumeAfterADaemonRestartLosesNothing) {
+  auto t = newTenant("restart");
+  const auto ch = newChannel(t);
+  auto key = createKey(t, {"subscribe", "publish"});
+  auto s = subscribe(subscribePath(ch), auth(t));
+  ASSERT_TRUE(IsStreamOpen(*s));
+  auto published = publishMany(t.http, ch, 3, "before");
+  ASSERT_EQ(idsOf(s->take(3, kWait)), published) << s->describe();
+  // More events, and the daemon goes down while they may still be on their way.
+  auto inFlight = publishMany(t.http, ch, 4, "in-flight");
+  published.insert(published.end(), inFlight.begin(), inFlight.end());
+
+  auto status = daemon().stop();
+  EXPECT_TRUE(status.exited && status.code == 0) << status.describe();
+  EXPECT_TRUE(s->waitClosed(kWait)) << "the stream outlived the daemon: " << s->describe();
+  std::vector<std::int64_t> received = published;
+  received.resize(3);
+  for (const auto& m : s->parser().messages) received.push_back(m.numericId());
+  ASSERT_GE(received.size(), 3u);
+
+  ASSERT_NO_THROW(daemon().start());
+  // Published after the restart, before the subscriber is back.
+  auto after = publishMany(t.http, ch, 3, "after");
+  published.insert(published.end(), after.begin(), after.end());
+
+  Headers h = {{"X-API-Key", key.key}, {"Last-Event-ID", std::to_string(received.back())}};
+  auto resumed = subscribe(subscribePath(ch), h);
+  ASSERT_TRUE(IsStreamOpen(*resumed));
+  for (const auto& m : readThrough(*resumed, published.back())) {
+    EXPECT_EQ(m.event, "") << m.raw;
+    received.push_back(m.numericId());
+  }
+  EXPECT_EQ(received, published) << "received " << joinIds(received) << "\npublished " << joinIds(published);
+  // And it is live again.
+  const auto live = intField(publish(t.http, ch, "live"), "id");
+  EXPECT_EQ(idsOf(resumed->take(1, kWait)), std::vector<std::int64_t>{live}) << resumed->describe();
+  EXPECT_EQ(listTotal(t.http, ch), static_cast<std::int64_t>(published.size()) + 1);
+}
+
+}  // namespace
+}  // namespace aev::testing
