@@ -1,0 +1,11 @@
+-- wrk script for bench/run.sh: POST the body in $BODY_FILE, with X-API-Key: $API_KEY
+-- when set. Used alike for nginx's fixed 200, Nchan's publisher and agent-eventsd.
+local f = assert(io.open(os.getenv("BODY_FILE"), "rb"))
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+local key = os.getenv("API_KEY")
+if key ~= nil and key ~= "" then
+  wrk.headers["X-API-Key"] = key
+end
