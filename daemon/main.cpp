@@ -8,7 +8,7 @@ namespace {
 // Poco's option parser takes long options as --name=value; accept the common
 // "--name value" spelling too for the options that take an argument.
 std::vector<std::string> normaliseArguments(int argc, char** argv) {
-  static const char* const kWithValue[] = {"--config", "--port", "--host", "--data-dir", "--database-url", "--set", "--pidfile", "--umask"};
+  static const char* const kWithValue[] = {"--config", "--port", "--host", "--data-dir", "--database-url", "--set", "--pidfile", "--umask", "--plugins-dir"};
   std::vector<std::string> out{argv[0]};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];

@@ -15,6 +15,7 @@
 #include "app/config_defaults.h"
 #include "app/logging.h"
 #include "app/runtime.h"
+#include "plugins/host.h"
 #include "common/exceptions.h"
 
 namespace aev::app {
@@ -58,6 +59,10 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
       Option("database-url", "", "postgresql://... for PostgreSQL; empty for SQLite in the data dir (database.url)")
           .argument("URL")
           .callback(cb));
+  options.addOption(Option("plugins-dir", "", "directory of plugin .so files (plugins.dir)").argument("DIR").callback(cb));
+  options.addOption(
+      Option("check-plugins", "", "load and validate the plugins, print what loaded or was refused, and exit")
+          .callback(cb));
   options.addOption(Option("set", "s", "set any configuration key: --set key=value").argument("KEY=VALUE").repeatable(true).callback(cb));
 }
 
@@ -78,6 +83,10 @@ void Application::onOption(const std::string& name, const std::string& value) {
     commandLine_["data.dir"] = value;
   } else if (name == "database-url") {
     commandLine_["database.url"] = value;
+  } else if (name == "plugins-dir") {
+    commandLine_["plugins.dir"] = value;
+  } else if (name == "check-plugins") {
+    checkPlugins_ = true;
   } else if (name == "set") {
     auto eq = value.find('=');
     if (eq == std::string::npos || eq == 0) throw Poco::InvalidArgumentException("--set needs key=value");
@@ -136,6 +145,12 @@ int Application::main(const std::vector<std::string>&) {
   }
   try {
     setupLogging(config().getString("log.level"), config().getString("log.format"), config().getString("log.file"));
+    if (checkPlugins_) {
+      // Like `nginx -t`: load and validate, report, exit non-zero on any refusal.
+      auto report = checkPlugins(config());
+      std::cout << report.details() << std::endl;
+      return report.clean() ? EXIT_OK : EXIT_SOFTWARE;
+    }
     const auto started = std::chrono::steady_clock::now();
     runtime_ = std::make_unique<Runtime>(config());
     runtime_->start();

@@ -27,6 +27,7 @@ class Application : public Poco::Util::ServerApplication {
 
   bool helpRequested_ = false;
   bool versionRequested_ = false;
+  bool checkPlugins_ = false;
   std::string configFile_;
   std::map<std::string, std::string> commandLine_;
   std::unique_ptr<Runtime> runtime_;

@@ -45,6 +45,7 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"plans.enterprise.seat_limit", "1000"},
       {"invitations.ttl_seconds", "604800"},
       {"events.max_commit_batch", "2000"},
+      {"plugins.dir", ""},
       {"stream.keepalive_seconds", "15"},
       {"stream.max_backlog_bytes", "262144"},
       {"stream.max_subscribers", "20000"},

@@ -17,6 +17,7 @@
 #include "events/event_writer.h"
 #include "events/quota_guard.h"
 #include "stream/hub.h"
+#include "plugins/settings.h"
 #include "traces/trace_service.h"
 #include "http/context.h"
 #include "http/router.h"
@@ -50,11 +51,29 @@ identity::PlanCatalog plansFrom(const Poco::Util::AbstractConfiguration& cfg) {
 
 }  // namespace
 
+std::unique_ptr<plugins::Host> makePluginHost(const Poco::Util::AbstractConfiguration& cfg,
+                                              plugins::LoadReport& report) {
+  plugins::HostOptions options;
+  options.config = plugins::collectPluginSettings(cfg);
+  auto host = std::make_unique<plugins::Host>(std::move(options));
+  auto dir = cfg.getString("plugins.dir", "");
+  if (dir.empty()) dir = plugins::defaultPluginDirectory(cfg.getString("application.path", ""));
+  report = host->loadDirectory(dir);
+  return host;
+}
+
+plugins::LoadReport checkPlugins(const Poco::Util::AbstractConfiguration& cfg) {
+  plugins::LoadReport report;
+  makePluginHost(cfg, report);
+  return report;
+}
+
 // Declaration order is construction order; destruction runs in reverse, so the HTTP
 // server (last) stops before the services and the store it calls into.
 struct Components {
   explicit Components(const Poco::Util::AbstractConfiguration& cfg)
-      : dataDir(cfg.getString("data.dir")),
+      : pluginHost(makePluginHost(cfg, pluginReport)),
+        dataDir(cfg.getString("data.dir")),
         secret(cfg.getString("auth.jwt_secret").empty() ? auth::loadOrCreateSecret(dataDir)
                                                         : cfg.getString("auth.jwt_secret")),
         database(std::make_unique<store::Database>(store::DatabaseOptions{
@@ -96,6 +115,7 @@ struct Components {
     ctx.hub = &hub;
     ctx.streamTokens = &streamTokens;
     ctx.traces = &traces;
+    ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
@@ -126,6 +146,9 @@ struct Components {
     server = std::make_unique<http::Server>(options, router);
   }
 
+  // First member: plugin instances held by services must not outlive their library.
+  plugins::LoadReport pluginReport;
+  std::unique_ptr<plugins::Host> pluginHost;
   std::string dataDir;
   std::string secret;
   std::unique_ptr<store::Database> database;
@@ -153,6 +176,9 @@ struct Components {
 Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
   std::filesystem::create_directories(config.getString("data.dir"));
   c_ = std::make_unique<Components>(config);
+  if (c_->pluginReport.hasConfigErrors())
+    throw std::runtime_error("plugin configuration refused: " + c_->pluginReport.summary());
+  spdlog::info("plugins: {}", c_->pluginReport.summary());
   const int applied = store::migrate(*c_->database);
   spdlog::info("store {} at schema version {} ({} migrations applied now)", c_->database->describe(),
                store::currentSchemaVersion(*c_->database), applied);

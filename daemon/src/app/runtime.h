@@ -6,7 +6,15 @@
 #include <memory>
 #include <string>
 
+#include "plugins/host.h"
+
 namespace aev::app {
+
+// Builds the plugin host from configuration and loads plugins.dir (or the default
+// directory next to the executable).
+std::unique_ptr<plugins::Host> makePluginHost(const Poco::Util::AbstractConfiguration& config,
+                                              plugins::LoadReport& report);
+plugins::LoadReport checkPlugins(const Poco::Util::AbstractConfiguration& config);
 
 struct Components;
 

@@ -29,6 +29,9 @@ class Hub;
 namespace aev::traces {
 class TraceService;
 }
+namespace aev::plugins {
+class Host;
+}
 namespace aev::auth {
 class StreamTokens;
 }
@@ -50,6 +53,7 @@ struct AppContext {
   stream::Hub* hub = nullptr;
   auth::StreamTokens* streamTokens = nullptr;
   traces::TraceService* traces = nullptr;
+  const plugins::Host* plugins = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
 };
 

@@ -9,6 +9,7 @@
 #include "http/render.h"
 #include "http/router.h"
 #include "identity/user_service.h"
+#include "plugins/host.h"
 
 namespace aev::http {
 
@@ -66,6 +67,14 @@ void registerAdminRoutes(Router& router, AppContext& ctx) {
         return Response::json(200, obj);
       },
       "Approve or reject an access request (instance admin).", "admin");
+
+  router.add(
+      "GET", "/admin/plugins",
+      [&ctx](Request& req) {
+        ctx.authenticator->instanceAdmin(credentialsOf(req));
+        return Response::text(200, "application/json", ctx.plugins->describeJson());
+      },
+      "Loaded plugins, their components and call statistics, and refused files (instance admin).", "admin");
 
   router.add(
       "GET", "/metrics",
