@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
-.PHONY: build run test test-asan bench clean
+.PHONY: build run test test-asan bench bench-peers clean
 
 build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -25,6 +25,10 @@ test-asan:
 
 bench: build
 	bash bench/footprint.sh $(BUILD)/daemon/agent-eventsd
+
+# Publish throughput, fan-out latency and idle memory against nginx+Nchan (~7 min).
+bench-peers:
+	bash bench/run.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
