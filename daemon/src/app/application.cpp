@@ -1,5 +1,6 @@
 #include "app/application.h"
 
+#include <Poco/Crypto/OpenSSLInitializer.h>
 #include <Poco/Environment.h>
 #include <Poco/File.h>
 #include <Poco/Util/HelpFormatter.h>
@@ -143,6 +144,11 @@ int Application::main(const std::vector<std::string>&) {
     std::cout << "agent-eventsd " << AEV_VERSION << std::endl;
     return EXIT_OK;
   }
+  // Poco::Crypto reference-counts OpenSSL set-up: every DigestEngine (one per JWT
+  // check) holds a reference, and when the count drops to zero it tears the locks down
+  // while another thread may be initialising them again — a crash under concurrent
+  // logins. One reference held for the whole run keeps the count above zero.
+  Poco::Crypto::OpenSSLInitializer cryptoForTheWholeRun;
   try {
     setupLogging(config().getString("log.level"), config().getString("log.format"), config().getString("log.file"));
     if (checkPlugins_) {
