@@ -1,10 +1,9 @@
 #include "store/database.h"
 
+#include "store/statement_runner.h"
+
 #include <Poco/Data/PostgreSQL/Connector.h>
-#include <Poco/Data/RecordSet.h>
 #include <Poco/Data/SQLite/Connector.h>
-#include <Poco/Data/Statement.h>
-#include <Poco/Nullable.h>
 #include <Poco/URI.h>
 
 #include <chrono>
@@ -88,60 +87,19 @@ std::string rewritePlaceholders(const std::string& sql) {
 
 // ---------------------------------------------------------------- Connection
 
-Connection::Connection(Database& db, std::unique_ptr<Poco::Data::Session> session)
+PooledSession::PooledSession() = default;
+PooledSession::PooledSession(PooledSession&&) noexcept = default;
+PooledSession& PooledSession::operator=(PooledSession&&) noexcept = default;
+PooledSession::~PooledSession() { runner.reset(); }
+
+Connection::Connection(Database& db, PooledSession session)
     : db_(db), session_(std::move(session)) {}
 
 Connection::~Connection() { db_.release(std::move(session_)); }
 
 Dialect Connection::dialect() const { return db_.dialect(); }
 
-Rows Connection::query(const std::string& sql, Params params) {
-  Poco::Data::Statement stmt(*session_);
-  stmt << (db_.dialect() == Dialect::PostgreSQL ? rewritePlaceholders(sql) : sql);
-  // Bindings hold references: keep typed copies alive until execute() returns.
-  std::vector<Poco::Int64> ints;
-  std::vector<double> doubles;
-  std::vector<std::string> strings;
-  std::vector<Poco::Nullable<std::string>> nulls;
-  ints.reserve(params.size());
-  doubles.reserve(params.size());
-  strings.reserve(params.size());
-  nulls.reserve(params.size());
-  for (auto& p : params) {
-    if (std::holds_alternative<std::int64_t>(p)) {
-      ints.push_back(std::get<std::int64_t>(p));
-      stmt, use(ints.back());
-    } else if (std::holds_alternative<double>(p)) {
-      doubles.push_back(std::get<double>(p));
-      stmt, use(doubles.back());
-    } else if (std::holds_alternative<std::string>(p)) {
-      strings.push_back(std::get<std::string>(p));
-      stmt, use(strings.back());
-    } else {
-      nulls.emplace_back();
-      stmt, use(nulls.back());
-    }
-  }
-  Rows result;
-  result.affected = stmt.execute();
-  if (stmt.columnsExtracted() > 0) {
-    Poco::Data::RecordSet rs(stmt);
-    const std::size_t cols = rs.columnCount();
-    auto names = std::make_shared<std::vector<std::string>>();
-    names->reserve(cols);
-    for (std::size_t c = 0; c < cols; ++c) names->push_back(rs.columnName(c));
-    result.columns = names;
-    const std::size_t n = rs.rowCount();
-    result.rows.reserve(n);
-    for (std::size_t r = 0; r < n; ++r) {
-      std::vector<Poco::Dynamic::Var> values;
-      values.reserve(cols);
-      for (std::size_t c = 0; c < cols; ++c) values.push_back(rs.value(c, r));
-      result.rows.emplace_back(result.columns, std::move(values));
-    }
-  }
-  return result;
-}
+Rows Connection::query(const std::string& sql, Params params) { return session_.runner->run(sql, params); }
 
 std::int64_t Connection::insert(const std::string& sql, Params params) {
   auto rows = query(sql, std::move(params));
@@ -256,7 +214,7 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
 
 Database::~Database() { close(); }
 
-std::unique_ptr<Poco::Data::Session> Database::openSession() {
+PooledSession Database::openSession() {
   auto session = std::make_unique<Poco::Data::Session>(connector_, connectionString_);
   if (dialect_ == Dialect::SQLite) {
     *session << "PRAGMA journal_mode=WAL", now;
@@ -268,7 +226,11 @@ std::unique_ptr<Poco::Data::Session> Database::openSession() {
     // splits the conninfo on spaces, so this cannot go in `options=-c ...`.)
     *session << "SET client_min_messages = warning", now;
   }
-  return session;
+  PooledSession pooled;
+  pooled.runner = dialect_ == Dialect::SQLite ? makeSqliteRunner(*session, options_.statementCacheSize)
+                                              : makePostgresRunner(*session, options_.statementCacheSize);
+  pooled.session = std::move(session);
+  return pooled;
 }
 
 std::unique_ptr<Connection> Database::acquire() {
@@ -296,12 +258,12 @@ std::unique_ptr<Connection> Database::acquire() {
   }
 }
 
-void Database::release(std::unique_ptr<Poco::Data::Session> session) {
-  if (!session) return;
+void Database::release(PooledSession session) {
+  if (!session.session) return;
   std::lock_guard lock(mutex_);
-  if (closed_ || !session->isConnected()) {
+  if (closed_ || !session.runner->healthy() || !session.session->isConnected()) {
     --open_;
-    session.reset();
+    session = PooledSession();
     available_.notify_one();
     return;
   }
@@ -327,7 +289,7 @@ bool Database::ping() {
 }
 
 void Database::close() {
-  std::vector<std::unique_ptr<Poco::Data::Session>> sessions;
+  std::vector<PooledSession> sessions;
   {
     std::lock_guard lock(mutex_);
     closed_ = true;
@@ -336,7 +298,8 @@ void Database::close() {
   }
   for (auto& s : sessions) {
     try {
-      s->close();
+      s.runner.reset();
+      s.session->close();
     } catch (...) {
     }
   }

@@ -67,15 +67,28 @@ struct DatabaseOptions {
   int poolSize = 8;
   std::string sqliteSynchronous = "FULL";
   int busyTimeoutMs = 10000;
+  std::size_t statementCacheSize = 256;  // prepared statements kept per connection
 };
 
 class Database;
+class StatementRunner;
+
+// A pooled session and the runner that executes SQL on its native handle (the runner
+// is destroyed first: it finalizes its prepared statements on the open connection).
+struct PooledSession {
+  std::unique_ptr<Poco::Data::Session> session;
+  std::unique_ptr<StatementRunner> runner;
+  PooledSession();
+  PooledSession(PooledSession&&) noexcept;
+  PooledSession& operator=(PooledSession&&) noexcept;
+  ~PooledSession();
+};
 
 // A session borrowed from the pool; statements run on it in order. A Transaction
 // wraps one in BEGIN/COMMIT and rolls back if it is destroyed without commit.
 class Connection {
  public:
-  Connection(Database& db, std::unique_ptr<Poco::Data::Session> session);
+  Connection(Database& db, PooledSession session);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -89,7 +102,7 @@ class Connection {
  private:
   friend class Transaction;
   Database& db_;
-  std::unique_ptr<Poco::Data::Session> session_;
+  PooledSession session_;
 };
 
 class Transaction {
@@ -138,8 +151,8 @@ class Database {
 
  private:
   friend class Connection;
-  std::unique_ptr<Poco::Data::Session> openSession();
-  void release(std::unique_ptr<Poco::Data::Session> session);
+  PooledSession openSession();
+  void release(PooledSession session);
 
   DatabaseOptions options_;
   Dialect dialect_;
@@ -148,7 +161,7 @@ class Database {
   std::string description_;
   std::mutex mutex_;
   std::condition_variable available_;
-  std::vector<std::unique_ptr<Poco::Data::Session>> idle_;
+  std::vector<PooledSession> idle_;
   int open_ = 0;
   bool closed_ = false;
 };

@@ -33,9 +33,31 @@ StoredEvent eventFromRow(const Row& r) {
 
 namespace {
 
-// Rows per INSERT statement: 18 parameters each keeps a statement under both
-// dialects' parameter limits with room to spare.
-constexpr std::size_t kRowsPerStatement = 200;
+// Rows per INSERT statement. A statement is prepared once per distinct text, so a
+// batch is cut greedily into a few fixed shapes instead of one text per batch size
+// (17 parameters a row keeps 64 rows far under both dialects' parameter limits).
+constexpr std::size_t kStatementShapes[] = {64, 16, 4, 1};
+
+std::size_t rowsForNextStatement(std::size_t remaining) {
+  for (auto shape : kStatementShapes)
+    if (remaining >= shape) return shape;
+  return remaining;
+}
+
+const std::string& insertSql(std::size_t rows) {
+  static const auto texts = [] {
+    std::map<std::size_t, std::string> out;
+    for (auto shape : kStatementShapes) {
+      std::string sql =
+          "INSERT INTO events (org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, "
+          "span_id, parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id) VALUES ";
+      for (std::size_t i = 0; i < shape; ++i) sql += i == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      out[shape] = sql + " RETURNING id, channel_id, seq";
+    }
+    return out;
+  }();
+  return texts.at(rows);
+}
 
 }  // namespace
 
@@ -59,16 +81,12 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
   }
   for (auto& e : events) e.seq = nextSeq[e.channelId]++;
 
-  for (std::size_t start = 0; start < events.size(); start += kRowsPerStatement) {
-    const std::size_t end = std::min(events.size(), start + kRowsPerStatement);
-    std::string sql =
-        "INSERT INTO events (org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, "
-        "span_id, parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id) VALUES ";
+  for (std::size_t start = 0; start < events.size();) {
+    const std::size_t end = start + rowsForNextStatement(events.size() - start);
     Params params;
     params.reserve((end - start) * 17);
     for (std::size_t i = start; i < end; ++i) {
       const auto& e = events[i];
-      sql += i == start ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
       // One push_back per column (GCC 12 misreports a braced list of variants here).
       params.emplace_back(e.orgId);
       params.emplace_back(e.appId);
@@ -88,11 +106,12 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
       params.push_back(optionalValue(e.apiKeyId));
       params.push_back(optionalValue(e.userId));
     }
-    sql += " RETURNING id, channel_id, seq";
     // RETURNING order is not promised: match rows back by (channel, seq), which is unique.
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
-    for (const auto& r : c.query(sql, std::move(params))) ids[{r.i64("channel_id"), r.i64("seq")}] = r.i64("id");
+    for (const auto& r : c.query(insertSql(end - start), std::move(params)))
+      ids[{r.i64("channel_id"), r.i64("seq")}] = r.i64("id");
     for (std::size_t i = start; i < end; ++i) events[i].id = ids.at({events[i].channelId, events[i].seq});
+    start = end;
   }
 }
 
