@@ -1,0 +1,85 @@
+#pragma once
+// Each OTLP span becomes one event (decisions §6). SpanEvent is independent of the store
+// types: the ingest route turns it into a NewEvent, adding the channel, app, organization,
+// receive time, API key and `source` ("otlp").
+//
+// identifier    the span name
+// agentId       attribute gen_ai.agent.name (string values only)
+// eventType     agent.error when the span status is ERROR; else from gen_ai.operation.name:
+//               execute_tool → agent.tool_call.end, invoke_agent → agent.end,
+//               chat / text_completion / generate_content → agent.message,
+//               handoff → agent.handoff; else custom. An error wins over the operation so
+//               a failed tool call or agent run is seen by anyone watching agent.error;
+//               the operation stays readable in metadata ("gen_ai.operation.name",
+//               "operation") and the status in metadata.status.
+// traceId, spanId, parentSpanId
+//               lowercase hex. A span is rejected when its trace id is not 16 bytes or its
+//               span id not 8 (absent and all-zero ids included), when a parent id is
+//               present but not 8 bytes, or when its name is empty. An all-zero parent id
+//               reads as "no parent" (some SDKs send one for root spans).
+// occurredAtMicros
+//               span start in microseconds since the epoch; absent when the span has no
+//               start time (the caller falls back to the receive time).
+// metadata      the span attributes as flat keys ("gen_ai.usage.input_tokens": 12), then,
+//               only where the span did not set the same key itself:
+//                 "resource"     the resource attributes as an object
+//                 "service.name" from the resource
+//                 "environment"  from deployment.environment.name | deployment.environment
+//                 "release"      from service.version
+//                 "operation"    from gen_ai.operation.name
+//                 "tool"         from gen_ai.tool.name
+//               (the short names are the analytics dimensions of decisions §6), and always
+//               the facts of the span itself, which override attributes of the same name:
+//                 "duration_ms"  (end − start) / 1e6, when both times are set and end ≥ start
+//                 "status"       "error" for status ERROR, "ok" for OK (absent when unset)
+//               error.type, gen_ai.usage.* etc. arrive as ordinary attributes.
+// payload       {"name", "kind": "internal"|"server"|"client"|"producer"|"consumer"|"unspecified",
+//                "startTimeUnixNano", "endTimeUnixNano" (decimal strings: nanoseconds exceed
+//                the 2^53 that JSON numbers keep exactly),
+//                "status": {"code": "unset"|"ok"|"error", "message"?},
+//                "scope": {"name", "version"}?,
+//                "events": [{"name", "timeUnixNano", "attributes": {flat}}],
+//                "links": <count>, "droppedAttributesCount"?: <n when > 0>}
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "otlp/trace_model.h"
+
+namespace aev::otlp {
+
+struct SpanEvent {
+  std::string identifier;
+  std::string payloadJson;   // condensed JSON object
+  std::string metadataJson;  // condensed JSON object
+  std::optional<std::string> agentId;
+  std::string eventType;
+  std::string traceId;  // 32 lowercase hex digits
+  std::string spanId;   // 16 lowercase hex digits
+  std::optional<std::string> parentSpanId;
+  std::optional<std::int64_t> occurredAtMicros;
+  bool isError = false;  // status ERROR (NewEvent.isError)
+};
+
+struct RejectedSpan {
+  std::size_t spanIndex = 0;  // position among all spans of the request, from 0
+  std::string reason;
+};
+
+struct SpanBatch {
+  std::vector<SpanEvent> events;  // accepted spans, in request order
+  std::vector<RejectedSpan> rejected;
+
+  // For ExportTracePartialSuccess.error_message: the count and the first few reasons;
+  // empty when nothing was rejected.
+  std::string rejectionMessage() const;
+};
+
+SpanBatch spanEvents(const TraceRequest& request);
+
+// The event type for a span's gen_ai.operation.name ("" when absent) and status code.
+std::string eventTypeForSpan(std::string_view operationName, int statusCode);
+
+}  // namespace aev::otlp

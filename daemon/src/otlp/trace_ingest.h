@@ -1,0 +1,33 @@
+#pragma once
+// The whole OTLP/HTTP traces ingest decode, for the POST /v1/traces route:
+//
+//   auto encoding = otlp::encodingForContentType(contentType);       // nullopt → 415
+//   try {
+//     otlp::SpanBatch batch = otlp::decodeTraceExport(body, contentEncoding, *encoding, maxBodyBytes);
+//     ... store batch.events (each → NewEvent, source "otlp"), count refusals ...
+//     respond 200, contentTypeOf(*encoding),
+//             exportTraceResponse(*encoding, rejected, batch.rejectionMessage() / own reasons)
+//   } catch (const otlp::IngestError& e) {
+//     respond e.httpStatus(), contentTypeOf(*encoding), otlp::errorBody(*encoding, e)
+//   }
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "otlp/encoding.h"
+#include "otlp/export_response.h"
+#include "otlp/ingest_error.h"
+#include "otlp/span_events.h"
+
+namespace aev::otlp {
+
+// Inflates (per Content-Encoding, with maxBytes before and after), decodes and maps the
+// spans. Throws IngestError for a body that is too large, undecodable or not a request;
+// per-span problems come back in SpanBatch::rejected.
+SpanBatch decodeTraceExport(std::string body, std::string_view contentEncoding, Encoding encoding,
+                            std::size_t maxBytes);
+
+// The google.rpc.Status body for an IngestError.
+std::string errorBody(Encoding encoding, const IngestError& error);
+
+}  // namespace aev::otlp

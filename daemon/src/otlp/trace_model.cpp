@@ -1,0 +1,12 @@
+#include "otlp/trace_model.h"
+
+namespace aev::otlp {
+
+std::size_t TraceRequest::spanCount() const {
+  std::size_t n = 0;
+  for (const auto& rs : resourceSpans)
+    for (const auto& ss : rs.scopeSpans) n += ss.spans.size();
+  return n;
+}
+
+}  // namespace aev::otlp
