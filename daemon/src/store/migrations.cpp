@@ -3,18 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
+#include "store/schema_parts.h"
 
 namespace aev::store {
 
 namespace {
-
-// The two dialects differ only in how a table gets its integer key; everything else
-// (BIGINT microsecond times, INTEGER 0/1 booleans, TEXT) is written once.
-std::string ddl(Dialect d, std::string sql) {
-  const std::string pk = d == Dialect::SQLite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY";
-  for (std::size_t pos; (pos = sql.find("@PK@")) != std::string::npos;) sql.replace(pos, 4, pk);
-  return sql;
-}
 
 std::vector<Migration> build(Dialect d) {
   std::vector<Migration> list;
@@ -170,6 +163,8 @@ std::vector<Migration> build(Dialect d) {
                       "CREATE INDEX traces_org_start ON traces(org_id, start_time)",
                       "CREATE INDEX events_org_trace_time ON events(org_id, trace_id, occurred_at, received_at)",
                   }});
+  list.push_back(telemetryMigration(d));
+  list.push_back(environmentsMigration(d));
   return list;
 }
 

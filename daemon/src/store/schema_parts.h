@@ -1,0 +1,16 @@
+#pragma once
+// Migrations after v3, one file each (schema_<name>.cpp), listed in migrations.cpp.
+#include <string>
+
+#include "store/migrations.h"
+
+namespace aev::store {
+
+// The two dialects differ only in how a table gets its integer key; everything else
+// (BIGINT microsecond times, INTEGER 0/1 booleans, TEXT, DOUBLE PRECISION) is written once.
+std::string ddl(Dialect d, std::string sql);
+
+Migration telemetryMigration(Dialect d);     // v4: telemetry columns, custom attributes
+Migration environmentsMigration(Dialect d);  // v5: environments
+
+}  // namespace aev::store
