@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
-.PHONY: build run test test-asan bench bench-peers clean
+.PHONY: build run test test-asan package package-check bench bench-peers clean
 
 build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -22,6 +22,15 @@ test-asan:
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp \
 		ctest --output-on-failure -j$(JOBS)
+
+# Debian package of the build tree: $(BUILD)/package/agent-events_<version>_<arch>.deb.
+package: build
+	cd $(BUILD) && cpack -G DEB
+
+# Builds the package, installs it, checks the installed daemon, SDK and systemd unit,
+# then purges it. Needs root (dpkg).
+package-check: build
+	bash packaging/check-deb.sh $(BUILD)
 
 bench: build
 	bash bench/footprint.sh $(BUILD)/daemon/agent-eventsd

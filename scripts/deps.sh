@@ -10,6 +10,7 @@ packages=(
   libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
   postgresql
   chromium
+  dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)
 )
 # Node 20+ (playwright-core drives Debian's Chromium in the browser test). Images that
 # already carry a newer Node (NodeSource) must not get Debian's npm, which conflicts.
