@@ -50,6 +50,7 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"stream.max_backlog_bytes", "262144"},
       {"stream.max_subscribers", "20000"},
       {"stream.token_ttl_seconds", "300"},
+      {"telemetry.prices_file", ""},
   };
   return defaults;
 }

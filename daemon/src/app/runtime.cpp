@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "apps/app_service.h"
 #include "auth/api_key_service.h"
@@ -18,6 +20,7 @@
 #include "events/quota_guard.h"
 #include "stream/hub.h"
 #include "plugins/settings.h"
+#include "telemetry/extractor.h"
 #include "traces/trace_service.h"
 #include "http/context.h"
 #include "http/router.h"
@@ -47,6 +50,21 @@ identity::PlanCatalog plansFrom(const Poco::Util::AbstractConfiguration& cfg) {
                                  cfg.getInt64(base + "seat_limit")};
   }
   return identity::PlanCatalog(std::move(plans), cfg.getString("plans.default"));
+}
+
+// The built-in model prices, with telemetry.prices_file laid over them when set.
+telemetry::PriceTable pricesFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  auto prices = telemetry::PriceTable::builtIn();
+  const auto path = cfg.getString("telemetry.prices_file");
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("telemetry.prices_file: cannot read " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    prices.overlay(text.str(), path);
+    spdlog::info("model prices: {} entries (built-in + {})", prices.size(), path);
+  }
+  return prices;
 }
 
 }  // namespace
@@ -101,6 +119,7 @@ struct Components {
         events(*database, writer, quota),
         streamTokens(secret, cfg.getInt("stream.token_ttl_seconds")),
         traces(*database),
+        telemetry(pricesFrom(cfg)),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -115,6 +134,7 @@ struct Components {
     ctx.hub = &hub;
     ctx.streamTokens = &streamTokens;
     ctx.traces = &traces;
+    ctx.telemetry = &telemetry;
     ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
@@ -168,6 +188,7 @@ struct Components {
   events::EventService events;
   auth::StreamTokens streamTokens;
   traces::TraceService traces;
+  telemetry::Extractor telemetry;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;

@@ -69,4 +69,18 @@ std::string toJson(const StoredEvent& e) {
   return out;
 }
 
+std::string toPluginJson(const StoredEvent& e) {
+  std::string out = toJson(e);
+  out.pop_back();  // the closing brace
+  field(out, "source");
+  appendJsonString(out, e.source);
+  field(out, "apiKeyId");
+  if (e.apiKeyId)
+    appendJsonString(out, std::to_string(*e.apiKeyId));
+  else
+    out += "null";
+  out += '}';
+  return out;
+}
+
 }  // namespace aev::events

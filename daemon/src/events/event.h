@@ -19,5 +19,8 @@ bool isEventType(const std::string& type);
 // {id, identifier, payload, channel_id, channelId, appId, orgId, agentId, eventType,
 //  traceId, spanId, parentSpanId, metadata, timestamp, occurredAt}
 std::string toJson(const StoredEvent& e);
+// toJson plus what plugins (dimensions, exporters) may read but clients are not shown:
+// `source` (api | batch | otlp) and `apiKeyId` (the publishing key, a decimal string).
+std::string toPluginJson(const StoredEvent& e);
 
 }  // namespace aev::events

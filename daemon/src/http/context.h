@@ -32,6 +32,9 @@ class TraceService;
 namespace aev::plugins {
 class Host;
 }
+namespace aev::telemetry {
+class Extractor;
+}
 namespace aev::auth {
 class StreamTokens;
 }
@@ -54,6 +57,7 @@ struct AppContext {
   auth::StreamTokens* streamTokens = nullptr;
   traces::TraceService* traces = nullptr;
   const plugins::Host* plugins = nullptr;
+  const telemetry::Extractor* telemetry = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
 };
 

@@ -3,8 +3,21 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace aev::store {
+
+// The telemetry fields of decisions §6, extracted once at ingest (telemetry module) and
+// stored in columns of the event row, so analytics groups and sums without JSON.
+struct TelemetryFields {
+  std::optional<std::string> model, provider, status, agent, tool, finishReason, semanticKind, service, operation,
+      errorType, environment, release, endUser;
+  std::optional<std::int64_t> inputTokens, outputTokens;
+  std::optional<double> costUsd, durationMs;
+  // Custom attributes (metadata.tags): key → scalar value as text.
+  std::vector<std::pair<std::string, std::string>> attributes;
+};
 
 struct NewEvent {
   std::int64_t orgId = 0;
@@ -25,6 +38,7 @@ struct NewEvent {
   std::optional<std::int64_t> userId;
   // Derived at ingest (decisions §6): an `agent.error` event or metadata.status "error".
   bool isError = false;
+  TelemetryFields telemetry;
 
   // The time a trace orders by: the publisher's timestamp when sent, else receipt.
   std::int64_t effectiveTime() const { return occurredAt ? *occurredAt : receivedAt; }

@@ -1,6 +1,7 @@
 #include "store/event_repository.h"
 
 #include <map>
+#include <tuple>
 
 namespace aev::store {
 
@@ -35,8 +36,9 @@ namespace {
 
 // Rows per INSERT statement. A statement is prepared once per distinct text, so a
 // batch is cut greedily into a few fixed shapes instead of one text per batch size
-// (17 parameters a row keeps 64 rows far under both dialects' parameter limits).
+// (35 parameters a row keeps 64 rows far under both dialects' parameter limits).
 constexpr std::size_t kStatementShapes[] = {64, 16, 4, 1};
+constexpr std::size_t kInsertColumns = 35;
 
 std::size_t rowsForNextStatement(std::size_t remaining) {
   for (auto shape : kStatementShapes)
@@ -50,8 +52,13 @@ const std::string& insertSql(std::size_t rows) {
     for (auto shape : kStatementShapes) {
       std::string sql =
           "INSERT INTO events (org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, "
-          "span_id, parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id) VALUES ";
-      for (std::size_t i = 0; i < shape; ++i) sql += i == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+          "span_id, parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id, ts, model, "
+          "provider, status, agent, tool, finish_reason, semantic_kind, service, operation, error_type, environment, "
+          "release_tag, end_user, input_tokens, output_tokens, cost_usd, duration_ms) VALUES ";
+      std::string row = "(?";
+      for (std::size_t c = 1; c < kInsertColumns; ++c) row += ",?";
+      row += ")";
+      for (std::size_t i = 0; i < shape; ++i) sql += (i == 0 ? "" : ",") + row;
       out[shape] = sql + " RETURNING id, channel_id, seq";
     }
     return out;
@@ -84,7 +91,7 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
   for (std::size_t start = 0; start < events.size();) {
     const std::size_t end = start + rowsForNextStatement(events.size() - start);
     Params params;
-    params.reserve((end - start) * 17);
+    params.reserve((end - start) * kInsertColumns);
     for (std::size_t i = start; i < end; ++i) {
       const auto& e = events[i];
       // One push_back per column (GCC 12 misreports a braced list of variants here).
@@ -105,6 +112,15 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
       params.emplace_back(e.source);
       params.push_back(optionalValue(e.apiKeyId));
       params.push_back(optionalValue(e.userId));
+      const auto& t = e.telemetry;
+      params.emplace_back(e.effectiveTime());
+      for (const auto* text : {&t.model, &t.provider, &t.status, &t.agent, &t.tool, &t.finishReason, &t.semanticKind,
+                               &t.service, &t.operation, &t.errorType, &t.environment, &t.release, &t.endUser})
+        params.push_back(optionalValue(*text));
+      params.push_back(optionalValue(t.inputTokens));
+      params.push_back(optionalValue(t.outputTokens));
+      params.push_back(optionalValue(t.costUsd));
+      params.push_back(optionalValue(t.durationMs));
     }
     // RETURNING order is not promised: match rows back by (channel, seq), which is unique.
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
@@ -113,6 +129,27 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
     for (std::size_t i = start; i < end; ++i) events[i].id = ids.at({events[i].channelId, events[i].seq});
     start = end;
   }
+  insertAttributes(c, events);
+}
+
+void EventRepository::insertAttributes(Connection& c, const std::vector<StoredEvent>& events) {
+  // Custom attributes, one row each, and the org's attribute keys (last seen, per
+  // environment) for /analytics/dimensions: one upsert per distinct key in the batch.
+  std::map<std::tuple<std::int64_t, std::string, std::string>, std::pair<std::int64_t, std::string>> keys;
+  for (const auto& e : events) {
+    for (const auto& [key, value] : e.telemetry.attributes) {
+      c.exec("INSERT INTO event_attributes (event_id, org_id, ts, key, value) VALUES (?, ?, ?, ?, ?)",
+             {e.id, e.orgId, e.effectiveTime(), key, value});
+      auto& seen = keys[{e.orgId, e.telemetry.environment.value_or(""), key}];
+      if (e.receivedAt >= seen.first) seen = {e.receivedAt, e.source};
+    }
+  }
+  for (const auto& [k, seen] : keys)
+    c.exec(
+        "INSERT INTO attribute_keys (org_id, environment, key, source, last_seen) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (org_id, environment, key) DO UPDATE SET last_seen = excluded.last_seen, source = excluded.source "
+        "WHERE excluded.last_seen >= attribute_keys.last_seen",
+        {std::get<0>(k), std::get<1>(k), std::get<2>(k), seen.second, seen.first});
 }
 
 void EventRepository::addUsage(Connection& c, std::int64_t orgId, const std::string& period, std::int64_t count) {

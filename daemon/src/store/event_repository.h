@@ -25,7 +25,8 @@ StoredEvent eventFromRow(const Row& r);
 class EventRepository {
  public:
   // Inserts events (any channels) in the order given, assigning each channel's next
-  // sequence numbers; fills id and seq. Runs inside the caller's transaction.
+  // sequence numbers; fills id and seq. Stores telemetry columns and custom attributes
+  // too. Runs inside the caller's transaction.
   void insertBatch(Connection& c, std::vector<StoredEvent>& events);
   void addUsage(Connection& c, std::int64_t orgId, const std::string& period, std::int64_t count);
   std::int64_t usage(Connection& c, std::int64_t orgId, const std::string& period);
@@ -42,6 +43,9 @@ class EventRepository {
   // The channel's newest event (id, seq), if any.
   std::optional<std::pair<std::int64_t, std::int64_t>> newest(Connection& c, std::int64_t orgId,
                                                               std::int64_t channelId);
+
+ private:
+  void insertAttributes(Connection& c, const std::vector<StoredEvent>& events);
 };
 
 }  // namespace aev::store

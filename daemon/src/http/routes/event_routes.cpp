@@ -14,6 +14,7 @@
 #include "http/render.h"
 #include "http/router.h"
 #include "stream/hub.h"
+#include "telemetry/extractor.h"
 
 namespace aev::http {
 
@@ -27,14 +28,16 @@ std::optional<std::string> shortString(BodyReader& body, const std::string& fiel
 }
 
 // One event object of POST /event or of the batch's `events` array.
-events::NewEvent parseEvent(const Poco::JSON::Object::Ptr& obj, const std::string& location,
-                            const auth::Principal& p) {
+events::NewEvent parseEvent(const AppContext& ctx, const Poco::JSON::Object::Ptr& obj, const std::string& location,
+                            const auth::Principal& p, const std::string& source) {
   BodyReader body(obj, location);
   events::NewEvent e;
+  e.source = source;
   e.identifier = body.string("identifier", true, 1, 256).value_or("");
+  Poco::JSON::Object::Ptr payload, metadata;
   if (!body.has("payload"))
     body.fail("payload", "is required");
-  else if (auto payload = obj->getObject("payload"))
+  else if ((payload = obj->getObject("payload")))
     e.payloadJson = stringify(payload);
   else
     body.fail("payload", "must be an object", stringify(obj->get("payload")));
@@ -46,21 +49,19 @@ events::NewEvent parseEvent(const Poco::JSON::Object::Ptr& obj, const std::strin
   e.spanId = shortString(body, "spanId");
   e.parentSpanId = shortString(body, "parentSpanId");
   if (body.has("metadata")) {
-    if (auto metadata = obj->getObject("metadata")) {
+    if ((metadata = obj->getObject("metadata")))
       e.metadataJson = stringify(metadata);
-      e.isError = metadata->has("status") && metadata->get("status").isString() &&
-                  metadata->getValue<std::string>("status") == "error";
-    } else {
+    else
       body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
-    }
   }
-  if (e.eventType == "agent.error") e.isError = true;
   if (auto ts = body.string("timestamp", false, 1, 64)) {
     if (auto micros = clock::parseRfc3339(*ts))
       e.occurredAt = micros;
     else
       body.fail("timestamp", "must be an RFC 3339 timestamp", *ts);
   }
+  for (auto& problem : ctx.telemetry->apply(e, payload, metadata, location))
+    body.fail(problem.location.substr(location.size() + 1), problem.message, problem.value);
   body.done();
   e.orgId = *p.orgId;
   if (p.isUser())
@@ -175,7 +176,7 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
       "POST", "/event",
       [&ctx](Request& req) {
         auto p = publisher(ctx, req);
-        auto event = parseEvent(req.jsonBody(), "body", p);
+        auto event = parseEvent(ctx, req.jsonBody(), "body", p, "api");
         return eventResponse(201, ctx.events->publish(std::move(event)));
       },
       "Publish an event (Bearer, or API key with `publish`); 201 once it is durable.", "events");
@@ -196,8 +197,7 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
           auto obj = list->getObject(static_cast<unsigned>(i));
           try {
             if (!obj) throw errors::invalidField(loc, "must be an object");
-            auto e = parseEvent(obj, loc, p);
-            e.source = "batch";
+            auto e = parseEvent(ctx, obj, loc, p, "batch");
             items.emplace_back(std::move(e));
           } catch (const ApiError& err) {
             items.emplace_back(err);

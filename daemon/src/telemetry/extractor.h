@@ -1,0 +1,42 @@
+#pragma once
+// Extracts the telemetry fields of decisions §6 from an event at ingest, once, into
+// NewEvent::telemetry (stored in columns; analytics never parses JSON).
+//
+// The rules are those of the dimension_standard plugin (plugins/dimension_standard):
+// metadata keys are tried in order and the first present wins; a key is looked up flat
+// first ("gen_ai.request.model") and then as a dotted path ("usage.input_tokens").
+// The daemon applies them in-core because running 16 plugin calls, each parsing the
+// event, on every publish would cost more than the publish; a unit test holds the two
+// implementations to the same answers.
+#include <Poco/JSON/Object.h>
+
+#include <vector>
+
+#include "common/errors.h"
+#include "store/event_records.h"
+#include "telemetry/prices.h"
+
+namespace aev::telemetry {
+
+// Custom attributes (metadata.tags) accepted per event, and their sizes.
+constexpr std::size_t kMaxAttributes = 64;
+constexpr std::size_t kMaxAttributeKey = 128;
+constexpr std::size_t kMaxAttributeValue = 512;
+
+class Extractor {
+ public:
+  explicit Extractor(PriceTable prices) : prices_(std::move(prices)) {}
+
+  // Fills e.telemetry (and e.isError) from the event's fields, payload and metadata
+  // (either may be null). Returns problems with metadata.tags (location-prefixed), which
+  // the caller reports as a 422; nothing else about metadata is an error.
+  std::vector<FieldError> apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                                const Poco::JSON::Object::Ptr& metadata, const std::string& location) const;
+
+  const PriceTable& prices() const { return prices_; }
+
+ private:
+  PriceTable prices_;
+};
+
+}  // namespace aev::telemetry

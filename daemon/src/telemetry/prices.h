@@ -1,0 +1,33 @@
+#pragma once
+// Model prices (USD per million input/output tokens) for events that report token usage
+// but no cost_usd (decisions §6). The table of config/prices.json is built into the
+// binary; telemetry.prices_file lays an operator's file over it, entry by entry.
+#include <map>
+#include <optional>
+#include <string>
+
+namespace aev::telemetry {
+
+struct ModelPrice {
+  double inputPerMillion = 0;
+  double outputPerMillion = 0;
+};
+
+class PriceTable {
+ public:
+  static PriceTable builtIn();
+  // {"models": {"<name>": {"input": n, "output": n}}}; throws std::invalid_argument
+  // naming the bad entry, so a broken file stops start-up with a clear message.
+  void overlay(const std::string& jsonText, const std::string& origin);
+
+  // Exact name, else the longest entry the name starts with, followed by one of "-@:."
+  // (dated or tagged variants: gpt-4o-2024-08-06 → gpt-4o).
+  const ModelPrice* find(const std::string& model) const;
+  std::optional<double> cost(const std::string& model, std::int64_t inputTokens, std::int64_t outputTokens) const;
+  std::size_t size() const { return prices_.size(); }
+
+ private:
+  std::map<std::string, ModelPrice> prices_;
+};
+
+}  // namespace aev::telemetry
