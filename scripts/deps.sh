@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
   build-essential cmake make pkg-config ccache git curl ca-certificates procps
   libpoco-dev libspdlog-dev libfmt-dev libboost-dev libboost-filesystem-dev
-  libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
+  libsodium-dev libssl-dev libpq-dev libsqlite3-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
   postgresql
   chromium
   dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)
@@ -33,5 +33,9 @@ fi
 # configure, which registers the browser test only when it is installed.
 if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
   npm ci --prefix "$root/tests/browser" --no-audit --no-fund >/dev/null
+fi
+# The official OpenTelemetry JS SDK, which the OTLP ingest test exports through.
+if [ ! -d "$root/tests/otlp/node_modules/@opentelemetry/sdk-trace-base" ]; then
+  npm ci --prefix "$root/tests/otlp" --no-audit --no-fund >/dev/null
 fi
 echo "dependencies ready"

@@ -45,11 +45,11 @@ TEST(Schemas, UnknownNameHasNoSchema) {
 
 TEST(OpenApi, DocumentListsEveryRouteWithItsMethod) {
   std::vector<RouteDoc> routes = {
-      {"GET", "/healthz", "Liveness", "ops", true},
-      {"POST", "/auth/login", "Log in", "auth", true},
-      {"GET", "/organizations/{id}", "Get an organization", "organizations", false},
-      {"PATCH", "/organizations/{id}", "Update an organization", "organizations", false},
-      {"PATCH", "/organizations/{orgId}/members/{userId}", "Change a role", "organizations", false},
+      {"GET", "/healthz", "Liveness", "ops", true, {}, ""},
+      {"POST", "/auth/login", "Log in", "auth", true, {}, ""},
+      {"GET", "/organizations/{id}", "Get an organization", "organizations", false, {}, ""},
+      {"PATCH", "/organizations/{id}", "Update an organization", "organizations", false, {}, ""},
+      {"PATCH", "/organizations/{orgId}/members/{userId}", "Change a role", "organizations", false, {}, ""},
   };
   std::string text;
   ASSERT_NO_THROW(text = openApiDocument(routes, "http://127.0.0.1:8080"));
@@ -87,6 +87,29 @@ TEST(OpenApi, EmptyRouteTable) {
   auto doc = parse(text);
   ASSERT_TRUE(doc->getObject("paths"));
   EXPECT_EQ(doc->getObject("paths")->size(), 0u);
+}
+
+TEST(OpenApi, QueryParametersAndResponseSchemas) {
+  std::vector<RouteDoc> routes = {{"GET",
+                                   "/analytics/latency",
+                                   "Latency",
+                                   "analytics",
+                                   false,
+                                   {{"interval", "string", "bucket", {"minute", "hour"}, false},
+                                    {"limit", "integer", "rows", {}, true}},
+                                   "AnalyticsLatency"}};
+  auto doc = parse(openApiDocument(routes, "http://x"));
+  auto op = doc->getObject("paths")->getObject("/analytics/latency")->getObject("get");
+  auto params = op->getArray("parameters");
+  ASSERT_EQ(params->size(), 2u);
+  auto interval = params->getObject(0);
+  EXPECT_EQ(interval->getValue<std::string>("in"), "query");
+  EXPECT_EQ(interval->getObject("schema")->getArray("enum")->size(), 2u);
+  EXPECT_TRUE(params->getObject(1)->getValue<bool>("required"));
+  EXPECT_EQ(params->getObject(1)->getObject("schema")->getValue<std::string>("type"), "integer");
+  auto schema = op->getObject("responses")->getObject("2XX")->getObject("content")->getObject("application/json");
+  EXPECT_EQ(schema->getObject("schema")->getValue<std::string>("$ref"), "#/components/schemas/AnalyticsLatency");
+  EXPECT_TRUE(doc->getObject("components")->getObject("schemas")->has("AnalyticsLatency"));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analytics/analytics_service.h"
 #include "apps/app_service.h"
 #include "auth/api_key_service.h"
 #include "auth/authenticator.h"
@@ -25,6 +26,7 @@
 #include "http/context.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "identity/environment_service.h"
 #include "identity/organization_service.h"
 #include "identity/plans.h"
 #include "identity/user_service.h"
@@ -65,6 +67,13 @@ telemetry::PriceTable pricesFrom(const Poco::Util::AbstractConfiguration& cfg) {
     spdlog::info("model prices: {} entries (built-in + {})", prices.size(), path);
   }
   return prices;
+}
+
+// The analytics dimensions are those the dimension plugins provide.
+std::vector<std::string> dimensionNames(const plugins::Host& host) {
+  std::vector<std::string> names;
+  for (const auto& d : host.registry().dimensions()) names.push_back(d->info().name);
+  return names;
 }
 
 }  // namespace
@@ -111,6 +120,7 @@ struct Components {
         users(*database, hasher, plans, cfg.getString("auth.registration")),
         organizations(*database, plans, cfg.getInt("invitations.ttl_seconds")),
         apps(*database),
+        environments(*database),
         hub(stream::HubOptions{static_cast<std::size_t>(cfg.getInt64("stream.max_backlog_bytes")), 128 * 1024,
                                std::chrono::seconds(cfg.getInt("stream.keepalive_seconds")),
                                static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers"))}),
@@ -120,6 +130,7 @@ struct Components {
         streamTokens(secret, cfg.getInt("stream.token_ttl_seconds")),
         traces(*database),
         telemetry(pricesFrom(cfg)),
+        analytics(*database, dimensionNames(*pluginHost)),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -130,11 +141,14 @@ struct Components {
     ctx.metricsAccess = cfg.getString("metrics.access");
     ctx.plans = &plans;
     ctx.apps = &apps;
+    ctx.environments = &environments;
     ctx.events = &events;
     ctx.hub = &hub;
     ctx.streamTokens = &streamTokens;
     ctx.traces = &traces;
     ctx.telemetry = &telemetry;
+    ctx.analytics = &analytics;
+    ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
@@ -150,8 +164,11 @@ struct Components {
     http::registerApiKeyRoutes(*router, ctx);
     http::registerAdminRoutes(*router, ctx);
     http::registerAppRoutes(*router, ctx);
+    http::registerEnvironmentRoutes(*router, ctx);
     http::registerEventRoutes(*router, ctx);
     http::registerTraceRoutes(*router, ctx);
+    http::registerAnalyticsRoutes(*router, ctx);
+    http::registerOtlpRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -182,6 +199,7 @@ struct Components {
   identity::UserService users;
   identity::OrganizationService organizations;
   apps::AppService apps;
+  identity::EnvironmentService environments;
   stream::Hub hub;
   events::EventWriter writer;
   events::QuotaGuard quota;
@@ -189,6 +207,7 @@ struct Components {
   auth::StreamTokens streamTokens;
   traces::TraceService traces;
   telemetry::Extractor telemetry;
+  analytics::AnalyticsService analytics;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;

@@ -49,7 +49,9 @@ void AppService::remove(std::int64_t orgId, std::int64_t appId) {
   db_.transaction([&](store::Connection& c) {
     if (!apps_.byId(c, orgId, appId)) throw errors::notFound("App");
     for (const auto& ch : channels_.ofApp(c, orgId, appId)) removed.push_back(ch.id);
+    const auto traceIds = traces_.idsInChannels(c, orgId, removed);
     apps_.remove(c, orgId, appId);  // channels and their events cascade
+    traces_.rebuild(c, orgId, traceIds);
   });
   if (channelsDeleted_ && !removed.empty()) channelsDeleted_(removed);
 }
@@ -75,7 +77,9 @@ store::ChannelRecord AppService::channel(std::int64_t orgId, std::int64_t channe
 void AppService::removeChannel(std::int64_t orgId, std::int64_t channelId) {
   db_.transaction([&](store::Connection& c) {
     if (!channels_.byId(c, orgId, channelId)) throw errors::notFound("Channel");
+    const auto traceIds = traces_.idsInChannels(c, orgId, {channelId});
     channels_.remove(c, orgId, channelId);  // events cascade
+    traces_.rebuild(c, orgId, traceIds);
   });
   if (channelsDeleted_) channelsDeleted_({channelId});
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Apps and their channels (interface §2.5, §2.6, §4.4). Another organization's ids are
 // simply not found. Deleting a channel (or an app, with its channels) tells the
-// listener so open streams of those channels end.
+// listener so open streams of those channels end, and recomputes the rollups of the
+// traces that had events there.
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "store/app_repository.h"
 #include "store/database.h"
+#include "store/trace_repository.h"
 
 namespace aev::apps {
 
@@ -39,6 +41,7 @@ class AppService {
   store::Database& db_;
   store::AppRepository apps_;
   store::ChannelRepository channels_;
+  store::TraceRepository traces_;
   ChannelsDeleted channelsDeleted_;
 };
 

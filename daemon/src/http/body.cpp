@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "common/clock.h"
 #include "http/request.h"
 
 namespace aev::http {
@@ -138,6 +139,13 @@ std::int64_t queryInt(const std::optional<std::string>& value, const std::string
     throw errors::invalidField("query." + name,
                                "must be an integer from " + std::to_string(min) + " to " + std::to_string(max), *value);
   return out;
+}
+
+std::optional<std::int64_t> queryTime(const std::optional<std::string>& value, const std::string& name) {
+  if (!value || value->empty()) return std::nullopt;
+  auto micros = clock::parseRfc3339(*value);
+  if (!micros) throw errors::invalidField("query." + name, "must be an RFC 3339 timestamp", *value);
+  return micros;
 }
 
 }  // namespace aev::http

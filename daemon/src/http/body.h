@@ -48,4 +48,7 @@ std::int64_t pathId(const std::string& value, const std::string& what);
 std::int64_t queryInt(const std::optional<std::string>& value, const std::string& name, std::int64_t defaultValue,
                       std::int64_t min, std::int64_t max);
 
+// An optional RFC 3339 query time in µs (422 when present but not a timestamp).
+std::optional<std::int64_t> queryTime(const std::optional<std::string>& value, const std::string& name);
+
 }  // namespace aev::http

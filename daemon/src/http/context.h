@@ -1,6 +1,7 @@
 #pragma once
 // What route handlers may reach: the services (never the store directly, except the
 // readiness probe) and the settings handlers need. Built once by app and shared.
+#include <cstddef>
 #include <string>
 
 namespace aev::store {
@@ -15,6 +16,7 @@ namespace aev::identity {
 class UserService;
 class OrganizationService;
 class PlanCatalog;
+class EnvironmentService;
 }  // namespace aev::identity
 
 namespace aev::apps {
@@ -35,6 +37,9 @@ class Host;
 namespace aev::telemetry {
 class Extractor;
 }
+namespace aev::analytics {
+class AnalyticsService;
+}
 namespace aev::auth {
 class StreamTokens;
 }
@@ -51,6 +56,7 @@ struct AppContext {
   identity::UserService* users = nullptr;
   identity::OrganizationService* organizations = nullptr;
   const identity::PlanCatalog* plans = nullptr;
+  identity::EnvironmentService* environments = nullptr;
   apps::AppService* apps = nullptr;
   events::EventService* events = nullptr;
   stream::Hub* hub = nullptr;
@@ -58,7 +64,9 @@ struct AppContext {
   traces::TraceService* traces = nullptr;
   const plugins::Host* plugins = nullptr;
   const telemetry::Extractor* telemetry = nullptr;
+  analytics::AnalyticsService* analytics = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
+  std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
 
 // One function per resource file under http/routes/.
@@ -69,8 +77,11 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx);
 void registerApiKeyRoutes(Router& router, AppContext& ctx);
 void registerAdminRoutes(Router& router, AppContext& ctx);
 void registerAppRoutes(Router& router, AppContext& ctx);
+void registerEnvironmentRoutes(Router& router, AppContext& ctx);
 void registerEventRoutes(Router& router, AppContext& ctx);
 void registerTraceRoutes(Router& router, AppContext& ctx);
+void registerAnalyticsRoutes(Router& router, AppContext& ctx);
+void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

@@ -25,6 +25,18 @@ std::vector<std::string> Router::split(const std::string& path) {
   return parts;
 }
 
+void Router::document(const std::string& method, const std::string& pathTemplate,
+                      std::vector<ops::QueryParamDoc> query, std::string responseSchema) {
+  for (auto& r : routes_) {
+    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
+      r.info.query = std::move(query);
+      r.info.responseSchema = std::move(responseSchema);
+      return;
+    }
+  }
+  throw std::logic_error("document(): no route " + method + " " + pathTemplate);
+}
+
 void Router::add(const std::string& method, const std::string& pathTemplate, Handler handler, std::string summary,
                  std::string tag, bool isPublic) {
   Route route;
@@ -45,7 +57,7 @@ void Router::add(const std::string& method, const std::string& pathTemplate, Han
   for (const auto& existing : routes_)
     if (existing.info.method == method && existing.info.pathTemplate == normalised)
       throw std::logic_error("duplicate route " + method + " " + normalised);
-  route.info = {method, normalised, std::move(summary), std::move(tag), isPublic};
+  route.info = {method, normalised, std::move(summary), std::move(tag), isPublic, {}, ""};
   route.handler = std::move(handler);
   routes_.push_back(std::move(route));
 }

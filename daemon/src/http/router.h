@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "http/request.h"
+#include "ops/schemas.h"
 
 namespace aev::http {
 
@@ -19,6 +20,8 @@ struct RouteInfo {
   std::string summary;
   std::string tag;
   bool isPublic = false;  // no authentication
+  std::vector<ops::QueryParamDoc> query;  // for the OpenAPI document
+  std::string responseSchema;             // catalog name of the 2XX body, "" if undocumented
 };
 
 class Router {
@@ -32,6 +35,9 @@ class Router {
     std::string allowedMethods;  // set when the path exists but the method does not
   };
   Match match(const std::string& method, const std::string& path) const;
+  // Adds query parameters and the success body's schema to a route's documentation.
+  void document(const std::string& method, const std::string& pathTemplate, std::vector<ops::QueryParamDoc> query,
+                std::string responseSchema);
 
   std::vector<RouteInfo> routes() const;
 

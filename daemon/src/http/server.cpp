@@ -1,5 +1,6 @@
 #include "http/server.h"
 
+#include <Poco/Exception.h>
 #include <Poco/Net/HTTPRequestHandler.h>
 #include <Poco/Net/HTTPRequestHandlerFactory.h>
 #include <Poco/Net/HTTPServerParams.h>
@@ -55,6 +56,17 @@ bool readBody(std::istream& in, std::size_t limit, std::string& out) {
 
 std::string statusClass(int status) { return std::to_string(status / 100) + "xx"; }
 
+// The target's path as sent, still percent-encoded. The router splits it at '/' and
+// decodes each segment once; a path decoded before that had "%25" decoded twice (a 500
+// for a trace id holding '%') and "%2F" turned into a separator. Logs and problem
+// `instance`s show it encoded too, so a "%0A" cannot forge a log line.
+std::string rawPathOf(const std::string& target, const Poco::URI& parsed) {
+  if (!target.empty() && target.front() == '/') return target.substr(0, target.find_first_of("?#"));
+  std::string encoded;  // absolute-form target (RFC 9112 §3.2.2): re-encode the parsed path
+  Poco::URI::encode(parsed.getPath(), "?#", encoded);
+  return encoded;
+}
+
 class RequestHandler : public Poco::Net::HTTPRequestHandler {
  public:
   RequestHandler(const ServerOptions& options, const Router& router) : options_(options), router_(router) {}
@@ -66,9 +78,16 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     req.method = preq.getMethod();
     Response resp;
     try {
-      Poco::URI uri(preq.getURI());
-      req.path = uri.getPath();
-      for (const auto& [k, v] : uri.getQueryParameters()) req.query.emplace(k, v);
+      const auto& target = preq.getURI();
+      req.path = target.substr(0, target.find_first_of("?#"));  // the problem's `instance` if parsing fails
+      Poco::URI uri;
+      try {
+        uri = Poco::URI(target);
+        for (const auto& [k, v] : uri.getQueryParameters()) req.query.emplace(k, v);
+      } catch (const Poco::SyntaxException&) {
+        throw errors::badRequest("The request target is not a valid URI (a '%' must start a %XX escape).");
+      }
+      req.path = rawPathOf(target, uri);
       for (const auto& [k, v] : preq) req.headers[Poco::toLower(k)] = v;
       req.clientAddress = preq.clientAddress().host().toString();
       req.fromLoopback = preq.clientAddress().host().isLoopback();

@@ -81,6 +81,22 @@ const std::map<std::string, std::string>& catalog() {
     "name": {"type": "string", "minLength": 1, "maxLength": 120}, "orgId": {"type": "string"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
   }})"},
+      {"Environment", R"({
+  "title": "Environment", "type": "object",
+  "required": ["id", "environmentId", "orgId", "name", "slug", "createdAt", "updatedAt"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "id": {"type": "string", "pattern": "^[0-9]+$"}, "environmentId": {"type": "string", "pattern": "^[0-9]+$"},
+    "orgId": {"type": "string", "pattern": "^[0-9]+$"}, "name": {"type": "string", "minLength": 1, "maxLength": 120},
+    "slug": {"type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"},
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
+  }})"},
+      {"EnvironmentList", R"({
+  "title": "EnvironmentList", "type": "object", "required": ["data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"$ref": "Environment.json"}}
+  }})"},
       {"Problem", R"({
   "title": "Problem", "type": "object", "required": ["type", "title", "status"],
   "properties": {
@@ -106,9 +122,19 @@ std::string condense(const Poco::Dynamic::Var& v) {
 
 }  // namespace
 
+// The catalog above plus the schemas kept in their own files.
+const std::map<std::string, std::string>& allSchemas() {
+  static const std::map<std::string, std::string> all = [] {
+    auto merged = catalog();
+    for (const auto& [name, text] : analyticsSchemas()) merged.emplace(name, text);
+    return merged;
+  }();
+  return all;
+}
+
 std::optional<std::string> schemaText(const std::string& name, const std::string& baseUrl) {
-  auto it = catalog().find(name);
-  if (it == catalog().end()) return std::nullopt;
+  auto it = allSchemas().find(name);
+  if (it == allSchemas().end()) return std::nullopt;
   auto obj = parseObject(it->second);
   obj->set("$schema", "https://json-schema.org/draft/2020-12/schema");
   obj->set("$id", baseUrl + "/schemas/" + name + ".json");
@@ -117,7 +143,7 @@ std::optional<std::string> schemaText(const std::string& name, const std::string
 
 std::vector<std::string> schemaNames() {
   std::vector<std::string> names;
-  for (const auto& [name, _] : catalog()) names.push_back(name);
+  for (const auto& [name, _] : allSchemas()) names.push_back(name);
   return names;
 }
 
@@ -167,15 +193,35 @@ std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::stri
       p->set("schema", parseObject(R"({"type": "string"})"));
       params->add(p);
     }
+    for (const auto& q : r.query) {
+      Poco::JSON::Object::Ptr p = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+      p->set("name", q.name);
+      p->set("in", "query");
+      p->set("required", q.required);
+      if (!q.description.empty()) p->set("description", q.description);
+      Poco::JSON::Object::Ptr schema = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+      schema->set("type", q.type);
+      if (!q.allowed.empty()) {
+        Poco::JSON::Array::Ptr values = new Poco::JSON::Array;
+        for (const auto& v : q.allowed) values->add(v);
+        schema->set("enum", values);
+      }
+      p->set("schema", schema);
+      params->add(p);
+    }
     if (params->size() > 0) op->set("parameters", params);
     if (r.isPublic) {
       op->set("security", Poco::JSON::Array::Ptr(new Poco::JSON::Array));
     } else {
       op->set("security", Poco::JSON::Parser().parse(R"([{"bearer": []}])"));
     }
-    op->set("responses", parseObject(R"({
+    auto responses = parseObject(R"({
       "default": {"description": "Error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "2XX": {"description": "Success"}})"));
+      "2XX": {"description": "Success"}})");
+    if (!r.responseSchema.empty())
+      responses->set("2XX", parseObject(R"({"description": "Success", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/)" +
+                                        r.responseSchema + R"("}}}})"));
+    op->set("responses", responses);
     std::string method = r.method;
     for (auto& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     item->set(method, op);

@@ -1,11 +1,21 @@
 #pragma once
 // JSON Schemas (2020-12) for every `$schema` a second-shape body names, served at
 // /schemas/<Name>.json, and the OpenAPI 3.1 document built from the route table.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace aev::ops {
+
+// A query parameter as the OpenAPI document shows it.
+struct QueryParamDoc {
+  std::string name;
+  std::string type;  // "string" | "integer"
+  std::string description;
+  std::vector<std::string> allowed;  // enum, when not empty
+  bool required = false;
+};
 
 struct RouteDoc {
   std::string method;
@@ -13,11 +23,16 @@ struct RouteDoc {
   std::string summary;
   std::string tag;
   bool isPublic = false;
+  std::vector<QueryParamDoc> query;
+  std::string responseSchema;  // a catalog name for the 2XX body, "" when undocumented
 };
 
 // The schema text for a name ("Organization"), std::nullopt when unknown.
 std::optional<std::string> schemaText(const std::string& name, const std::string& baseUrl);
 std::vector<std::string> schemaNames();
+// Schemas kept in their own files (e.g. analytics_schemas.cpp), merged into the catalog.
+const std::map<std::string, std::string>& analyticsSchemas();
+
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 
 }  // namespace aev::ops

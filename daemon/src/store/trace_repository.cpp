@@ -53,29 +53,40 @@ TraceRecord traceFromRow(const Row& r) {
   return t;
 }
 
+// decisions §6, as ingest derives NewEvent::isError (the flag itself is not stored):
+// an `agent.error` event, or metadata.status = "error".
+bool isErrorEvent(const StoredEvent& e) {
+  if (e.eventType == "agent.error") return true;
+  if (!e.metadataJson) return false;
+  try {
+    auto metadata = Poco::JSON::Parser().parse(*e.metadataJson).extract<Poco::JSON::Object::Ptr>();
+    return metadata && metadata->has("status") && metadata->get("status").isString() &&
+           metadata->getValue<std::string>("status") == "error";
+  } catch (...) {
+    return false;
+  }
+}
+
 void addUnique(std::vector<std::string>& list, const std::string& value) {
   auto it = std::lower_bound(list.begin(), list.end(), value);
   if (it == list.end() || *it != value) list.insert(it, value);
 }
 
-std::string whereClause(const TraceQuery& q, Params& params) {
+std::string whereClause(Dialect dialect, const TraceQuery& q, Params& params) {
   std::string sql;
   if (q.appId) sql += " AND app_id = ?", params.emplace_back(*q.appId);
   if (q.channelId) sql += " AND channel_id = ?", params.emplace_back(*q.channelId);
   if (q.since) sql += " AND start_time >= ?", params.emplace_back(*q.since);
   if (q.until) sql += " AND start_time < ?", params.emplace_back(*q.until);
   if (q.agent) {
-    // agents is a JSON array of strings: look for the quoted name, LIKE-escaped.
+    // agents is a JSON array of strings: look for the name as a JSON string, quotes
+    // included, so only a whole element matches. instr/strpos compare bytes: exact and
+    // case-sensitive on both dialects (SQLite's LIKE ignores ASCII case, so "Alice"
+    // also found "alice" there and not on PostgreSQL).
     std::string quoted;
     appendJsonString(quoted, *q.agent);
-    std::string pattern = "%";
-    for (char ch : quoted) {
-      if (ch == '%' || ch == '_' || ch == '\\') pattern += '\\';
-      pattern += ch;
-    }
-    pattern += "%";
-    sql += " AND agents LIKE ? ESCAPE '\\'";
-    params.emplace_back(pattern);
+    sql += dialect == Dialect::SQLite ? " AND instr(agents, ?) > 0" : " AND strpos(agents, ?) > 0";
+    params.emplace_back(quoted);
   }
   return sql;
 }
@@ -123,6 +134,26 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
   }
 }
 
+std::vector<std::string> TraceRepository::idsInChannels(Connection& c, std::int64_t orgId,
+                                                       const std::vector<std::int64_t>& channelIds) {
+  std::set<std::string> ids;
+  for (const auto channelId : channelIds)
+    for (const auto& r : c.query(
+             "SELECT DISTINCT trace_id FROM events WHERE org_id = ? AND channel_id = ? AND trace_id IS NOT NULL",
+             {orgId, channelId}))
+      ids.insert(r.str("trace_id"));
+  return {ids.begin(), ids.end()};
+}
+
+void TraceRepository::rebuild(Connection& c, std::int64_t orgId, const std::vector<std::string>& traceIds) {
+  for (const auto& traceId : traceIds) {
+    c.exec("DELETE FROM traces WHERE org_id = ? AND trace_id = ?", {orgId, traceId});
+    auto remaining = events(c, orgId, traceId);
+    for (auto& e : remaining) e.isError = isErrorEvent(e);
+    apply(c, remaining);  // no events left: no rollup
+  }
+}
+
 std::optional<TraceRecord> TraceRepository::byId(Connection& c, std::int64_t orgId, const std::string& traceId) {
   auto rows = c.query(std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ? AND trace_id = ?",
                       {orgId, traceId});
@@ -133,8 +164,8 @@ std::optional<TraceRecord> TraceRepository::byId(Connection& c, std::int64_t org
 std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId, const TraceQuery& q,
                                                std::int64_t offset, std::int64_t limit) {
   Params params{orgId};
-  std::string sql = std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ?" + whereClause(q, params) +
-                    " ORDER BY start_time DESC, id DESC LIMIT ? OFFSET ?";
+  std::string sql = std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ?" +
+                    whereClause(c.dialect(), q, params) + " ORDER BY start_time DESC, id DESC LIMIT ? OFFSET ?";
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<TraceRecord> out;
@@ -144,7 +175,7 @@ std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId
 
 std::int64_t TraceRepository::count(Connection& c, std::int64_t orgId, const TraceQuery& q) {
   Params params{orgId};
-  std::string sql = "SELECT COUNT(*) AS n FROM traces WHERE org_id = ?" + whereClause(q, params);
+  std::string sql = "SELECT COUNT(*) AS n FROM traces WHERE org_id = ?" + whereClause(c.dialect(), q, params);
   return c.query(sql, std::move(params)).front().i64("n");
 }
 

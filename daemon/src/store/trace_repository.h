@@ -36,6 +36,12 @@ class TraceRepository {
   // Folds events that carry a traceId into their rollups (inside the writer's
   // transaction).
   void apply(Connection& c, const std::vector<StoredEvent>& events);
+  // The traces that have events in these channels (read before the channels go).
+  std::vector<std::string> idsInChannels(Connection& c, std::int64_t orgId,
+                                         const std::vector<std::int64_t>& channelIds);
+  // Recomputes these rollups from the events that remain after some were deleted (a
+  // channel or app with its events); a trace with no events left loses its row.
+  void rebuild(Connection& c, std::int64_t orgId, const std::vector<std::string>& traceIds);
   std::optional<TraceRecord> byId(Connection& c, std::int64_t orgId, const std::string& traceId);
   // Newest first.
   std::vector<TraceRecord> list(Connection& c, std::int64_t orgId, const TraceQuery& q, std::int64_t offset,

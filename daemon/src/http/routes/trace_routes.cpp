@@ -2,7 +2,6 @@
 #include <Poco/JSON/Array.h>
 
 #include "auth/authenticator.h"
-#include "common/clock.h"
 #include "events/event.h"
 #include "http/body.h"
 #include "http/context.h"
@@ -14,14 +13,6 @@
 namespace aev::http {
 
 namespace {
-
-std::optional<std::int64_t> timeParam(const Request& req, const std::string& name) {
-  auto v = req.queryParam(name);
-  if (!v || v->empty()) return std::nullopt;
-  auto micros = clock::parseRfc3339(*v);
-  if (!micros) throw errors::invalidField("query." + name, "must be an RFC 3339 timestamp", *v);
-  return micros;
-}
 
 std::optional<std::int64_t> idParam(const Request& req, const std::string& name) {
   auto v = req.queryParam(name);
@@ -59,8 +50,8 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         q.appId = idParam(req, "app");
         q.channelId = idParam(req, "channel");
         if (auto agent = req.queryParam("agent"); agent && !agent->empty()) q.agent = *agent;
-        q.since = timeParam(req, "since");
-        q.until = timeParam(req, "until");
+        q.since = queryTime(req.queryParam("since"), "since");
+        q.until = queryTime(req.queryParam("until"), "until");
         if (q.since && q.until && *q.since > *q.until)
           throw errors::invalidField("query.since", "must not be after until");
         auto result = ctx.traces->list(orgId, q, page, limit);

@@ -1,0 +1,75 @@
+#pragma once
+// /analytics/* (interface §4.8, decisions §6): breakdowns by the dimensions the plugin
+// registry offers, custom attribute keys, time series and latency percentiles over the
+// telemetry stored at ingest. No HTTP types; windows and limits are validated here.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/analytics_repository.h"
+#include "store/database.h"
+
+namespace aev::analytics {
+
+// What a request asks, already parsed (times in µs); filters by their §4.8 names.
+struct Query {
+  std::int64_t orgId = 0;
+  std::optional<std::int64_t> since, until;
+  std::map<std::string, std::string> filters;  // source, model, ..., errorType
+  // `environment` resolved by the caller to the values events may carry (slug, name, id).
+  std::optional<std::vector<std::string>> environmentValues;
+  std::optional<std::string> filterTagKey, filterTagValue;
+};
+
+struct Breakdown {
+  std::string dimension;
+  std::vector<store::BreakdownRow> rows;
+};
+
+struct SeriesPoint {
+  std::int64_t ts = 0;  // bucket start, µs
+  double value = 0;
+};
+
+struct Series {
+  std::string metric, interval;
+  std::vector<SeriesPoint> points;
+};
+
+struct Latency {
+  std::int64_t count = 0;
+  double p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
+};
+
+class AnalyticsService {
+ public:
+  // `dimensions`: the names the registry offers (dimension plugins); a breakdown by a
+  // name outside it is a 422.
+  AnalyticsService(store::Database& db, std::vector<std::string> dimensions)
+      : db_(db), dimensions_(std::move(dimensions)) {}
+
+  static constexpr std::int64_t kDefaultWindowMicros = 24LL * 3600 * 1000000;
+  static constexpr std::int64_t kMaxPoints = 10000;
+
+  Breakdown breakdown(const Query& q, const std::string& dimension, const std::optional<std::string>& tagKey,
+                      std::int64_t limit);
+  std::vector<store::AttributeKeyRow> dimensions(std::int64_t orgId,
+                                                 const std::optional<std::vector<std::string>>& environmentValues,
+                                                 std::int64_t limit);
+  Series timeseries(const Query& q, const std::string& metric, const std::string& interval);
+  Latency latency(const Query& q);
+
+  static const std::vector<std::string>& filterNames();
+  static const std::vector<std::string>& metrics();
+  const std::vector<std::string>& dimensionNames() const { return dimensions_; }
+
+ private:
+  store::AnalyticsFilter filterOf(const Query& q) const;
+
+  store::Database& db_;
+  std::vector<std::string> dimensions_;
+  store::AnalyticsRepository repo_;
+};
+
+}  // namespace aev::analytics

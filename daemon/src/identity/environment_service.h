@@ -1,0 +1,42 @@
+#pragma once
+// Environments of an organization (decisions §7: `/environments`, fields `name`, `slug`).
+// Another organization's environment is simply not found (404). Analytics and export
+// filters name an environment by id or slug through resolve().
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/database.h"
+#include "store/environment_repository.h"
+
+namespace aev::identity {
+
+struct EnvironmentPatch {
+  std::optional<std::string> name;
+  std::optional<std::string> slug;
+};
+
+class EnvironmentService {
+ public:
+  explicit EnvironmentService(store::Database& db) : db_(db) {}
+
+  // Without a slug, one is derived from the name (environment_rules.h); 422 when none
+  // can be, 409 when the slug is taken in the organization.
+  store::EnvironmentRecord create(std::int64_t orgId, const std::string& name, const std::optional<std::string>& slug);
+  std::vector<store::EnvironmentRecord> list(std::int64_t orgId);  // oldest first
+  store::EnvironmentRecord get(std::int64_t orgId, std::int64_t environmentId);
+  // Changes only the fields present; a renamed environment keeps its slug.
+  store::EnvironmentRecord update(std::int64_t orgId, std::int64_t environmentId, const EnvironmentPatch& patch);
+  void remove(std::int64_t orgId, std::int64_t environmentId);
+
+  // An environment of the organization named by id or slug: an all-digits string is
+  // tried as an id first, then as a slug. std::nullopt when neither matches.
+  std::optional<store::EnvironmentRecord> resolve(std::int64_t orgId, const std::string& idOrSlug);
+
+ private:
+  store::Database& db_;
+  store::EnvironmentRepository environments_;
+};
+
+}  // namespace aev::identity

@@ -1,0 +1,45 @@
+// JSON Schemas of the /analytics/* responses (interface §2.14, §4.8).
+#include "ops/schemas.h"
+
+namespace aev::ops {
+
+const std::map<std::string, std::string>& analyticsSchemas() {
+  static const std::map<std::string, std::string> schemas = {
+      {"AnalyticsBreakdown", R"({
+  "title": "AnalyticsBreakdown", "type": "object", "required": ["dimension", "rows"],
+  "properties": {
+    "dimension": {"type": "string"},
+    "rows": {"type": "array", "items": {"type": "object",
+      "required": ["key", "eventCount", "errorCount", "inputTokens", "outputTokens", "totalTokens", "costUsd",
+                   "avgDurationMs"],
+      "properties": {"key": {"type": "string"}, "eventCount": {"type": "integer"}, "errorCount": {"type": "integer"},
+        "inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "totalTokens": {"type": "integer"},
+        "costUsd": {"type": "number"}, "avgDurationMs": {"type": "number"}}}}
+  }})"},
+      {"AnalyticsDimensions", R"({
+  "title": "AnalyticsDimensions", "type": "object", "required": ["dimensions"],
+  "properties": {
+    "dimensions": {"type": "array", "items": {"type": "object", "required": ["key", "lastSeen", "source"],
+      "properties": {"key": {"type": "string"}, "lastSeen": {"type": "string", "format": "date-time"},
+        "source": {"type": "string", "enum": ["api", "batch", "otlp"]}}}}
+  }})"},
+      {"AnalyticsTimeseries", R"({
+  "title": "AnalyticsTimeseries", "type": "object", "required": ["metric", "interval", "points"],
+  "properties": {
+    "metric": {"type": "string",
+      "enum": ["event_count", "error_count", "tokens", "cost_usd", "latency_p50_ms", "latency_p95_ms"]},
+    "interval": {"type": "string", "enum": ["minute", "hour", "day"]},
+    "points": {"type": "array", "items": {"type": "object", "required": ["ts", "value"],
+      "properties": {"ts": {"type": "string", "format": "date-time"}, "value": {"type": "number"}}}}
+  }})"},
+      {"AnalyticsLatency", R"({
+  "title": "AnalyticsLatency", "type": "object", "required": ["p50", "p90", "p95", "p99", "max", "count"],
+  "properties": {
+    "p50": {"type": ["number", "null"]}, "p90": {"type": ["number", "null"]}, "p95": {"type": ["number", "null"]},
+    "p99": {"type": ["number", "null"]}, "max": {"type": ["number", "null"]}, "count": {"type": "integer"}
+  }})"},
+  };
+  return schemas;
+}
+
+}  // namespace aev::ops

@@ -1,0 +1,161 @@
+#include "store/analytics_repository.h"
+
+#include <stdexcept>
+
+namespace aev::store {
+
+namespace {
+
+// The columns a caller may name (group by or filter): analytics maps its dimension and
+// filter names onto these; anything else is a programming error, not user input.
+bool isTelemetryColumn(const std::string& c) {
+  static const char* const kColumns[] = {"model",        "provider",  "status",     "source",       "app_id",
+                                         "channel_id",   "api_key_id", "end_user",  "agent",        "tool",
+                                         "event_type",   "finish_reason", "semantic_kind", "service", "operation",
+                                         "error_type",   "environment", "release_tag"};
+  for (const char* k : kColumns)
+    if (c == k) return true;
+  return false;
+}
+
+const std::string& checked(const std::string& column) {
+  if (!isTelemetryColumn(column)) throw std::logic_error("not a telemetry column: " + column);
+  return column;
+}
+
+// WHERE clause over events e (and its parameters) for a filter.
+std::string whereOf(const AnalyticsFilter& f, Params& params) {
+  std::string sql = " WHERE e.org_id = ? AND e.ts >= ? AND e.ts < ?";
+  params.emplace_back(f.orgId);
+  params.emplace_back(f.since);
+  params.emplace_back(f.until);
+  for (const auto& [column, value] : f.textEquals) {
+    sql += " AND e." + checked(column) + " = ?";
+    params.emplace_back(value);
+  }
+  for (const auto& [column, value] : f.idEquals) {
+    sql += " AND e." + checked(column) + " = ?";
+    params.emplace_back(value);
+  }
+  if (f.environmentAnyOf) {
+    sql += " AND e.environment IN (";
+    for (std::size_t i = 0; i < f.environmentAnyOf->size(); ++i) {
+      sql += i ? ",?" : "?";
+      params.emplace_back((*f.environmentAnyOf)[i]);
+    }
+    sql += ")";
+  }
+  if (f.tag) {
+    sql += " AND EXISTS (SELECT 1 FROM event_attributes fa WHERE fa.event_id = e.id AND fa.key = ? AND fa.value = ?)";
+    params.emplace_back(f.tag->first);
+    params.emplace_back(f.tag->second);
+  }
+  return sql;
+}
+
+const char* const kAggregates =
+    "COUNT(*) AS n, SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END) AS errors, "
+    "COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens, "
+    "COALESCE(SUM(e.cost_usd), 0) AS cost, AVG(e.duration_ms) AS duration";
+
+std::vector<BreakdownRow> rowsOf(const Rows& rows) {
+  std::vector<BreakdownRow> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) {
+    BreakdownRow b;
+    b.key = r.str("k");
+    b.eventCount = r.i64("n");
+    b.errorCount = r.i64("errors");
+    b.inputTokens = r.i64("input_tokens");
+    b.outputTokens = r.i64("output_tokens");
+    b.costUsd = r.f64("cost");
+    if (!r.isNull("duration")) b.avgDurationMs = r.f64("duration");
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<BreakdownRow> AnalyticsRepository::breakdownByColumn(Connection& c, const AnalyticsFilter& f,
+                                                                 const std::string& column, std::int64_t limit) {
+  Params params;
+  const std::string col = "e." + checked(column);
+  std::string sql = "SELECT " + col + " AS k, " + kAggregates + " FROM events e" + whereOf(f, params) + " AND " + col +
+                    " IS NOT NULL GROUP BY " + col + " ORDER BY n DESC, k LIMIT ?";
+  params.emplace_back(limit);
+  return rowsOf(c.query(sql, std::move(params)));
+}
+
+std::vector<BreakdownRow> AnalyticsRepository::breakdownByTag(Connection& c, const AnalyticsFilter& f,
+                                                              const std::string& tagKey, std::int64_t limit) {
+  // Driven from event_attributes (org, key, ts) so only events carrying the key are read.
+  Params params{f.orgId, tagKey, f.since, f.until};
+  std::string where = whereOf(f, params);
+  std::string sql = std::string("SELECT a.value AS k, ") + kAggregates +
+                    " FROM event_attributes a JOIN events e ON e.id = a.event_id" + where +
+                    " AND a.org_id = ? AND a.key = ? AND a.ts >= ? AND a.ts < ? GROUP BY a.value ORDER BY n DESC, k "
+                    "LIMIT ?";
+  // whereOf's parameters come first in the text: move the four attribute bounds after them.
+  Params ordered(params.begin() + 4, params.end());
+  ordered.insert(ordered.end(), params.begin(), params.begin() + 4);
+  ordered.emplace_back(limit);
+  return rowsOf(c.query(sql, std::move(ordered)));
+}
+
+std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::series(Connection& c, const AnalyticsFilter& f,
+                                                                         SeriesMetric metric,
+                                                                         std::int64_t bucketMicros) {
+  const char* value = "COUNT(*)";
+  switch (metric) {
+    case SeriesMetric::EventCount: value = "COUNT(*)"; break;
+    case SeriesMetric::ErrorCount: value = "SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END)"; break;
+    case SeriesMetric::Tokens: value = "SUM(COALESCE(e.input_tokens, 0) + COALESCE(e.output_tokens, 0))"; break;
+    case SeriesMetric::CostUsd: value = "COALESCE(SUM(e.cost_usd), 0)"; break;
+  }
+  Params params{bucketMicros, bucketMicros};
+  std::string sql = std::string("SELECT (e.ts / ?) * ? AS bucket, ") + value + " AS v FROM events e" +
+                    whereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
+  std::vector<std::pair<std::int64_t, double>> out;
+  for (const auto& r : c.query(sql, std::move(params))) out.emplace_back(r.i64("bucket"), r.f64("v"));
+  return out;
+}
+
+std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::durations(Connection& c, const AnalyticsFilter& f,
+                                                                            std::int64_t bucketMicros) {
+  Params params;
+  std::string bucket = "0";
+  if (bucketMicros > 0) {
+    bucket = "(e.ts / ?) * ?";
+    params = {bucketMicros, bucketMicros};
+  }
+  std::string sql = "SELECT " + bucket + " AS bucket, e.duration_ms AS d FROM events e" + whereOf(f, params) +
+                    " AND e.duration_ms IS NOT NULL ORDER BY bucket, d";
+  std::vector<std::pair<std::int64_t, double>> out;
+  for (const auto& r : c.query(sql, std::move(params))) out.emplace_back(r.i64("bucket"), r.f64("d"));
+  return out;
+}
+
+std::vector<AttributeKeyRow> AnalyticsRepository::attributeKeys(
+    Connection& c, std::int64_t orgId, const std::optional<std::vector<std::string>>& environments,
+    std::int64_t limit) {
+  Params params{orgId};
+  std::string sql =
+      "SELECT key, MAX(last_seen) AS last_seen, MIN(source) AS source FROM attribute_keys WHERE org_id = ?";
+  if (environments) {
+    sql += " AND environment IN (";
+    for (std::size_t i = 0; i < environments->size(); ++i) {
+      sql += i ? ",?" : "?";
+      params.emplace_back((*environments)[i]);
+    }
+    sql += ")";
+  }
+  sql += " GROUP BY key ORDER BY last_seen DESC, key LIMIT ?";
+  params.emplace_back(limit);
+  std::vector<AttributeKeyRow> out;
+  for (const auto& r : c.query(sql, std::move(params)))
+    out.push_back({r.str("key"), r.i64("last_seen"), r.str("source")});
+  return out;
+}
+
+}  // namespace aev::store

@@ -1,0 +1,66 @@
+#pragma once
+// Aggregations over the telemetry columns of events (migration v4) for /analytics/*.
+// Every query is bounded by organization and by a [since, until) window on events.ts,
+// the index events_org_ts; custom attributes come from event_attributes.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/database.h"
+
+namespace aev::store {
+
+struct AnalyticsFilter {
+  std::int64_t orgId = 0;
+  std::int64_t since = 0;  // µs, inclusive
+  std::int64_t until = 0;  // µs, exclusive
+  // Equality filters on telemetry columns (column name → value).
+  std::vector<std::pair<std::string, std::string>> textEquals;
+  std::vector<std::pair<std::string, std::int64_t>> idEquals;
+  // events.environment must be one of these (an environment's slug, name or id).
+  std::optional<std::vector<std::string>> environmentAnyOf;
+  std::optional<std::pair<std::string, std::string>> tag;  // key, value
+};
+
+struct BreakdownRow {
+  std::string key;
+  std::int64_t eventCount = 0;
+  std::int64_t errorCount = 0;
+  std::int64_t inputTokens = 0;
+  std::int64_t outputTokens = 0;
+  double costUsd = 0;
+  std::optional<double> avgDurationMs;
+};
+
+struct AttributeKeyRow {
+  std::string key;
+  std::int64_t lastSeen = 0;
+  std::string source;
+};
+
+enum class SeriesMetric { EventCount, ErrorCount, Tokens, CostUsd };
+
+class AnalyticsRepository {
+ public:
+  // Grouped by a telemetry column (`column` is one of the names analytics maps its
+  // dimensions to, never user text), or by the value of custom attribute `tagKey`.
+  std::vector<BreakdownRow> breakdownByColumn(Connection& c, const AnalyticsFilter& f, const std::string& column,
+                                              std::int64_t limit);
+  std::vector<BreakdownRow> breakdownByTag(Connection& c, const AnalyticsFilter& f, const std::string& tagKey,
+                                           std::int64_t limit);
+  // (bucket start µs, value) for buckets with events, oldest first.
+  std::vector<std::pair<std::int64_t, double>> series(Connection& c, const AnalyticsFilter& f, SeriesMetric metric,
+                                                      std::int64_t bucketMicros);
+  // Every duration_ms in the window with its bucket start, ordered by bucket then
+  // duration (bucketMicros 0: one bucket, start 0), for percentiles.
+  std::vector<std::pair<std::int64_t, double>> durations(Connection& c, const AnalyticsFilter& f,
+                                                         std::int64_t bucketMicros);
+  // Custom attribute keys seen (environment "" = any environment), newest first.
+  std::vector<AttributeKeyRow> attributeKeys(Connection& c, std::int64_t orgId,
+                                             const std::optional<std::vector<std::string>>& environments,
+                                             std::int64_t limit);
+};
+
+}  // namespace aev::store
