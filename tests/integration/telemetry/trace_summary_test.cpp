@@ -147,7 +147,8 @@ TEST_F(TraceSummaryApi, TraceIdsAreMatchedExactlyWhateverTheirCharacters) {
   auto p = newPublisher("tchars");
   const auto suffix = unique();
   const std::vector<std::string> ids = {"4bf92f3577b34da6a3ce929d0e0e4736" + suffix,
-                                        "run 42 \xC2\xB7 \xCE\xB1" + suffix, "a%b_c" + suffix, "a:b@c+d" + suffix};
+                                        "run 42 \xC2\xB7 \xCE\xB1" + suffix, "a%b_c" + suffix, "a:b@c+d" + suffix,
+                                        "svc/op" + suffix};
   for (std::size_t i = 0; i < ids.size(); ++i)
     for (std::size_t n = 0; n <= i; ++n)
       publishOne(p.keyed, p.channelId, ids[i], {"e" + std::to_string(n), "custom", "x"});
