@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
-.PHONY: build run test test-asan package package-check bench bench-peers clean
+.PHONY: build run test test-asan package package-check bench bench-peers bench-analytics clean
 
 build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -38,6 +38,11 @@ bench: build
 # Publish throughput, fan-out latency and idle memory against nginx+Nchan (~7 min).
 bench-peers:
 	bash bench/run.sh
+
+# Analytics breakdown/timeseries over 1M and 10M seeded events, SQLite and PostgreSQL, against
+# the same SQL by hand and ClickHouse (~45 min, ~10 GB of disk; SIZES=1000000 for 1M only, ~7 min).
+bench-analytics:
+	bash bench/analytics.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
