@@ -32,6 +32,7 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"auth.password_hash_concurrency", "2"},
       {"auth.login_max_failures", "5"},
       {"auth.login_failure_window_seconds", "900"},
+      {"auth.api_key_cache_seconds", "auto"},
       {"metrics.access", "loopback"},
       {"plans.default", "free"},
       {"plans.free.events_quota_monthly", "100000"},

@@ -69,6 +69,20 @@ telemetry::PriceTable pricesFrom(const Poco::Util::AbstractConfiguration& cfg) {
   return prices;
 }
 
+// auth.api_key_cache_seconds: "auto" caches keys for 30 s on SQLite (one node per store,
+// so local invalidation is complete) and not at all on PostgreSQL, where another node's
+// revocation could not reach this node's cache and revocation must act at once.
+std::chrono::seconds apiKeyCacheTtl(const Poco::Util::AbstractConfiguration& cfg, const store::Database& db) {
+  const auto text = cfg.getString("auth.api_key_cache_seconds");
+  if (text == "auto") return std::chrono::seconds(db.dialect() == store::Dialect::SQLite ? 30 : 0);
+  try {
+    const auto seconds = std::stoll(text);
+    if (seconds >= 0) return std::chrono::seconds(seconds);
+  } catch (...) {
+  }
+  throw std::runtime_error("auth.api_key_cache_seconds must be auto or a number of seconds ≥ 0, not " + text);
+}
+
 // The analytics dimensions are those the dimension plugins provide.
 std::vector<std::string> dimensionNames(const plugins::Host& host) {
   std::vector<std::string> names;
@@ -113,7 +127,7 @@ struct Components {
                              cfg.getInt("auth.access_token_ttl_seconds")}),
         throttle(cfg.getInt("auth.login_max_failures"), cfg.getInt("auth.login_max_failures") * 4,
                  std::chrono::seconds(cfg.getInt("auth.login_failure_window_seconds"))),
-        apiKeys(*database),
+        apiKeys(*database, apiKeyCacheTtl(cfg, *database)),
         sessions(*database, jwt, hasher, throttle, cfg.getInt("auth.refresh_token_ttl_seconds")),
         authenticator(*database, jwt, apiKeys),
         plans(plansFrom(cfg)),
@@ -154,7 +168,10 @@ struct Components {
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
     apiKeys.onRevoked(endStreams);
-    organizations.onRevoked(endStreams);
+    organizations.onRevoked([this](const Revocation& r) {
+      apiKeys.forget(r);  // a deleted organization's keys are gone
+      hub.closeOwnedBy(r);
+    });
     users.onRevoked(endStreams);
 
     http::registerOpsRoutes(*router, ctx);

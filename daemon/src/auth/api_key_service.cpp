@@ -48,14 +48,19 @@ std::vector<store::ApiKeyRecord> ApiKeyService::list(std::int64_t orgId) {
 void ApiKeyService::revoke(std::int64_t orgId, std::int64_t id) {
   auto conn = db_.acquire();
   if (!repo_.revoke(*conn, orgId, id, clock::nowMicros())) throw errors::notFound("API key");
+  cache_.forget(Revocation{orgId, std::nullopt, id});
   if (revoked_) revoked_(Revocation{orgId, std::nullopt, id});
 }
 
 std::optional<store::ApiKeyRecord> ApiKeyService::authenticate(const std::string& fullKey) {
   if (fullKey.size() < 20 || fullKey.size() > 200 || fullKey.rfind(kPrefix, 0) != 0) return std::nullopt;
+  const auto hash = crypto::sha256Hex(fullKey);
+  if (auto cached = cache_.find(hash)) return cached;
+  const auto generation = cache_.generation();
   auto conn = db_.acquire();
-  auto key = repo_.byHash(*conn, crypto::sha256Hex(fullKey));
+  auto key = repo_.byHash(*conn, hash);
   if (!key || key->revokedAt) return std::nullopt;
+  cache_.remember(hash, *key, generation);
   return key;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // API keys (decisions §3): "aes_" + 43 base62 characters (≈256 bits), only the SHA-256
 // hash stored, the full value shown once. Scopes: publish, subscribe, read.
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "auth/api_key_cache.h"
 #include "common/revocation.h"
 #include "store/credential_repositories.h"
 #include "store/database.h"
@@ -18,8 +20,11 @@ struct CreatedApiKey {
 
 class ApiKeyService {
  public:
-  explicit ApiKeyService(store::Database& db) : db_(db) {}
+  ApiKeyService(store::Database& db, std::chrono::seconds cacheTtl = std::chrono::seconds(0))
+      : db_(db), cache_(cacheTtl) {}
   void onRevoked(RevocationListener listener) { revoked_ = std::move(listener); }
+  // Access withdrawn elsewhere (a deleted organization): forget cached keys it covers.
+  void forget(const Revocation& r) { cache_.forget(r); }
 
   static const std::vector<std::string>& knownScopes();
   static constexpr const char* kPrefix = "aes_";
@@ -34,6 +39,7 @@ class ApiKeyService {
  private:
   store::Database& db_;
   store::ApiKeyRepository repo_;
+  ApiKeyCache cache_;
   RevocationListener revoked_;
 };
 
