@@ -15,6 +15,14 @@ void BodyReader::fail(const std::string& field, const std::string& message, cons
   errors_.push_back({where(field), message, value});
 }
 
+std::optional<std::string> BodyReader::nonNullString(const std::string& field, bool required) {
+  if (body_->has(field) && body_->isNull(field)) {
+    fail(field, "must be a string", "null");
+    return std::nullopt;
+  }
+  return string(field, required);
+}
+
 std::optional<std::string> BodyReader::string(const std::string& field, bool required, std::size_t minLen,
                                               std::size_t maxLen) {
   if (!has(field)) {

@@ -22,6 +22,9 @@ class BodyReader {
   // Strings are trimmed of nothing; lengths count UTF-8 code points.
   std::optional<std::string> string(const std::string& field, bool required, std::size_t minLen = 0,
                                     std::size_t maxLen = 100000);
+  // As string(), but an explicit null is refused instead of read as absent: for fields
+  // a PATCH cannot clear.
+  std::optional<std::string> nonNullString(const std::string& field, bool required);
   std::optional<std::int64_t> integer(const std::string& field, bool required);
   // An id sent either as a JSON integer or as a decimal string (both shapes).
   std::optional<std::int64_t> id(const std::string& field, bool required);

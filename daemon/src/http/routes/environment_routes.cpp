@@ -34,16 +34,6 @@ JsonObject environmentJson(const std::string& baseUrl, const store::EnvironmentR
   return obj;
 }
 
-// An explicit null is refused rather than read as "absent": neither field can be cleared.
-// Lengths and the slug's shape are the service's rules (the name is trimmed first).
-std::optional<std::string> stringField(BodyReader& body, const std::string& field, bool required) {
-  const auto& object = body.object();
-  if (object->has(field) && object->isNull(field)) {
-    body.fail(field, "must be a string", "null");
-    return std::nullopt;
-  }
-  return body.string(field, required);
-}
 
 // Unknown fields are refused, not ignored, so a misspelt field ("slgu") is a 422 and
 // not a silent no-op.
@@ -61,8 +51,8 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = actingOrg(ctx, req);
         BodyReader body(req.jsonBody());
-        auto name = stringField(body, "name", true);
-        auto slug = stringField(body, "slug", false);
+        auto name = body.nonNullString("name", true);
+        auto slug = body.nonNullString("slug", false);
         refuseUnknownFields(body, {"name", "slug"});
         body.done();
         auto env = ctx.environments->create(orgId, *name, slug);
@@ -98,8 +88,8 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx) {
         const auto id = pathId(req.param("environmentId"), "Environment");
         BodyReader body(req.jsonBody());
         identity::EnvironmentPatch patch;
-        patch.name = stringField(body, "name", false);
-        patch.slug = stringField(body, "slug", false);
+        patch.name = body.nonNullString("name", false);
+        patch.slug = body.nonNullString("slug", false);
         refuseUnknownFields(body, {"name", "slug"});
         body.done();
         return Response::json(200, environmentJson(req.baseUrl, ctx.environments->update(orgId, id, patch), true));
