@@ -30,6 +30,10 @@
 #include "identity/organization_service.h"
 #include "identity/plans.h"
 #include "identity/user_service.h"
+#include "moderation/moderator.h"
+#include "moderation/rule_cache.h"
+#include "moderation/rule_service.h"
+#include "moderation/violation_service.h"
 #include "store/database.h"
 #include "store/migrations.h"
 
@@ -145,6 +149,13 @@ struct Components {
         traces(*database),
         telemetry(pricesFrom(cfg)),
         analytics(*database, dimensionNames(*pluginHost)),
+        // One node per SQLite store: this node's own invalidations are complete. On
+        // PostgreSQL other nodes change rules too, noticed within two seconds.
+        moderationCache(*database, &pluginHost->registry(),
+                        std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
+        moderationRules(*database, &pluginHost->registry(), moderationCache),
+        violations(*database),
+        moderator(moderationCache, violations, telemetry),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -162,6 +173,9 @@ struct Components {
     ctx.traces = &traces;
     ctx.telemetry = &telemetry;
     ctx.analytics = &analytics;
+    ctx.moderator = &moderator;
+    ctx.moderationRules = &moderationRules;
+    ctx.violations = &violations;
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
@@ -185,6 +199,8 @@ struct Components {
     http::registerEventRoutes(*router, ctx);
     http::registerTraceRoutes(*router, ctx);
     http::registerAnalyticsRoutes(*router, ctx);
+    http::registerModerationRuleRoutes(*router, ctx);
+    http::registerModerationReportRoutes(*router, ctx);
     http::registerOtlpRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
@@ -225,6 +241,10 @@ struct Components {
   traces::TraceService traces;
   telemetry::Extractor telemetry;
   analytics::AnalyticsService analytics;
+  moderation::RuleCache moderationCache;  // holds plugin detector instances: after pluginHost
+  moderation::RuleService moderationRules;
+  moderation::ViolationService violations;
+  moderation::Moderator moderator;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;

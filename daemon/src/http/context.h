@@ -43,6 +43,11 @@ class AnalyticsService;
 namespace aev::auth {
 class StreamTokens;
 }
+namespace aev::moderation {
+class Moderator;
+class RuleService;
+class ViolationService;
+}  // namespace aev::moderation
 
 namespace aev::http {
 
@@ -65,6 +70,9 @@ struct AppContext {
   const plugins::Host* plugins = nullptr;
   const telemetry::Extractor* telemetry = nullptr;
   analytics::AnalyticsService* analytics = nullptr;
+  moderation::Moderator* moderator = nullptr;  // the publish hook; every publish path calls it
+  moderation::RuleService* moderationRules = nullptr;
+  moderation::ViolationService* violations = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
   std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
@@ -81,6 +89,8 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx);
 void registerEventRoutes(Router& router, AppContext& ctx);
 void registerTraceRoutes(Router& router, AppContext& ctx);
 void registerAnalyticsRoutes(Router& router, AppContext& ctx);
+void registerModerationRuleRoutes(Router& router, AppContext& ctx);    // /moderation/rules
+void registerModerationReportRoutes(Router& router, AppContext& ctx);  // violations, efficacy, evaluate
 void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 

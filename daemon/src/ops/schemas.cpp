@@ -127,6 +127,7 @@ const std::map<std::string, std::string>& allSchemas() {
   static const std::map<std::string, std::string> all = [] {
     auto merged = catalog();
     for (const auto& [name, text] : analyticsSchemas()) merged.emplace(name, text);
+    for (const auto& [name, text] : moderationSchemas()) merged.emplace(name, text);
     return merged;
   }();
   return all;

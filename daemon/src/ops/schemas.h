@@ -32,6 +32,7 @@ std::optional<std::string> schemaText(const std::string& name, const std::string
 std::vector<std::string> schemaNames();
 // Schemas kept in their own files (e.g. analytics_schemas.cpp), merged into the catalog.
 const std::map<std::string, std::string>& analyticsSchemas();
+const std::map<std::string, std::string>& moderationSchemas();
 
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 

@@ -13,6 +13,7 @@
 #include "http/problem.h"
 #include "http/render.h"
 #include "http/router.h"
+#include "moderation/moderator.h"
 #include "stream/hub.h"
 #include "telemetry/extractor.h"
 
@@ -27,9 +28,11 @@ std::optional<std::string> shortString(BodyReader& body, const std::string& fiel
   return body.string(field, false, 0, 256);
 }
 
-// One event object of POST /event or of the batch's `events` array.
+// One event object of POST /event or of the batch's `events` array, moderated last
+// (redactions and flags applied, or a 422 when a rule blocks it; `screening` keeps the
+// verdict for recording once the event is stored).
 events::NewEvent parseEvent(const AppContext& ctx, const Poco::JSON::Object::Ptr& obj, const std::string& location,
-                            const auth::Principal& p, const std::string& source) {
+                            const auth::Principal& p, const std::string& source, moderation::Screening& screening) {
   BodyReader body(obj, location);
   events::NewEvent e;
   e.source = source;
@@ -68,6 +71,7 @@ events::NewEvent parseEvent(const AppContext& ctx, const Poco::JSON::Object::Ptr
     e.userId = p.userId;
   else
     e.apiKeyId = p.apiKeyId;
+  if (ctx.moderator) screening = ctx.moderator->screen(e, payload, metadata, location);
   return e;
 }
 
@@ -176,8 +180,18 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
       "POST", "/event",
       [&ctx](Request& req) {
         auto p = publisher(ctx, req);
-        auto event = parseEvent(ctx, req.jsonBody(), "body", p, "api");
-        return eventResponse(201, ctx.events->publish(std::move(event)));
+        moderation::Screening screening;
+        auto event = parseEvent(ctx, req.jsonBody(), "body", p, "api", screening);
+        // Violations are recorded whether or not the store takes the event (quota, channel).
+        try {
+          auto stored = ctx.events->publish(std::move(event));
+          screening.eventId = stored.id;
+          if (ctx.moderator) ctx.moderator->record({&screening});
+          return eventResponse(201, stored);
+        } catch (...) {
+          if (ctx.moderator) ctx.moderator->record({&screening});
+          throw;
+        }
       },
       "Publish an event (Bearer, or API key with `publish`); 201 once it is durable.", "events");
 
@@ -192,18 +206,25 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
           throw errors::invalidField("body.events", "must hold at most 1000 events", std::to_string(list->size()));
         std::vector<events::EventService::BatchItem> items;
         items.reserve(list->size());
+        std::vector<moderation::Screening> screenings(list->size());
         for (std::size_t i = 0; i < list->size(); ++i) {
           const std::string loc = "body.events[" + std::to_string(i) + "]";
           auto obj = list->getObject(static_cast<unsigned>(i));
           try {
             if (!obj) throw errors::invalidField(loc, "must be an object");
-            auto e = parseEvent(ctx, obj, loc, p, "batch");
+            auto e = parseEvent(ctx, obj, loc, p, "batch", screenings[i]);
             items.emplace_back(std::move(e));
           } catch (const ApiError& err) {
-            items.emplace_back(err);
+            items.emplace_back(err);  // a blocked event: its violations are already recorded
           }
         }
         auto results = ctx.events->publishBatch(std::move(items));
+        std::vector<const moderation::Screening*> screened;
+        for (std::size_t i = 0; i < results.size(); ++i) {
+          if (auto* e = std::get_if<events::StoredEvent>(&results[i])) screenings[i].eventId = e->id;
+          screened.push_back(&screenings[i]);
+        }
+        if (ctx.moderator) ctx.moderator->record(screened);
         std::string out = "{\"results\":[";
         std::size_t stored = 0;
         for (std::size_t i = 0; i < results.size(); ++i) {

@@ -14,6 +14,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/router.h"
+#include "moderation/moderator.h"
 #include "otlp/trace_ingest.h"
 #include "telemetry/extractor.h"
 
@@ -54,10 +55,11 @@ Poco::JSON::Object::Ptr parseObject(const std::string& json) {
   return Poco::JSON::Parser().parse(json).extract<Poco::JSON::Object::Ptr>();
 }
 
-// A span as an event to publish, or the reason it is refused.
+// A span as an event to publish (moderated: `screening` keeps the verdict), or the
+// reason it is refused (a moderation block included).
 std::variant<events::NewEvent, std::string> toEvent(const AppContext& ctx, otlp::SpanEvent&& span,
                                                     const auth::Principal& p, std::int64_t channelId,
-                                                    std::int64_t now) {
+                                                    std::int64_t now, moderation::Screening& screening) {
   if (utf8Length(span.identifier) > kMaxShortString) return std::string("span name longer than 256 characters");
   if (span.agentId && utf8Length(*span.agentId) > kMaxShortString)
     return std::string("gen_ai.agent.name longer than 256 characters");
@@ -77,10 +79,19 @@ std::variant<events::NewEvent, std::string> toEvent(const AppContext& ctx, otlp:
     e.userId = p.userId;
   else
     e.apiKeyId = p.apiKeyId;
-  auto problems = ctx.telemetry->apply(e, parseObject(span.payloadJson), parseObject(span.metadataJson), "span");
+  auto payload = parseObject(span.payloadJson);
+  auto metadata = parseObject(span.metadataJson);
+  auto problems = ctx.telemetry->apply(e, payload, metadata, "span");
   if (!problems.empty()) return problems.front().location + " " + problems.front().message;
   e.payloadJson = std::move(span.payloadJson);
   e.metadataJson = std::move(span.metadataJson);
+  if (ctx.moderator) {
+    try {
+      screening = ctx.moderator->screen(e, payload, metadata, "span");
+    } catch (const ApiError& blocked) {
+      return blocked.detail();  // counted in partial_success.rejected_spans
+    }
+  }
   return e;
 }
 
@@ -96,22 +107,32 @@ Response ingest(AppContext& ctx, Request& req, otlp::Encoding encoding) {
   const auto now = clock::nowMicros();
   std::vector<events::EventService::BatchItem> items;
   items.reserve(batch.events.size());
+  std::vector<moderation::Screening> screenings;  // one per item
+  screenings.reserve(batch.events.size());
   for (auto& span : batch.events) {
-    auto converted = toEvent(ctx, std::move(span), p, channelId, now);
+    moderation::Screening screening;
+    auto converted = toEvent(ctx, std::move(span), p, channelId, now, screening);
     if (auto* event = std::get_if<events::NewEvent>(&converted)) {
       items.emplace_back(std::move(*event));
+      screenings.push_back(std::move(screening));
     } else {
       ++rejected;
       if (reason.empty()) reason = std::get<std::string>(converted);
     }
   }
   if (!items.empty()) {
-    for (const auto& result : ctx.events->publishBatch(std::move(items))) {
-      if (const auto* err = std::get_if<ApiError>(&result)) {
+    auto results = ctx.events->publishBatch(std::move(items));
+    std::vector<const moderation::Screening*> screened;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      if (const auto* err = std::get_if<ApiError>(&results[i])) {
         ++rejected;
         if (reason.empty()) reason = err->detail();
+      } else {
+        screenings[i].eventId = std::get<events::StoredEvent>(results[i]).id;
       }
+      screened.push_back(&screenings[i]);
     }
+    if (ctx.moderator) ctx.moderator->record(screened);
   }
   return Response::text(200, otlp::contentTypeOf(encoding), otlp::exportTraceResponse(encoding, rejected, reason));
 }

@@ -1,0 +1,138 @@
+// Moderation rules (interface §2.12, decisions §7), second shape: a Bearer user acting on
+// the active organization (or the one x-tenant-id selects). Any member reads and writes
+// them, as with environments and apps; another organization's rule is a 404.
+#include <Poco/JSON/Array.h>
+
+#include <set>
+
+#include "auth/authenticator.h"
+#include "http/body.h"
+#include "http/context.h"
+#include "http/credentials.h"
+#include "http/render.h"
+#include "http/router.h"
+#include "moderation/rule_service.h"
+
+namespace aev::http {
+
+namespace {
+
+const std::set<std::string> kRuleFields = {"name", "action", "detector", "pattern", "target", "enabled"};
+
+std::int64_t actingOrg(AppContext& ctx, const Request& req) {
+  return ctx.authenticator->user(credentialsOf(req)).requireOrg();
+}
+
+JsonObject ruleJson(const std::string& baseUrl, const store::ModerationRuleRecord& rule, bool withSchemaField) {
+  auto obj = withSchemaField ? withSchema(baseUrl, "ModerationRule") : newObject();
+  obj->set("id", idString(rule.id));
+  obj->set("ruleId", idString(rule.id));
+  obj->set("orgId", idString(rule.orgId));
+  obj->set("name", rule.name);
+  obj->set("action", rule.action);
+  obj->set("detector", rule.detector);
+  obj->set("pattern", rule.pattern ? Poco::Dynamic::Var(*rule.pattern) : Poco::Dynamic::Var());
+  obj->set("target", rule.target);
+  obj->set("enabled", rule.enabled);
+  setTimestamp(obj, "createdAt", rule.createdAt);
+  setTimestamp(obj, "updatedAt", rule.updatedAt);
+  return obj;
+}
+
+// A string field; an explicit null is refused (none of these can be cleared).
+std::optional<std::string> stringField(BodyReader& body, const std::string& field, bool required) {
+  const auto& object = body.object();
+  if (object->has(field) && object->isNull(field)) {
+    body.fail(field, "must be a string", "null");
+    return std::nullopt;
+  }
+  return body.string(field, required);
+}
+
+// Type checks of a create or PATCH body; value checks are the service's (one 422 for all).
+moderation::RuleInput ruleInput(BodyReader& body, bool creating) {
+  moderation::RuleInput in;
+  in.name = stringField(body, "name", creating);
+  in.action = stringField(body, "action", creating);
+  in.detector = stringField(body, "detector", creating);
+  in.target = stringField(body, "target", false);
+  const auto& object = body.object();
+  if (object->has("pattern")) {
+    if (object->isNull("pattern"))
+      in.pattern = std::optional<std::string>();
+    else if (auto pattern = body.string("pattern", false))
+      in.pattern = pattern;
+  }
+  in.enabled = body.boolean("enabled", false);
+  // A misspelt field ("patern") is a 422, not a silent no-op.
+  for (const auto& [field, value] : *object)
+    if (!kRuleFields.count(field))
+      body.fail(field, "is not a field of a moderation rule", stringify(value).substr(0, 200));
+  return in;
+}
+
+}  // namespace
+
+void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "POST", "/moderation/rules",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        BodyReader body(req.jsonBody());
+        auto input = ruleInput(body, true);
+        body.done();  // type problems; the service reports the values' (name length, pattern, ...)
+        auto rule = ctx.moderationRules->create(orgId, input);
+        return Response::json(201, ruleJson(req.baseUrl, rule, true));
+      },
+      "Create a moderation rule (name, action, detector; pattern for regex, keyword, tool_name, tool_arg; target).",
+      "moderation");
+  router.document("POST", "/moderation/rules", {}, "ModerationRule");
+
+  router.add(
+      "GET", "/moderation/rules",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        auto obj = withSchema(req.baseUrl, "ModerationRuleList");
+        Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
+        for (const auto& rule : ctx.moderationRules->list(orgId)) data->add(ruleJson(req.baseUrl, rule, false));
+        obj->set("data", data);
+        return Response::json(200, obj);
+      },
+      "Moderation rules of the organization, in creation (evaluation) order.", "moderation");
+  router.document("GET", "/moderation/rules", {}, "ModerationRuleList");
+
+  router.add(
+      "GET", "/moderation/rules/{ruleId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        auto rule = ctx.moderationRules->get(orgId, pathId(req.param("ruleId"), "Moderation rule"));
+        return Response::json(200, ruleJson(req.baseUrl, rule, true));
+      },
+      "A moderation rule.", "moderation");
+  router.document("GET", "/moderation/rules/{ruleId}", {}, "ModerationRule");
+
+  router.add(
+      "PATCH", "/moderation/rules/{ruleId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        const auto id = pathId(req.param("ruleId"), "Moderation rule");
+        BodyReader body(req.jsonBody());
+        auto input = ruleInput(body, false);
+        body.done();
+        auto rule = ctx.moderationRules->update(orgId, id, input);
+        return Response::json(200, ruleJson(req.baseUrl, rule, true));
+      },
+      "Change fields of a moderation rule (enabled turns it off and on); checked and compiled again.", "moderation");
+  router.document("PATCH", "/moderation/rules/{ruleId}", {}, "ModerationRule");
+
+  router.add(
+      "DELETE", "/moderation/rules/{ruleId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        ctx.moderationRules->remove(orgId, pathId(req.param("ruleId"), "Moderation rule"));
+        return Response::noContent();
+      },
+      "Delete a moderation rule (its violations stay in the efficacy report).", "moderation");
+}
+
+}  // namespace aev::http

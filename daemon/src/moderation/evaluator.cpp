@@ -1,0 +1,132 @@
+#include "moderation/evaluator.h"
+
+#include <Poco/JSON/Array.h>
+
+#include <chrono>
+
+#include "moderation/redaction.h"
+
+namespace aev::moderation {
+
+namespace {
+
+void setString(JsonSlot& slot, const std::string& text) {
+  slot.value = text;
+  slot.replace(slot.value);
+}
+
+// Scans each string of the view with a regex, keyword or plugin detector.
+void scanTexts(const CompiledRule& rule, TargetView& view, bool redactNow, RuleMatch& m) {
+  const auto marker = redactionMarker(rule.rule().detector);
+  for (auto& slot : view.texts()) {
+    const auto& text = slot.value.extract<std::string>();
+    auto ranges = rule.scan(text, slot.path, view.event().eventType);
+    if (ranges.empty()) continue;
+    m.matchCount += ranges.size();
+    m.fields.push_back(slot.path);
+    if (redactNow) setString(slot, redact(text, std::move(ranges), marker));
+  }
+}
+
+void matchToolName(const CompiledRule& rule, TargetView& view, bool redactNow, RuleMatch& m) {
+  const auto& name = view.toolName();
+  if (!name || *name != rule.rule().pattern.value_or("")) return;
+  m.matchCount = 1;
+  const auto marker = redactionMarker(rule.rule().detector);
+  for (auto& slot : view.toolNameSlots()) {
+    if (!slot.value.isString() || slot.value.extract<std::string>() != *name) continue;
+    m.fields.push_back(slot.path);
+    if (redactNow) setString(slot, marker);
+  }
+}
+
+void matchToolArg(const CompiledRule& rule, TargetView& view, bool redactNow, RuleMatch& m) {
+  auto hits = rule.toolArg()->evaluate(view.toolCall());
+  if (hits.empty()) return;
+  const auto marker = redactionMarker(rule.rule().detector);
+  for (auto& hit : hits) {
+    m.matchCount += hit.ranges.empty() ? 1 : hit.ranges.size();
+    m.fields.push_back(hit.slot.path);
+    if (!redactNow) continue;
+    if (hit.ranges.empty() || !hit.slot.value.isString())
+      setString(hit.slot, marker);
+    else
+      setString(hit.slot, redact(hit.slot.value.extract<std::string>(), std::move(hit.ranges), marker));
+  }
+  if (redactNow) view.sync();
+}
+
+Poco::JSON::Object::Ptr entryOf(const RuleMatch& m) {
+  Poco::JSON::Object::Ptr entry = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  entry->set("ruleId", std::to_string(m.ruleId));
+  entry->set("ruleName", m.ruleName);
+  entry->set("detector", m.detector);
+  entry->set("action", nameOf(m.action));
+  entry->set("target", nameOf(m.target));
+  entry->set("matchCount", static_cast<Poco::UInt64>(m.matchCount));
+  Poco::JSON::Array::Ptr fields = new Poco::JSON::Array;
+  for (const auto& f : m.fields) fields->add(f);
+  entry->set("fields", fields);
+  return entry;
+}
+
+}  // namespace
+
+Verdict evaluate(const RuleSet& rules, EventDocument& event) {
+  Verdict verdict;
+  auto views = viewsOf(event);
+  for (const auto& view : views) verdict.targets.push_back(view.target());
+  bool first = true;
+  for (auto& view : views) {
+    if (!first) view.refresh();  // an earlier view may have redacted shared text
+    first = false;
+    for (const auto& compiled : rules.of(view.target())) {
+      const auto& rule = compiled->rule();
+      const bool redactNow = rule.action == Action::Redact;
+      RuleMatch m;
+      const auto started = std::chrono::steady_clock::now();
+      if (compiled->scansText())
+        scanTexts(*compiled, view, redactNow, m);
+      else if (rule.detector == kToolName)
+        matchToolName(*compiled, view, redactNow, m);
+      else if (compiled->toolArg())
+        matchToolArg(*compiled, view, redactNow, m);
+      if (m.matchCount == 0) continue;
+      m.latencyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      m.ruleId = rule.id;
+      m.ruleName = rule.name;
+      m.detector = rule.detector;
+      m.action = rule.action;
+      m.target = view.target();
+      verdict.matches.push_back(std::move(m));
+      if (rule.action == Action::Block) {
+        verdict.blockedBy = verdict.matches.size() - 1;
+        return verdict;
+      }
+      if (rule.action == Action::Allow) break;
+      if (rule.action == Action::Flag) verdict.flagged = true;
+      if (rule.action == Action::Redact) {
+        verdict.redacted = true;
+        view.refresh();
+      }
+    }
+  }
+  return verdict;
+}
+
+void annotate(const Verdict& verdict, EventDocument& event) {
+  if (!verdict.flagged && !verdict.redacted) return;
+  Poco::JSON::Array::Ptr flags = new Poco::JSON::Array;
+  Poco::JSON::Array::Ptr redactions = new Poco::JSON::Array;
+  for (const auto& m : verdict.matches) {
+    if (m.action == Action::Flag) flags->add(entryOf(m));
+    if (m.action == Action::Redact) redactions->add(entryOf(m));
+  }
+  Poco::JSON::Object::Ptr moderation = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  moderation->set("flags", flags);
+  moderation->set("redactions", redactions);
+  if (!event.metadata) event.metadata = new Poco::JSON::Object;
+  event.metadata->set("moderation", moderation);
+}
+
+}  // namespace aev::moderation

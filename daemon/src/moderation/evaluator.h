@@ -1,0 +1,56 @@
+#pragma once
+// Runs an organization's rules over one event (decisions §7): per target, enabled rules
+// in creation order; `allow` stops that target's evaluation, `block` stops everything,
+// `redact` masks the matches in the event's trees at once (later rules see the masked
+// text), `flag` is noted. Nothing here touches the store or logs the event's text.
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "moderation/compiled_rule.h"
+#include "moderation/event_view.h"
+
+namespace aev::moderation {
+
+// The enabled rules of one organization by target, each list in creation order.
+struct RuleSet {
+  std::array<std::vector<std::shared_ptr<const CompiledRule>>, 3> byTarget;
+  const std::vector<std::shared_ptr<const CompiledRule>>& of(Target t) const {
+    return byTarget[static_cast<std::size_t>(t)];
+  }
+  bool empty() const { return byTarget[0].empty() && byTarget[1].empty() && byTarget[2].empty(); }
+};
+
+// One rule that matched one event. Never holds the matched text, only where it was.
+struct RuleMatch {
+  std::int64_t ruleId = 0;
+  std::string ruleName;
+  std::string detector;
+  Action action = Action::Flag;
+  Target target = Target::Request;
+  std::size_t matchCount = 0;
+  double latencyMs = 0;             // time the rule took on this event's text
+  std::vector<std::string> fields;  // "payload.content", "metadata.gen_ai.prompt", "$.args.path"
+};
+
+struct Verdict {
+  std::vector<Target> targets;           // the event's targets (event_view.h), evaluated in this order
+  std::vector<RuleMatch> matches;        // in evaluation order
+  std::optional<std::size_t> blockedBy;  // index into matches
+  bool redacted = false;
+  bool flagged = false;
+  bool blocked() const { return blockedBy.has_value(); }
+  const RuleMatch* blockingMatch() const { return blockedBy ? &matches[*blockedBy] : nullptr; }
+};
+
+Verdict evaluate(const RuleSet& rules, EventDocument& event);
+
+// Sets metadata.moderation = {flags: [...], redactions: [...]} (creating metadata when
+// the event has none) when the verdict flagged or redacted anything; a publisher's own
+// metadata.moderation is replaced then, so flags cannot be forged alongside real ones.
+void annotate(const Verdict& verdict, EventDocument& event);
+
+}  // namespace aev::moderation

@@ -1,0 +1,111 @@
+#include "moderation/rule_service.h"
+
+#include "common/clock.h"
+#include "common/text.h"
+#include "identity/environment_rules.h"
+
+namespace aev::moderation {
+
+namespace {
+
+std::string choices(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+void apply(store::ModerationRuleRecord& rule, const RuleInput& input) {
+  if (input.name) rule.name = *input.name;
+  if (input.action) rule.action = *input.action;
+  if (input.detector) rule.detector = *input.detector;
+  if (input.pattern) rule.pattern = *input.pattern;
+  if (input.target) rule.target = *input.target;
+  if (input.enabled) rule.enabled = *input.enabled;
+}
+
+}  // namespace
+
+std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugins::Registry* registry) {
+  std::vector<FieldError> problems;
+  rule.name = identity::trimWhitespace(rule.name);
+  const auto length = utf8Length(rule.name);
+  if (length < 1 || length > kNameMax)
+    problems.push_back(
+        {"body.name", "must be 1 to 120 characters (surrounding whitespace is not counted)", rule.name.substr(0, 200)});
+  auto action = actionOf(rule.action);
+  if (!action)
+    problems.push_back({"body.action", "must be one of " + choices(actionNames()), rule.action.substr(0, 200)});
+  auto target = targetOf(rule.target);
+  if (!target)
+    problems.push_back({"body.target", "must be one of " + choices(targetNames()), rule.target.substr(0, 200)});
+  if (rule.detector.empty()) {
+    problems.push_back({"body.detector", "is required", ""});
+  } else {
+    Rule candidate;
+    candidate.action = action.value_or(Action::Flag);
+    candidate.detector = rule.detector;
+    candidate.pattern = rule.pattern;
+    // An unknown target is reported above; the detector and pattern are still checked.
+    candidate.target = target.value_or(Target::ToolCall);
+    auto compiled = CompiledRule::compile(candidate, registry);
+    if (auto* more = std::get_if<std::vector<FieldError>>(&compiled))
+      problems.insert(problems.end(), more->begin(), more->end());
+  }
+  return problems;
+}
+
+store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleInput& input) {
+  store::ModerationRuleRecord rule;
+  rule.orgId = orgId;
+  rule.target = "request";
+  apply(rule, input);
+  if (rule.pattern && rule.pattern->empty()) rule.pattern.reset();
+  if (auto problems = checkRule(rule, registry_); !problems.empty()) throw errors::validation(std::move(problems));
+  rule.createdAt = rule.updatedAt = clock::nowMicros();
+  auto saved = db_.transaction([&](store::Connection& c) {
+    if (rules_.count(c, orgId) >= static_cast<std::int64_t>(kMaxRulesPerOrg))
+      throw errors::invalidField("body", "an organization has at most " + std::to_string(kMaxRulesPerOrg) +
+                                             " moderation rules; delete or merge some first");
+    rule.id = rules_.insert(c, rule);
+    return rule;
+  });
+  cache_.invalidate(orgId);
+  return saved;
+}
+
+std::vector<store::ModerationRuleRecord> RuleService::list(std::int64_t orgId) {
+  auto c = db_.acquire();
+  return rules_.list(*c, orgId);
+}
+
+store::ModerationRuleRecord RuleService::get(std::int64_t orgId, std::int64_t ruleId) {
+  auto c = db_.acquire();
+  auto rule = rules_.byId(*c, orgId, ruleId);
+  if (!rule) throw errors::notFound("Moderation rule");
+  return *rule;
+}
+
+store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input) {
+  auto saved = db_.transaction([&](store::Connection& c) {
+    auto rule = rules_.byId(c, orgId, ruleId);
+    if (!rule) throw errors::notFound("Moderation rule");
+    apply(*rule, input);
+    if (rule->pattern && rule->pattern->empty()) rule->pattern.reset();
+    if (auto problems = checkRule(*rule, registry_); !problems.empty()) throw errors::validation(std::move(problems));
+    rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);  // the fingerprint must move
+    rules_.update(c, *rule);
+    return *rule;
+  });
+  cache_.invalidate(orgId);
+  return saved;
+}
+
+void RuleService::remove(std::int64_t orgId, std::int64_t ruleId) {
+  db_.transaction([&](store::Connection& c) {
+    if (!rules_.byId(c, orgId, ruleId)) throw errors::notFound("Moderation rule");
+    rules_.remove(c, orgId, ruleId);
+  });
+  cache_.invalidate(orgId);
+}
+
+}  // namespace aev::moderation

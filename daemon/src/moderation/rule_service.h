@@ -1,0 +1,51 @@
+#pragma once
+// Moderation rules CRUD (decisions §7: `/moderation/rules[/{ruleId}]`, org-scoped).
+// Every field is checked and the rule compiled before it is saved, so a rule that is
+// stored always runs; every problem comes back in one 422. Each change invalidates the
+// organization's compiled rules (rule_cache.h). No HTTP types.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/errors.h"
+#include "moderation/rule_cache.h"
+#include "store/database.h"
+#include "store/moderation_rule_repository.h"
+
+namespace aev::moderation {
+
+// A create or PATCH body, already type-checked; absent fields keep their value on PATCH
+// (on create: target defaults to request, enabled to true). pattern = null clears it.
+struct RuleInput {
+  std::optional<std::string> name;
+  std::optional<std::string> action;
+  std::optional<std::string> detector;
+  std::optional<std::optional<std::string>> pattern;
+  std::optional<std::string> target;
+  std::optional<bool> enabled;
+};
+
+// The problems of a rule's fields (name, action, target, then detector/pattern/target
+// through CompiledRule::compile), locations "body.<field>". Trims the name.
+std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugins::Registry* registry);
+
+class RuleService {
+ public:
+  RuleService(store::Database& db, const plugins::Registry* registry, RuleCache& cache)
+      : db_(db), registry_(registry), cache_(cache) {}
+
+  store::ModerationRuleRecord create(std::int64_t orgId, const RuleInput& input);
+  std::vector<store::ModerationRuleRecord> list(std::int64_t orgId);  // creation order
+  store::ModerationRuleRecord get(std::int64_t orgId, std::int64_t ruleId);
+  store::ModerationRuleRecord update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input);
+  void remove(std::int64_t orgId, std::int64_t ruleId);
+
+ private:
+  store::Database& db_;
+  const plugins::Registry* registry_;
+  RuleCache& cache_;
+  store::ModerationRuleRepository rules_;
+};
+
+}  // namespace aev::moderation

@@ -1,0 +1,83 @@
+// JSON Schemas of the /moderation/* responses (interface §2.12, §4.9, decisions §7).
+#include "ops/schemas.h"
+
+namespace aev::ops {
+
+const std::map<std::string, std::string>& moderationSchemas() {
+  static const std::map<std::string, std::string> schemas = {
+      {"ModerationRule", R"json({
+  "title": "ModerationRule", "type": "object",
+  "required": ["id", "ruleId", "orgId", "name", "action", "detector", "pattern", "target", "enabled", "createdAt",
+               "updatedAt"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "id": {"type": "string", "pattern": "^[0-9]+$"}, "ruleId": {"type": "string", "pattern": "^[0-9]+$"},
+    "orgId": {"type": "string", "pattern": "^[0-9]+$"}, "name": {"type": "string", "minLength": 1, "maxLength": 120},
+    "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
+    "detector": {"type": "string", "description": "regex, keyword, tool_name, tool_arg or a plugin detector name"},
+    "pattern": {"type": ["string", "null"], "maxLength": 4096},
+    "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
+    "enabled": {"type": "boolean"},
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
+  }})json"},
+      {"ModerationRuleList", R"json({
+  "title": "ModerationRuleList", "type": "object", "required": ["data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"$ref": "ModerationRule.json"}}
+  }})json"},
+      {"ModerationViolationList", R"json({
+  "title": "ModerationViolationList", "type": "object", "required": ["data", "meta"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"type": "object",
+      "required": ["id", "violationId", "ruleId", "ruleName", "detector", "action", "target", "eventId", "channelId",
+                   "eventType", "source", "matchCount", "fields", "latencyMs", "createdAt"],
+      "properties": {
+        "id": {"type": "string"}, "violationId": {"type": "string"}, "ruleId": {"type": "string"},
+        "ruleName": {"type": "string"}, "detector": {"type": "string"},
+        "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
+        "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
+        "eventId": {"type": ["string", "null"], "description": "null when the event was not stored (blocked)"},
+        "channelId": {"type": ["string", "null"]}, "eventType": {"type": ["string", "null"]},
+        "source": {"type": "string", "enum": ["api", "batch", "otlp"]}, "matchCount": {"type": "integer"},
+        "fields": {"type": "array", "items": {"type": "string"}}, "latencyMs": {"type": "number"},
+        "createdAt": {"type": "string", "format": "date-time"}}}},
+    "meta": {"type": "object", "required": ["total", "page", "limit", "totalPages"],
+      "properties": {"total": {"type": "integer"}, "page": {"type": "integer"}, "limit": {"type": "integer"},
+        "totalPages": {"type": "integer"}}}
+  }})json"},
+      {"ModerationEfficacy", R"json({
+  "title": "ModerationEfficacy", "type": "object", "required": ["rows"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "since": {"type": "string", "format": "date-time"}, "until": {"type": "string", "format": "date-time"},
+    "rows": {"type": "array", "items": {"type": "object",
+      "required": ["detector", "action", "target", "violationCount", "avgLatencyMs", "maxLatencyMs"],
+      "properties": {"detector": {"type": "string"}, "action": {"type": "string"}, "target": {"type": "string"},
+        "violationCount": {"type": "integer"}, "avgLatencyMs": {"type": "number"},
+        "maxLatencyMs": {"type": "number"}}}}
+  }})json"},
+      {"ModerationVerdict", R"json({
+  "title": "ModerationVerdict", "type": "object",
+  "required": ["decision", "blocked", "redacted", "flagged", "blockedBy", "targets", "matches", "payload", "metadata"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "decision": {"type": "string", "enum": ["accept", "block"]},
+    "blocked": {"type": "boolean"}, "redacted": {"type": "boolean"}, "flagged": {"type": "boolean"},
+    "blockedBy": {"type": ["object", "null"],
+      "properties": {"ruleId": {"type": "string"}, "ruleName": {"type": "string"}}},
+    "targets": {"type": "array", "items": {"type": "string", "enum": ["request", "response", "tool_call"]}},
+    "matches": {"type": "array", "items": {"type": "object",
+      "required": ["ruleId", "ruleName", "detector", "action", "target", "matchCount", "latencyMs", "fields"],
+      "properties": {"ruleId": {"type": "string"}, "ruleName": {"type": "string"}, "detector": {"type": "string"},
+        "action": {"type": "string"}, "target": {"type": "string"}, "matchCount": {"type": "integer"},
+        "latencyMs": {"type": "number"}, "fields": {"type": "array", "items": {"type": "string"}}}}},
+    "payload": {"type": "object", "description": "the payload as it would be stored (redactions applied)"},
+    "metadata": {"type": ["object", "null"], "description": "the metadata as it would be stored (metadata.moderation)"}
+  }})json"},
+  };
+  return schemas;
+}
+
+}  // namespace aev::ops
