@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
-.PHONY: build run test test-asan package package-check bench bench-peers bench-analytics clean
+.PHONY: build run test test-asan package package-check bench bench-peers bench-analytics bench-moderation clean
 
 build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -43,6 +43,11 @@ bench-peers:
 # the same SQL by hand and ClickHouse (~45 min, ~10 GB of disk; SIZES=1000000 for 1M only, ~7 min).
 bench-analytics:
 	bash bench/analytics.sh
+
+# Publish rate (POST /event, POST /events/batch) with 0, 10 and 100 moderation rules, as ratios
+# to the 0-rule rate (~2 min).
+bench-moderation: build
+	BIN=$(BUILD)/daemon/agent-eventsd bash bench/moderation.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
