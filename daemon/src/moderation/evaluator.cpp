@@ -17,14 +17,13 @@ void setString(JsonSlot& slot, const std::string& text) {
 
 // Scans each string of the view with a regex, keyword or plugin detector.
 void scanTexts(const CompiledRule& rule, TargetView& view, bool redactNow, RuleMatch& m) {
-  const auto marker = redactionMarker(rule.rule().detector);
   for (auto& slot : view.texts()) {
     const auto& text = slot.value.extract<std::string>();
     auto ranges = rule.scan(text, slot.path, view.event().eventType);
     if (ranges.empty()) continue;
     m.matchCount += ranges.size();
     m.fields.push_back(slot.path);
-    if (redactNow) setString(slot, redact(text, std::move(ranges), marker));
+    if (redactNow) setString(slot, redact(text, std::move(ranges), redactionMarker(rule.rule().detector)));
   }
 }
 

@@ -92,7 +92,7 @@ TEST_F(ReportsApi, ViolationsAreListedNewestFirstAndFiltered) {
   EXPECT_EQ(objects(listOf(page2)).size(), 1u);
   EXPECT_EQ(intField(page2.object()->getObject("meta"), "totalPages"), 2);
   EXPECT_TRUE(violations(p.keyed, "&since=2020-01-01T00:00:00Z&until=2020-01-02T00:00:00Z").empty());
-  for (const char* bad : {"?limit=0", "?limit=101", "?page=0", "?action=ban", "?target=all", "?since=x"})
+  for (const char* bad : {"?limit=0", "?limit=101", "?page=0", "?action=ban", "?target=all", "?since=x", "?ruleId=abc"})
     EXPECT_TRUE(IsProblem(p.keyed.get(std::string("/moderation/violations") + bad), 422)) << bad;
   // Deleting the rule keeps its violations (and their rule name) in the reports.
   ASSERT_STATUS(p.tenant.http.del("/moderation/rules/" + strField(emails, "ruleId")), 204);

@@ -4,6 +4,8 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 
+#include <limits>
+
 #include "auth/authenticator.h"
 #include "events/event.h"
 #include "http/body.h"
@@ -99,7 +101,9 @@ void registerModerationReportRoutes(Router& router, AppContext& ctx) {
         const auto limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
         store::ViolationFilter filter;
         filter.orgId = orgId;
-        if (auto rule = nonEmpty(req, "ruleId")) filter.ruleId = pathId(*rule, "Moderation rule");
+        if (auto rule = nonEmpty(req, "ruleId")) {
+          filter.ruleId = queryInt(rule, "ruleId", 0, 1, std::numeric_limits<std::int64_t>::max());
+        }
         filter.action = enumQuery(req, "action", moderation::actionNames());
         filter.target = enumQuery(req, "target", moderation::targetNames());
         auto result = ctx.violations->list(filter, queryTime(req.queryParam("since"), "since"),
