@@ -219,5 +219,51 @@ TEST(ModerationEvaluate, LatencyIsMeasuredPerMatchedRule) {
   EXPECT_LT(verdict.matches[0].latencyMs, 1000.0);
 }
 
+// The prefilter (one RE2::Set pass per string) only skips rules that cannot match: the
+// verdicts and the stored text are those of evaluating every rule on its own.
+TEST(ModerationEvaluate, PrefilterChangesNoVerdict) {
+  std::vector<Rule> rules;
+  for (int i = 0; i < 40; ++i) rules.push_back(makeRule(Action::Flag, "keyword", "word-" + std::to_string(i)));
+  rules.push_back(makeRule(Action::Redact, "regex", "secret-[0-9]+"));
+  rules.push_back(makeRule(Action::Flag, "keyword", "REDACTED"));  // sees the marker a redaction wrote
+  rules.push_back(makeRule(Action::Flag, "tool_name", "shell", Target::ToolCall));
+  rules.push_back(makeRule(Action::Block, "regex", "(?i)drop\\s+table"));
+  const auto with = ruleSet(rules);
+  const auto without = ruleSet(rules, false);
+  ASSERT_NE(with.prefilterOf(Target::Request), nullptr);
+  EXPECT_EQ(with.prefilterOf(Target::ToolCall), nullptr);  // no regex or keyword rule there
+  for (const char* text : {"nothing here", "word-7 and WORD-39", "secret-42 word-3", "please DROP  table now",
+                           "word-1 secret-1 secret-2 word-40"}) {
+    auto a = event("agent.message", std::string(R"({"content":")") + text + R"(","other":"word-5"})");
+    auto b = event("agent.message", std::string(R"({"content":")") + text + R"(","other":"word-5"})");
+    auto va = evaluate(with, a);
+    auto vb = evaluate(without, b);
+    ASSERT_EQ(va.matches.size(), vb.matches.size()) << text;
+    for (std::size_t i = 0; i < va.matches.size(); ++i) {
+      EXPECT_EQ(va.matches[i].ruleId, vb.matches[i].ruleId) << text;
+      EXPECT_EQ(va.matches[i].matchCount, vb.matches[i].matchCount) << text;
+      EXPECT_EQ(va.matches[i].fields, vb.matches[i].fields) << text;
+    }
+    EXPECT_EQ(va.blocked(), vb.blocked()) << text;
+    EXPECT_EQ(json(a.payload), json(b.payload)) << text;
+  }
+}
+
+TEST(ModerationEvaluate, PrefilterMembersFollowTheRuleList) {
+  auto set = ruleSet({makeRule(Action::Flag, "keyword", "a.b"), makeRule(Action::Flag, "regex", "x+"),
+                      makeRule(Action::Flag, "keyword", "(c)")});
+  const auto* p = set.prefilterOf(Target::Request);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->size(), 3u);
+  std::vector<char> possible;
+  ASSERT_TRUE(p->match("A.B and (C)", possible));
+  EXPECT_TRUE(possible[static_cast<std::size_t>(p->memberOf(0))]);  // keywords: literal, any case
+  EXPECT_FALSE(possible[static_cast<std::size_t>(p->memberOf(1))]);
+  EXPECT_TRUE(possible[static_cast<std::size_t>(p->memberOf(2))]);
+  ASSERT_TRUE(p->match("axb", possible));
+  EXPECT_FALSE(possible[static_cast<std::size_t>(p->memberOf(0))]);  // "." is not a wildcard in a keyword
+  EXPECT_EQ(p->memberOf(9), -1);
+}
+
 }  // namespace
 }  // namespace aev::moderation

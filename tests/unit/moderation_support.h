@@ -24,8 +24,9 @@ inline Rule makeRule(Action action, const std::string& detector, const std::stri
   return r;
 }
 
-// Ids 1, 2, ... in the given (creation) order.
-inline RuleSet ruleSet(std::vector<Rule> rules) {
+// Ids 1, 2, ... in the given (creation) order; with the prefilters the daemon builds
+// unless `prefilter` is false.
+inline RuleSet ruleSet(std::vector<Rule> rules, bool prefilter = true) {
   RuleSet set;
   std::int64_t id = 0;
   for (auto& r : rules) {
@@ -35,6 +36,7 @@ inline RuleSet ruleSet(std::vector<Rule> rules) {
       throw std::runtime_error("rule does not compile: " + std::get<std::vector<FieldError>>(compiled).front().message);
     set.byTarget[static_cast<std::size_t>(r.target)].push_back(std::get<std::shared_ptr<const CompiledRule>>(compiled));
   }
+  if (prefilter) set.prepare();
   return set;
 }
 

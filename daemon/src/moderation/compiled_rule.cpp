@@ -78,6 +78,12 @@ CompiledRule::Result CompiledRule::compile(const Rule& rule, const plugins::Regi
   return std::shared_ptr<const CompiledRule>(std::move(compiled));
 }
 
+std::optional<std::string> CompiledRule::setPattern() const {
+  if (!pattern_) return std::nullopt;
+  if (rule_.detector == kKeyword) return "(?i)" + re2::RE2::QuoteMeta(rule_.pattern.value_or(""));
+  return rule_.pattern;
+}
+
 std::vector<Range> CompiledRule::scan(std::string_view text, const std::string& path,
                                       const std::string& eventType) const {
   if (pattern_) return findAll(*pattern_, text);

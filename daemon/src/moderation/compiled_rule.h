@@ -34,6 +34,11 @@ class CompiledRule {
   // The byte ranges found in one string; `path` and `eventType` are passed to plugins.
   std::vector<Range> scan(std::string_view text, const std::string& path, const std::string& eventType) const;
   const ToolArgExpression* toolArg() const { return toolArg_ ? &*toolArg_ : nullptr; }
+  // A plugin detector: every rule with the same detector finds the same ranges.
+  bool usesPlugin() const { return detector_ != nullptr; }
+  // The pattern as a member of a prefilter set (prefilter.h): a regex as it is, a keyword
+  // as a case-insensitive literal; none for other detectors.
+  std::optional<std::string> setPattern() const;
 
  private:
   Rule rule_;

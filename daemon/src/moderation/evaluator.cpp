@@ -3,6 +3,8 @@
 #include <Poco/JSON/Array.h>
 
 #include <chrono>
+#include <optional>
+#include <unordered_map>
 
 #include "moderation/redaction.h"
 
@@ -15,11 +17,68 @@ void setString(JsonSlot& slot, const std::string& text) {
   slot.replace(slot.value);
 }
 
-// Scans each string of the view with a regex, keyword or plugin detector.
-void scanTexts(const CompiledRule& rule, TargetView& view, bool redactNow, RuleMatch& m) {
-  for (auto& slot : view.texts()) {
+// What scanning a view's strings has found so far, shared by its rules until a redaction
+// changes the text: per string, which prefilter members can match, and the findings of
+// each plugin detector (rules with the same detector find the same ranges).
+class ScanState {
+ public:
+  explicit ScanState(const Prefilter* prefilter) : prefilter_(prefilter) {}
+  void reset(std::size_t strings) {
+    possible_.assign(strings, std::nullopt);
+    plugins_.clear();
+  }
+
+  // False when the prefilter rules out `member` (-1: not in it) for string i.
+  bool mayMatch(int member, std::size_t i, std::string_view text) {
+    if (!prefilter_ || member < 0) return true;
+    auto& possible = possible_[i];
+    if (!possible) {
+      possible.emplace();
+      if (!prefilter_->match(text, *possible)) possible->assign(prefilter_->size(), 1);
+    }
+    return (*possible)[static_cast<std::size_t>(member)] != 0;
+  }
+
+  struct Found {
+    std::vector<Range> ranges;
+    double ms = 0;  // what the detector call took
+  };
+  // The plugin detector's findings in string i, scanning only the first time.
+  const Found& plugin(const CompiledRule& rule, std::size_t i, const JsonSlot& slot, const std::string& eventType) {
+    auto& perString = plugins_[rule.rule().detector];
+    perString.resize(possible_.size());
+    auto& found = perString[i];
+    if (!found) {
+      const auto started = std::chrono::steady_clock::now();
+      found.emplace();
+      found->ranges = rule.scan(slot.value.extract<std::string>(), slot.path, eventType);
+      found->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    }
+    return *found;
+  }
+
+ private:
+  const Prefilter* prefilter_;
+  std::vector<std::optional<std::vector<char>>> possible_;
+  std::unordered_map<std::string, std::vector<std::optional<Found>>> plugins_;
+};
+
+// Scans each string of the view with a regex, keyword or plugin detector. A plugin
+// detector's cost is credited to every rule that uses its findings.
+void scanTexts(const CompiledRule& rule, int member, TargetView& view, ScanState& state, bool redactNow, RuleMatch& m) {
+  auto& texts = view.texts();
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    auto& slot = texts[i];
     const auto& text = slot.value.extract<std::string>();
-    auto ranges = rule.scan(text, slot.path, view.event().eventType);
+    if (!state.mayMatch(member, i, text)) continue;
+    std::vector<Range> ranges;
+    if (rule.usesPlugin()) {
+      const auto& found = state.plugin(rule, i, slot, view.event().eventType);
+      ranges = found.ranges;
+      m.latencyMs += found.ms;
+    } else {
+      ranges = rule.scan(text, slot.path, view.event().eventType);
+    }
     if (ranges.empty()) continue;
     m.matchCount += ranges.size();
     m.fields.push_back(slot.path);
@@ -79,19 +138,24 @@ Verdict evaluate(const RuleSet& rules, EventDocument& event) {
   for (auto& view : views) {
     if (!first) view.refresh();  // an earlier view may have redacted shared text
     first = false;
-    for (const auto& compiled : rules.of(view.target())) {
+    const auto& list = rules.of(view.target());
+    const auto* prefilter = rules.prefilterOf(view.target());
+    ScanState state(prefilter);
+    state.reset(view.texts().size());
+    for (std::size_t position = 0; position < list.size(); ++position) {
+      const auto& compiled = list[position];
       const auto& rule = compiled->rule();
       const bool redactNow = rule.action == Action::Redact;
       RuleMatch m;
       const auto started = std::chrono::steady_clock::now();
       if (compiled->scansText())
-        scanTexts(*compiled, view, redactNow, m);
+        scanTexts(*compiled, prefilter ? prefilter->memberOf(position) : -1, view, state, redactNow, m);
       else if (rule.detector == kToolName)
         matchToolName(*compiled, view, redactNow, m);
       else if (compiled->toolArg())
         matchToolArg(*compiled, view, redactNow, m);
       if (m.matchCount == 0) continue;
-      m.latencyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      m.latencyMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
       m.ruleId = rule.id;
       m.ruleName = rule.name;
       m.detector = rule.detector;
@@ -107,6 +171,7 @@ Verdict evaluate(const RuleSet& rules, EventDocument& event) {
       if (rule.action == Action::Redact) {
         verdict.redacted = true;
         view.refresh();
+        state.reset(view.texts().size());  // the text changed: scan it again
       }
     }
   }

@@ -12,16 +12,24 @@
 
 #include "moderation/compiled_rule.h"
 #include "moderation/event_view.h"
+#include "moderation/prefilter.h"
 
 namespace aev::moderation {
 
-// The enabled rules of one organization by target, each list in creation order.
+// The enabled rules of one organization by target, each list in creation order, and
+// each list's prefilter (none until prepare(); evaluation is the same either way).
 struct RuleSet {
   std::array<std::vector<std::shared_ptr<const CompiledRule>>, 3> byTarget;
+  std::array<std::shared_ptr<const Prefilter>, 3> prefilters;
   const std::vector<std::shared_ptr<const CompiledRule>>& of(Target t) const {
     return byTarget[static_cast<std::size_t>(t)];
   }
+  const Prefilter* prefilterOf(Target t) const { return prefilters[static_cast<std::size_t>(t)].get(); }
   bool empty() const { return byTarget[0].empty() && byTarget[1].empty() && byTarget[2].empty(); }
+  // Builds the prefilters once the lists are complete.
+  void prepare() {
+    for (std::size_t t = 0; t < byTarget.size(); ++t) prefilters[t] = Prefilter::build(byTarget[t]);
+  }
 };
 
 // One rule that matched one event. Never holds the matched text, only where it was.

@@ -42,6 +42,7 @@ RuleCache::Entry RuleCache::load(std::int64_t orgId) {
                    std::get<std::vector<FieldError>>(compiled).front().message);
     }
   }
+  set->prepare();
   entry.rules = std::move(set);
   entry.checkedAt = std::chrono::steady_clock::now();
   ++builds_;
