@@ -40,7 +40,7 @@ bench-peers:
 	bash bench/run.sh
 
 # Analytics breakdown/timeseries over 1M and 10M seeded events, SQLite and PostgreSQL, against
-# the same SQL by hand and ClickHouse (~45 min, ~10 GB of disk; SIZES=1000000 for 1M only, ~7 min).
+# the same SQL by hand and ClickHouse (~45 min, ~13 GB of disk; SIZES=1000000 for 1M only, ~7 min).
 bench-analytics:
 	bash bench/analytics.sh
 
