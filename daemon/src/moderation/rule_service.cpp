@@ -73,6 +73,16 @@ store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleIn
   return saved;
 }
 
+std::vector<FieldError> RuleService::problems(std::int64_t orgId, std::optional<std::int64_t> ruleId,
+                                              const RuleInput& input) {
+  store::ModerationRuleRecord rule;
+  rule.target = "request";
+  if (ruleId) rule = get(orgId, *ruleId);  // 404 first, as update would
+  apply(rule, input);
+  if (rule.pattern && rule.pattern->empty()) rule.pattern.reset();
+  return checkRule(rule, registry_);
+}
+
 std::vector<store::ModerationRuleRecord> RuleService::list(std::int64_t orgId) {
   auto c = db_.acquire();
   return rules_.list(*c, orgId);

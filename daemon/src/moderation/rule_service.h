@@ -36,6 +36,9 @@ class RuleService {
       : db_(db), registry_(registry), cache_(cache) {}
 
   store::ModerationRuleRecord create(std::int64_t orgId, const RuleInput& input);
+  // The value problems create (ruleId absent) or update would report, saving nothing: lets
+  // a caller that found type problems in the body answer every problem in one 422.
+  std::vector<FieldError> problems(std::int64_t orgId, std::optional<std::int64_t> ruleId, const RuleInput& input);
   std::vector<store::ModerationRuleRecord> list(std::int64_t orgId);  // creation order
   store::ModerationRuleRecord get(std::int64_t orgId, std::int64_t ruleId);
   store::ModerationRuleRecord update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input);

@@ -2,6 +2,7 @@
 // target (request, response, tool_call) through each publish path (POST /event, POST
 // /events/batch, OTLP/JSON POST /v1/traces), checked in the publish answer, the channel's
 // list, the violations, and (once per path) a live stream.
+#include <chrono>
 #include <tuple>
 
 #include "integration/moderation/moderation_support.h"
@@ -121,6 +122,25 @@ TEST_F(ModerationStreamApi, StreamsOnlyTheRedactedEvent) {
   ASSERT_EQ(messages.size(), ids.size()) << s->describe();
   EXPECT_EQ(s->body().find("ada@example.com"), std::string::npos) << s->body();
   EXPECT_NE(s->body().find("[REDACTED:pii.email]"), std::string::npos);
+}
+
+// RE2 is linear: a pattern that makes backtracking engines explode (ReDoS) costs a 100 KiB
+// event no more than any other pattern.
+TEST_F(ModerationStreamApi, CatastrophicPatternsStayFastOnLargeEvents) {
+  auto p = newPublisher("redos");
+  createRule(p.tenant, "redos", "flag", "regex", "(a+)+$", "request");
+  createRule(p.tenant, "redos2", "flag", "regex", "(a|aa)+b", "request");
+  const std::string text(100 * 1024, 'a');
+  const auto started = std::chrono::steady_clock::now();
+  auto published = publishOn(p, Path::Single, Kind::Request, text + "!");
+  const auto elapsed = std::chrono::steady_clock::now() - started;
+  ASSERT_EQ(published.status, 201) << published.body.substr(0, 300);
+  EXPECT_LT(elapsed, std::chrono::seconds(2));
+  EXPECT_FALSE(published.event->has("metadata") && published.event->getObject("metadata") &&
+               published.event->getObject("metadata")->has("moderation"));  // neither matches ("!" ends it)
+  auto flagged = publishOn(p, Path::Single, Kind::Request, text);
+  ASSERT_EQ(flagged.status, 201);
+  EXPECT_EQ(flagged.event->getObject("metadata")->getObject("moderation")->getArray("flags")->size(), 1u);
 }
 
 class IsolationApi : public ModerationTest {};

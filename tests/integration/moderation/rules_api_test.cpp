@@ -96,6 +96,9 @@ TEST_F(RulesApi, EveryInvalidFieldIs422) {
   EXPECT_EQ(
       invalid(t, "POST", "/moderation/rules", R"({"name":null,"action":"flag","detector":"regex","pattern":"x"})"),
       Locations{"body.name"});
+  // A type problem and value problems in one body: all of them in one answer.
+  EXPECT_EQ(invalid(t, "POST", "/moderation/rules", R"({"name":"","action":"ban","detector":"regex","enabled":"yes"})"),
+            (Locations{"body.enabled", "body.name", "body.action", "body.pattern"}));
   const std::string longName(121, 'n');
   EXPECT_EQ(invalid(t, "POST", "/moderation/rules",
                     R"({"name":")" + longName + R"(","action":"ban","detector":"regex","target":"everything"})"),

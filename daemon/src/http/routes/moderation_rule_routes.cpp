@@ -71,6 +71,21 @@ moderation::RuleInput ruleInput(BodyReader& body, bool creating) {
   return in;
 }
 
+// Type problems of the body (BodyReader) plus the value problems of the fields that were
+// well typed (the service's checks), so every mistake comes back in one 422.
+void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optional<std::int64_t> ruleId,
+               const moderation::RuleInput& input) {
+  try {
+    body.done();
+  } catch (ApiError& typeProblems) {
+    std::set<std::string> seen;
+    for (const auto& f : typeProblems.fieldErrors()) seen.insert(f.location);
+    for (auto& f : ctx.moderationRules->problems(orgId, ruleId, input))
+      if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
+    throw;
+  }
+}
+
 }  // namespace
 
 void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
@@ -80,7 +95,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
         const auto orgId = actingOrg(ctx, req);
         BodyReader body(req.jsonBody());
         auto input = ruleInput(body, true);
-        body.done();  // type problems; the service reports the values' (name length, pattern, ...)
+        checkBody(ctx, body, orgId, std::nullopt, input);
         auto rule = ctx.moderationRules->create(orgId, input);
         return Response::json(201, ruleJson(req.baseUrl, rule, true));
       },
@@ -118,7 +133,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
         const auto id = pathId(req.param("ruleId"), "Moderation rule");
         BodyReader body(req.jsonBody());
         auto input = ruleInput(body, false);
-        body.done();
+        checkBody(ctx, body, orgId, id, input);
         auto rule = ctx.moderationRules->update(orgId, id, input);
         return Response::json(200, ruleJson(req.baseUrl, rule, true));
       },
