@@ -21,6 +21,12 @@ std::optional<std::string> Request::queryParam(const std::string& name) const {
   return it->second;
 }
 
+std::optional<std::string> Request::queryFilter(const std::string& name) const {
+  auto v = queryParam(name);
+  if (!v || v->empty()) return std::nullopt;
+  return v;
+}
+
 const std::string& Request::param(const std::string& name) const {
   auto it = pathParams.find(name);
   if (it == pathParams.end()) throw std::logic_error("route has no path parameter '" + name + "'");

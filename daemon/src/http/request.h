@@ -28,6 +28,8 @@ struct Request {
 
   std::string header(const std::string& lowerName) const;
   std::optional<std::string> queryParam(const std::string& name) const;
+  // As queryParam, but an empty value (`?agent=`) reads as absent: for optional filters.
+  std::optional<std::string> queryFilter(const std::string& name) const;
   const std::string& param(const std::string& name) const;  // path parameter, throws if the route lacks it
   // Parses the body as a JSON object: 415 for another content type, 400 for bad JSON
   // or a non-object top level.

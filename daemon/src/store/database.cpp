@@ -90,7 +90,7 @@ std::string rewritePlaceholders(const std::string& sql) {
 PooledSession::PooledSession() = default;
 PooledSession::PooledSession(PooledSession&&) noexcept = default;
 PooledSession& PooledSession::operator=(PooledSession&&) noexcept = default;
-PooledSession::~PooledSession() { runner.reset(); }
+PooledSession::~PooledSession() = default;  // members in reverse: the runner before its session
 
 Connection::Connection(Database& db, PooledSession session)
     : db_(db), session_(std::move(session)) {}

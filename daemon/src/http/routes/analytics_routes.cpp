@@ -17,12 +17,6 @@ namespace {
 constexpr std::int64_t kDefaultLimit = 50;
 constexpr std::int64_t kMaxLimit = 500;
 
-std::optional<std::string> nonEmpty(const Request& req, const std::string& name) {
-  auto v = req.queryParam(name);
-  if (!v || v->empty()) return std::nullopt;
-  return v;
-}
-
 // The values events may carry for an environment named by id or slug: its slug, name
 // and id when it is registered; else the text itself (events may name environments
 // nobody registered).
@@ -40,10 +34,10 @@ analytics::Query queryOf(AppContext& ctx, const Request& req, std::int64_t orgId
   q.since = queryTime(req.queryParam("since"), "since");
   q.until = queryTime(req.queryParam("until"), "until");
   for (const auto& name : analytics::AnalyticsService::filterNames())
-    if (auto v = nonEmpty(req, name)) q.filters[name] = *v;
-  q.environmentValues = environmentValues(ctx, orgId, nonEmpty(req, "environment"));
-  q.filterTagKey = nonEmpty(req, "filterTagKey");
-  q.filterTagValue = nonEmpty(req, "filterTagValue");
+    if (auto v = req.queryFilter(name)) q.filters[name] = *v;
+  q.environmentValues = environmentValues(ctx, orgId, req.queryFilter("environment"));
+  q.filterTagKey = req.queryFilter("filterTagKey");
+  q.filterTagValue = req.queryFilter("filterTagValue");
   return q;
 }
 
@@ -88,8 +82,8 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
         const auto limit = queryInt(req.queryParam("limit"), "limit", kDefaultLimit, 1, kMaxLimit);
-        auto result = ctx.analytics->breakdown(queryOf(ctx, req, orgId), nonEmpty(req, "dimension").value_or("model"),
-                                               nonEmpty(req, "tagKey"), limit);
+        auto result = ctx.analytics->breakdown(queryOf(ctx, req, orgId), req.queryFilter("dimension").value_or("model"),
+                                               req.queryFilter("tagKey"), limit);
         auto obj = newObject();
         obj->set("dimension", result.dimension);
         Poco::JSON::Array::Ptr rows = new Poco::JSON::Array;
@@ -110,7 +104,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
         const auto limit = queryInt(req.queryParam("limit"), "limit", kDefaultLimit, 1, kMaxLimit);
-        auto keys = ctx.analytics->dimensions(orgId, environmentValues(ctx, orgId, nonEmpty(req, "environment")), limit);
+        auto keys = ctx.analytics->dimensions(orgId, environmentValues(ctx, orgId, req.queryFilter("environment")), limit);
         auto obj = newObject();
         Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
         for (const auto& k : keys) {
@@ -134,8 +128,8 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
         auto series = ctx.analytics->timeseries(queryOf(ctx, req, orgId),
-                                                nonEmpty(req, "metric").value_or("event_count"),
-                                                nonEmpty(req, "interval").value_or("hour"));
+                                                req.queryFilter("metric").value_or("event_count"),
+                                                req.queryFilter("interval").value_or("hour"));
         auto obj = newObject();
         obj->set("metric", series.metric);
         obj->set("interval", series.interval);

@@ -90,10 +90,9 @@ Response eventResponse(int status, const events::StoredEvent& e) {
 
 store::EventFilter filterFrom(const Request& req) {
   store::EventFilter f;
-  auto nonEmpty = [](std::optional<std::string> v) { return v && !v->empty() ? v : std::nullopt; };
-  f.agentId = nonEmpty(req.queryParam("agent_id"));
-  f.eventType = nonEmpty(req.queryParam("event_type"));
-  f.traceId = nonEmpty(req.queryParam("trace_id"));
+  f.agentId = req.queryFilter("agent_id");
+  f.eventType = req.queryFilter("event_type");
+  f.traceId = req.queryFilter("trace_id");
   return f;
 }
 

@@ -20,15 +20,9 @@ namespace aev::http {
 
 namespace {
 
-std::optional<std::string> nonEmpty(const Request& req, const std::string& name) {
-  auto v = req.queryParam(name);
-  if (!v || v->empty()) return std::nullopt;
-  return v;
-}
-
 std::optional<std::string> enumQuery(const Request& req, const std::string& name,
                                      const std::vector<std::string>& allowed) {
-  auto v = nonEmpty(req, name);
+  auto v = req.queryFilter(name);
   if (v && std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
@@ -101,7 +95,7 @@ void registerModerationReportRoutes(Router& router, AppContext& ctx) {
         const auto limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
         store::ViolationFilter filter;
         filter.orgId = orgId;
-        if (auto rule = nonEmpty(req, "ruleId")) {
+        if (auto rule = req.queryFilter("ruleId")) {
           filter.ruleId = queryInt(rule, "ruleId", 0, 1, std::numeric_limits<std::int64_t>::max());
         }
         filter.action = enumQuery(req, "action", moderation::actionNames());

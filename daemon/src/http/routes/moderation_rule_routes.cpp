@@ -39,23 +39,13 @@ JsonObject ruleJson(const std::string& baseUrl, const store::ModerationRuleRecor
   return obj;
 }
 
-// A string field; an explicit null is refused (none of these can be cleared).
-std::optional<std::string> stringField(BodyReader& body, const std::string& field, bool required) {
-  const auto& object = body.object();
-  if (object->has(field) && object->isNull(field)) {
-    body.fail(field, "must be a string", "null");
-    return std::nullopt;
-  }
-  return body.string(field, required);
-}
-
 // Type checks of a create or PATCH body; value checks are the service's (one 422 for all).
 moderation::RuleInput ruleInput(BodyReader& body, bool creating) {
   moderation::RuleInput in;
-  in.name = stringField(body, "name", creating);
-  in.action = stringField(body, "action", creating);
-  in.detector = stringField(body, "detector", creating);
-  in.target = stringField(body, "target", false);
+  in.name = body.nonNullString("name", creating);
+  in.action = body.nonNullString("action", creating);
+  in.detector = body.nonNullString("detector", creating);
+  in.target = body.nonNullString("target", false);
   const auto& object = body.object();
   if (object->has("pattern")) {
     if (object->isNull("pattern"))

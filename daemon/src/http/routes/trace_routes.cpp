@@ -49,7 +49,7 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         store::TraceQuery q;
         q.appId = idParam(req, "app");
         q.channelId = idParam(req, "channel");
-        if (auto agent = req.queryParam("agent"); agent && !agent->empty()) q.agent = *agent;
+        q.agent = req.queryFilter("agent");
         q.since = queryTime(req.queryParam("since"), "since");
         q.until = queryTime(req.queryParam("until"), "until");
         if (q.since && q.until && *q.since > *q.until)
