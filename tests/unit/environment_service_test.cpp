@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 
+#include "audit/audit_log.h"
 #include "common/errors.h"
 #include "store/migrations.h"
 #include "support/process.h"
@@ -25,7 +26,8 @@ class EnvironmentServiceTest : public ::testing::Test {
     options.poolSize = 2;
     db_ = std::make_unique<store::Database>(options);
     store::migrate(*db_);
-    service_ = std::make_unique<EnvironmentService>(*db_);
+    audit_ = std::make_unique<audit::AuditLog>(*db_, nullptr);
+    service_ = std::make_unique<EnvironmentService>(*db_, *audit_);
     orgA_ = addOrganization("a");
     orgB_ = addOrganization("b");
   }
@@ -47,17 +49,19 @@ class EnvironmentServiceTest : public ::testing::Test {
 
   std::unique_ptr<testing::TempDir> dir_;
   std::unique_ptr<store::Database> db_;
+  std::unique_ptr<audit::AuditLog> audit_;
+  const audit::Actor actor_{"dashboard", "1", "admin@example.com", "127.0.0.1", "req-1"};
   std::unique_ptr<EnvironmentService> service_;
   std::int64_t orgA_ = 0;
   std::int64_t orgB_ = 0;
 };
 
 TEST_F(EnvironmentServiceTest, ResolveTriesAnIdFirstThenASlug) {
-  auto prod = service_->create(orgA_, "Production", std::nullopt);
+  auto prod = service_->create(orgA_, "Production", std::nullopt, actor_);
   EXPECT_EQ(prod.slug, "production");
   // An all-digits slug that is another environment's id: the id wins.
-  auto digits = service_->create(orgA_, "Digits", std::to_string(prod.id));
-  auto year = service_->create(orgA_, "Year", std::string("2024"));
+  auto digits = service_->create(orgA_, "Digits", std::to_string(prod.id), actor_);
+  auto year = service_->create(orgA_, "Year", std::string("2024"), actor_);
 
   EXPECT_EQ(service_->resolve(orgA_, std::to_string(prod.id))->id, prod.id);
   EXPECT_EQ(service_->resolve(orgA_, "production")->id, prod.id);
@@ -70,32 +74,32 @@ TEST_F(EnvironmentServiceTest, ResolveTriesAnIdFirstThenASlug) {
 }
 
 TEST_F(EnvironmentServiceTest, AnotherOrganizationsEnvironmentIsNeverResolvedOrFound) {
-  auto prod = service_->create(orgA_, "Production", std::string("prod"));
+  auto prod = service_->create(orgA_, "Production", std::string("prod"), actor_);
   EXPECT_FALSE(service_->resolve(orgB_, std::to_string(prod.id)));
   EXPECT_FALSE(service_->resolve(orgB_, "prod"));
   EXPECT_EQ(statusOf([&] { service_->get(orgB_, prod.id); }), 404);
-  EXPECT_EQ(statusOf([&] { service_->update(orgB_, prod.id, {std::string("x"), std::nullopt}); }), 404);
-  EXPECT_EQ(statusOf([&] { service_->remove(orgB_, prod.id); }), 404);
+  EXPECT_EQ(statusOf([&] { service_->update(orgB_, prod.id, {std::string("x"), std::nullopt}, actor_); }), 404);
+  EXPECT_EQ(statusOf([&] { service_->remove(orgB_, prod.id, actor_); }), 404);
   EXPECT_TRUE(service_->list(orgB_).empty());
   // The same slug in the other organization is its own environment.
-  auto theirs = service_->create(orgB_, "Production", std::string("prod"));
+  auto theirs = service_->create(orgB_, "Production", std::string("prod"), actor_);
   EXPECT_EQ(service_->resolve(orgB_, "prod")->id, theirs.id);
   EXPECT_EQ(service_->resolve(orgA_, "prod")->id, prod.id);
 }
 
 TEST_F(EnvironmentServiceTest, TypedErrors) {
-  service_->create(orgA_, "Production", std::string("prod"));
-  auto stage = service_->create(orgA_, "Staging", std::nullopt);
-  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "Other", std::string("prod")); }), 409);
-  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "PROD!", std::nullopt); }), 409);  // derives "prod"
-  EXPECT_EQ(statusOf([&] { service_->update(orgA_, stage.id, {std::nullopt, std::string("prod")}); }), 409);
-  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "   ", std::nullopt); }), 422);
-  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "!!!", std::nullopt); }), 422);
-  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "ok", std::string("Bad")); }), 422);
-  EXPECT_EQ(statusOf([&] { service_->update(orgA_, stage.id, {std::string(""), std::nullopt}); }), 422);
+  service_->create(orgA_, "Production", std::string("prod"), actor_);
+  auto stage = service_->create(orgA_, "Staging", std::nullopt, actor_);
+  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "Other", std::string("prod"), actor_); }), 409);
+  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "PROD!", std::nullopt, actor_); }), 409);  // derives "prod"
+  EXPECT_EQ(statusOf([&] { service_->update(orgA_, stage.id, {std::nullopt, std::string("prod")}, actor_); }), 409);
+  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "   ", std::nullopt, actor_); }), 422);
+  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "!!!", std::nullopt, actor_); }), 422);
+  EXPECT_EQ(statusOf([&] { service_->create(orgA_, "ok", std::string("Bad"), actor_); }), 422);
+  EXPECT_EQ(statusOf([&] { service_->update(orgA_, stage.id, {std::string(""), std::nullopt}, actor_); }), 422);
   EXPECT_EQ(statusOf([&] { service_->get(orgA_, 424242); }), 404);
   // Renaming trims and keeps the slug.
-  auto renamed = service_->update(orgA_, stage.id, {std::string("  Staging EU "), std::nullopt});
+  auto renamed = service_->update(orgA_, stage.id, {std::string("  Staging EU "), std::nullopt}, actor_);
   EXPECT_EQ(renamed.name, "Staging EU");
   EXPECT_EQ(renamed.slug, "staging");
   EXPECT_EQ(service_->list(orgA_).size(), 2u);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <thread>
 
+#include "audit/audit_log.h"
 #include "moderation/rule_service.h"
 #include "store/migrations.h"
 #include "support/process.h"
@@ -25,8 +26,9 @@ class RuleServiceTest : public ::testing::Test {
     options.poolSize = 2;
     db_ = std::make_unique<store::Database>(options);
     store::migrate(*db_);
+    audit_ = std::make_unique<audit::AuditLog>(*db_, nullptr);
     cache_ = std::make_unique<RuleCache>(*db_, nullptr, std::chrono::milliseconds(0));
-    service_ = std::make_unique<RuleService>(*db_, nullptr, *cache_);
+    service_ = std::make_unique<RuleService>(*db_, *audit_, nullptr, *cache_);
     orgA_ = addOrganization("a");
     orgB_ = addOrganization("b");
   }
@@ -73,6 +75,8 @@ class RuleServiceTest : public ::testing::Test {
 
   std::unique_ptr<aev::testing::TempDir> dir_;
   std::unique_ptr<store::Database> db_;
+  std::unique_ptr<audit::AuditLog> audit_;
+  const audit::Actor actor_{"dashboard", "1", "admin@example.com", "127.0.0.1", "req-1"};
   std::unique_ptr<RuleCache> cache_;
   std::unique_ptr<RuleService> service_;
   std::int64_t orgA_ = 0;
@@ -82,7 +86,7 @@ class RuleServiceTest : public ::testing::Test {
 using Locations = std::vector<std::string>;
 
 TEST_F(RuleServiceTest, CreatesWithDefaults) {
-  auto rule = service_->create(orgA_, input("  secrets  ", "redact", "regex", "sk-[a-z]+"));
+  auto rule = service_->create(orgA_, input("  secrets  ", "redact", "regex", "sk-[a-z]+"), actor_);
   EXPECT_GT(rule.id, 0);
   EXPECT_EQ(rule.name, "secrets");  // trimmed
   EXPECT_EQ(rule.target, "request");
@@ -92,77 +96,77 @@ TEST_F(RuleServiceTest, CreatesWithDefaults) {
 }
 
 TEST_F(RuleServiceTest, EveryInvalidFieldInOne422) {
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input("", "ban", "regex", std::nullopt, "everything")); }),
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input("", "ban", "regex", std::nullopt, "everything"), actor_); }),
             (Locations{"body.name", "body.action", "body.target", "body.pattern"}));
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input(std::string(121, 'n'), "flag", "")); }),
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input(std::string(121, 'n'), "flag", ""), actor_); }),
             (Locations{"body.name", "body.detector"}));
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "pii.email")); }), Locations{"body.detector"});
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "regex", "(")); }), Locations{"body.pattern"});
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "keyword", std::string(4097, 'k'))); }),
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "pii.email"), actor_); }), Locations{"body.detector"});
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "regex", "("), actor_); }), Locations{"body.pattern"});
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "keyword", std::string(4097, 'k')), actor_); }),
             Locations{"body.pattern"});
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "tool_arg", "args..", "tool_call")); }),
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "flag", "tool_arg", "args..", "tool_call"), actor_); }),
             Locations{"body.pattern"});
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "block", "tool_name", "shell")); }),
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "block", "tool_name", "shell"), actor_); }),
             Locations{"body.target"});
   const std::string tooLarge = "\\pL{1000}\\pL{1000}\\pL{1000}\\pL{1000}";
-  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "block", "regex", tooLarge)); }),
+  EXPECT_EQ(problems([&] { service_->create(orgA_, input("x", "block", "regex", tooLarge), actor_); }),
             Locations{"body.pattern"});
   EXPECT_TRUE(service_->list(orgA_).empty());  // nothing was saved
 }
 
 TEST_F(RuleServiceTest, UpdateChecksTheWholeRuleAgain) {
-  auto rule = service_->create(orgA_, input("r", "flag", "keyword", "refund"));
+  auto rule = service_->create(orgA_, input("r", "flag", "keyword", "refund"), actor_);
   RuleInput patch;
   patch.detector = "tool_name";  // keeps target request: not allowed for tool_name
-  EXPECT_EQ(problems([&] { service_->update(orgA_, rule.id, patch); }), Locations{"body.target"});
+  EXPECT_EQ(problems([&] { service_->update(orgA_, rule.id, patch, actor_); }), Locations{"body.target"});
   patch.target = "tool_call";
-  auto changed = service_->update(orgA_, rule.id, patch);
+  auto changed = service_->update(orgA_, rule.id, patch, actor_);
   EXPECT_EQ(changed.detector, "tool_name");
   EXPECT_EQ(changed.pattern, "refund");
   EXPECT_GT(changed.updatedAt, rule.updatedAt);
   RuleInput clear;
   clear.pattern = std::optional<std::string>();  // null: a tool_name rule needs one
-  EXPECT_EQ(problems([&] { service_->update(orgA_, rule.id, clear); }), Locations{"body.pattern"});
+  EXPECT_EQ(problems([&] { service_->update(orgA_, rule.id, clear, actor_); }), Locations{"body.pattern"});
   RuleInput off;
   off.enabled = false;
-  EXPECT_FALSE(service_->update(orgA_, rule.id, off).enabled);
+  EXPECT_FALSE(service_->update(orgA_, rule.id, off, actor_).enabled);
 }
 
 TEST_F(RuleServiceTest, AnotherOrganizationsRuleIsNotFound) {
-  auto rule = service_->create(orgA_, input("r", "flag", "keyword", "k"));
+  auto rule = service_->create(orgA_, input("r", "flag", "keyword", "k"), actor_);
   EXPECT_EQ(statusOf([&] { service_->get(orgB_, rule.id); }), 404);
-  EXPECT_EQ(statusOf([&] { service_->update(orgB_, rule.id, RuleInput{}); }), 404);
-  EXPECT_EQ(statusOf([&] { service_->remove(orgB_, rule.id); }), 404);
+  EXPECT_EQ(statusOf([&] { service_->update(orgB_, rule.id, RuleInput{}, actor_); }), 404);
+  EXPECT_EQ(statusOf([&] { service_->remove(orgB_, rule.id, actor_); }), 404);
   EXPECT_TRUE(service_->list(orgB_).empty());
   EXPECT_EQ(service_->get(orgA_, rule.id).name, "r");
-  service_->remove(orgA_, rule.id);
+  service_->remove(orgA_, rule.id, actor_);
   EXPECT_EQ(statusOf([&] { service_->get(orgA_, rule.id); }), 404);
 }
 
 TEST_F(RuleServiceTest, ListsInCreationOrder) {
-  for (const char* name : {"c", "a", "b"}) service_->create(orgA_, input(name, "flag", "keyword", name));
+  for (const char* name : {"c", "a", "b"}) service_->create(orgA_, input(name, "flag", "keyword", name), actor_);
   std::vector<std::string> names;
   for (const auto& r : service_->list(orgA_)) names.push_back(r.name);
   EXPECT_EQ(names, (std::vector<std::string>{"c", "a", "b"}));
 }
 
 TEST_F(RuleServiceTest, CompiledRulesAreBuiltOncePerChange) {
-  service_->create(orgA_, input("one", "block", "keyword", "x"));
+  service_->create(orgA_, input("one", "block", "keyword", "x"), actor_);
   const auto before = cache_->builds();
   for (int i = 0; i < 50; ++i) EXPECT_EQ(cache_->rules(orgA_)->of(Target::Request).size(), 1u);
   EXPECT_EQ(cache_->builds(), before + 1);  // one build for 50 publishes
   // Another organization's change leaves this one's rules cached.
-  service_->create(orgB_, input("b", "flag", "keyword", "y"));
+  service_->create(orgB_, input("b", "flag", "keyword", "y"), actor_);
   cache_->rules(orgA_);
   EXPECT_EQ(cache_->builds(), before + 1);
-  auto two = service_->create(orgA_, input("two", "flag", "keyword", "z", "response"));
+  auto two = service_->create(orgA_, input("two", "flag", "keyword", "z", "response"), actor_);
   EXPECT_EQ(cache_->rules(orgA_)->of(Target::Response).size(), 1u);
   EXPECT_EQ(cache_->builds(), before + 2);
   RuleInput off;
   off.enabled = false;
-  service_->update(orgA_, two.id, off);
+  service_->update(orgA_, two.id, off, actor_);
   EXPECT_TRUE(cache_->rules(orgA_)->of(Target::Response).empty());  // disabled rules do not run
-  service_->remove(orgA_, two.id);
+  service_->remove(orgA_, two.id, actor_);
   cache_->rules(orgA_);
   EXPECT_EQ(cache_->builds(), before + 4);
 }
@@ -171,7 +175,7 @@ TEST_F(RuleServiceTest, RecheckNoticesChangesMadeElsewhere) {
   // A second cache over the same store stands in for another node.
   RuleCache other(*db_, nullptr, std::chrono::milliseconds(1));
   EXPECT_TRUE(other.rules(orgA_)->empty());
-  service_->create(orgA_, input("r", "flag", "keyword", "k"));
+  service_->create(orgA_, input("r", "flag", "keyword", "k"), actor_);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   EXPECT_EQ(other.rules(orgA_)->of(Target::Request).size(), 1u);
   const auto builds = other.builds();

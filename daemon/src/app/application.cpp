@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/audit_command.h"
 #include "app/config_defaults.h"
 #include "app/logging.h"
 #include "app/runtime.h"
@@ -127,7 +128,7 @@ void Application::loadConfiguration() {
 void Application::printHelp() {
   Poco::Util::HelpFormatter help(options());
   help.setCommand("agent-eventsd");
-  help.setUsage("[options]");
+  help.setUsage("[options] [audit verify [ORG_ID]]");
   help.setHeader(
       "agent-events daemon: ingest, stream and govern AI-agent events.\n"
       "Configuration: defaults < properties file < AGENT_EVENTS_* environment < options.");
@@ -135,7 +136,7 @@ void Application::printHelp() {
   help.format(std::cout);
 }
 
-int Application::main(const std::vector<std::string>&) {
+int Application::main(const std::vector<std::string>& args) {
   if (helpRequested_) {
     printHelp();
     return EXIT_OK;
@@ -151,6 +152,12 @@ int Application::main(const std::vector<std::string>&) {
   Poco::Crypto::OpenSSLInitializer cryptoForTheWholeRun;
   try {
     setupLogging(config().getString("log.level"), config().getString("log.format"), config().getString("log.file"));
+    if (!args.empty() && args[0] == "audit")
+      return runAuditCommand(config(), std::vector<std::string>(args.begin() + 1, args.end()), std::cout);
+    if (!args.empty()) {
+      std::cerr << "agent-eventsd: unknown command " << args[0] << " (commands: audit verify; see --help)" << std::endl;
+      return EXIT_USAGE;
+    }
     if (checkPlugins_) {
       // Like `nginx -t`: load and validate, report, exit non-zero on any refusal.
       auto report = checkPlugins(config());

@@ -8,6 +8,9 @@
 #include <sstream>
 
 #include "analytics/analytics_service.h"
+#include "audit/audit_log.h"
+#include "audit/checkpoint_signer.h"
+#include "audit/checkpoint_timer.h"
 #include "apps/app_service.h"
 #include "auth/api_key_service.h"
 #include "auth/authenticator.h"
@@ -96,6 +99,12 @@ std::vector<std::string> dimensionNames(const plugins::Host& host) {
 
 }  // namespace
 
+std::string auditKeyPath(const Poco::Util::AbstractConfiguration& cfg) {
+  const auto configured = cfg.getString("audit.signing_key_file");
+  return configured.empty() ? (std::filesystem::path(cfg.getString("data.dir")) / "audit-signing.key").string()
+                            : configured;
+}
+
 std::unique_ptr<plugins::Host> makePluginHost(const Poco::Util::AbstractConfiguration& cfg,
                                               plugins::LoadReport& report) {
   plugins::HostOptions options;
@@ -124,6 +133,9 @@ struct Components {
         database(std::make_unique<store::Database>(store::DatabaseOptions{
             cfg.getString("database.url"), dataDir, cfg.getInt("database.pool_size"),
             cfg.getString("database.sqlite_synchronous"), 10000})),
+        auditSigner(audit::CheckpointSigner::loadOrCreate(auditKeyPath(cfg))),
+        auditLog(*database, &auditSigner),
+        auditCheckpoints(auditLog, std::chrono::seconds(cfg.getInt64("audit.checkpoint_interval_seconds"))),
         hasher(auth::PasswordHashOptions{static_cast<unsigned long long>(cfg.getInt64("auth.password_hash_opslimit")),
                                          static_cast<std::size_t>(cfg.getInt64("auth.password_hash_memlimit_kib")),
                                          cfg.getInt("auth.password_hash_concurrency"), 5000}),
@@ -131,14 +143,14 @@ struct Components {
                              cfg.getInt("auth.access_token_ttl_seconds")}),
         throttle(cfg.getInt("auth.login_max_failures"), cfg.getInt("auth.login_max_failures") * 4,
                  std::chrono::seconds(cfg.getInt("auth.login_failure_window_seconds"))),
-        apiKeys(*database, apiKeyCacheTtl(cfg, *database)),
-        sessions(*database, jwt, hasher, throttle, cfg.getInt("auth.refresh_token_ttl_seconds")),
+        apiKeys(*database, auditLog, apiKeyCacheTtl(cfg, *database)),
+        sessions(*database, auditLog, jwt, hasher, throttle, cfg.getInt("auth.refresh_token_ttl_seconds")),
         authenticator(*database, jwt, apiKeys),
         plans(plansFrom(cfg)),
-        users(*database, hasher, plans, cfg.getString("auth.registration")),
-        organizations(*database, plans, cfg.getInt("invitations.ttl_seconds")),
-        apps(*database),
-        environments(*database),
+        users(*database, auditLog, hasher, plans, cfg.getString("auth.registration")),
+        organizations(*database, auditLog, plans, cfg.getInt("invitations.ttl_seconds")),
+        apps(*database, auditLog),
+        environments(*database, auditLog),
         hub(stream::HubOptions{static_cast<std::size_t>(cfg.getInt64("stream.max_backlog_bytes")), 128 * 1024,
                                std::chrono::seconds(cfg.getInt("stream.keepalive_seconds")),
                                static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers"))}),
@@ -153,7 +165,7 @@ struct Components {
         // PostgreSQL other nodes change rules too, noticed within two seconds.
         moderationCache(*database, &pluginHost->registry(),
                         std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
-        moderationRules(*database, &pluginHost->registry(), moderationCache),
+        moderationRules(*database, auditLog, &pluginHost->registry(), moderationCache),
         violations(*database),
         moderator(moderationCache, violations, telemetry),
         router(std::make_shared<http::Router>()) {
@@ -176,6 +188,7 @@ struct Components {
     ctx.moderator = &moderator;
     ctx.moderationRules = &moderationRules;
     ctx.violations = &violations;
+    ctx.audit = &auditLog;
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
@@ -202,6 +215,7 @@ struct Components {
     http::registerModerationRuleRoutes(*router, ctx);
     http::registerModerationReportRoutes(*router, ctx);
     http::registerOtlpRoutes(*router, ctx);
+    http::registerAuditRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -222,6 +236,9 @@ struct Components {
   std::string dataDir;
   std::string secret;
   std::unique_ptr<store::Database> database;
+  audit::CheckpointSigner auditSigner;
+  audit::AuditLog auditLog;
+  audit::CheckpointTimer auditCheckpoints;
   auth::PasswordHasher hasher;
   auth::JwtCodec jwt;
   auth::LoginThrottle throttle;
@@ -265,6 +282,7 @@ Runtime::~Runtime() { stop(); }
 
 void Runtime::start() {
   c_->hub.start();
+  c_->auditCheckpoints.start();
   c_->server->start();
 }
 
@@ -274,6 +292,7 @@ void Runtime::stop() {
   if (!c_) return;
   c_->server->stop();
   c_->hub.stop();
+  c_->auditCheckpoints.stop();
   c_->writer.stop();
   c_->database->close();
 }

@@ -15,6 +15,8 @@ namespace aev::app {
 std::unique_ptr<plugins::Host> makePluginHost(const Poco::Util::AbstractConfiguration& config,
                                               plugins::LoadReport& report);
 plugins::LoadReport checkPlugins(const Poco::Util::AbstractConfiguration& config);
+// The audit checkpoint key: audit.signing_key_file, else data.dir/audit-signing.key.
+std::string auditKeyPath(const Poco::Util::AbstractConfiguration& config);
 
 struct Components;
 

@@ -1,6 +1,10 @@
 #include "auth/api_key_service.h"
 
+#include <Poco/JSON/Array.h>
+
 #include <algorithm>
+
+#include "audit/audit_log.h"
 
 #include "common/clock.h"
 #include "common/crypto.h"
@@ -14,7 +18,7 @@ const std::vector<std::string>& ApiKeyService::knownScopes() {
 }
 
 CreatedApiKey ApiKeyService::create(std::int64_t orgId, std::int64_t creatorUserId, const std::string& name,
-                                    const std::vector<std::string>& scopes) {
+                                    const std::vector<std::string>& scopes, const audit::Actor& actor) {
   std::vector<FieldError> problems;
   std::vector<std::string> unique;
   for (std::size_t i = 0; i < scopes.size(); ++i) {
@@ -35,8 +39,15 @@ CreatedApiKey ApiKeyService::create(std::int64_t orgId, std::int64_t creatorUser
   out.record.scopes = unique;
   out.record.createdBy = creatorUserId;
   out.record.createdAt = clock::nowMicros();
-  auto conn = db_.acquire();
-  out.record.id = repo_.insert(*conn, out.record, crypto::sha256Hex(out.fullKey));
+  db_.transaction([&](store::Connection& c) {
+    out.record.id = repo_.insert(c, out.record, crypto::sha256Hex(out.fullKey));
+    Poco::JSON::Array::Ptr scopeList = new Poco::JSON::Array;
+    for (const auto& s : unique) scopeList->add(s);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("apikey", "create", out.record.id,
+                                    audit::metadata({{"name", name}, {"keyPrefix", out.record.keyPrefix},
+                                                     {"scopes", scopeList}})));
+  });
   return out;
 }
 
@@ -45,9 +56,11 @@ std::vector<store::ApiKeyRecord> ApiKeyService::list(std::int64_t orgId) {
   return repo_.list(*conn, orgId);
 }
 
-void ApiKeyService::revoke(std::int64_t orgId, std::int64_t id) {
-  auto conn = db_.acquire();
-  if (!repo_.revoke(*conn, orgId, id, clock::nowMicros())) throw errors::notFound("API key");
+void ApiKeyService::revoke(std::int64_t orgId, std::int64_t id, const audit::Actor& actor) {
+  db_.transaction([&](store::Connection& c) {
+    if (!repo_.revoke(c, orgId, id, clock::nowMicros())) throw errors::notFound("API key");
+    audit_.record(c, orgId, actor, audit::Change::of("apikey", "revoke", id));
+  });
   cache_.forget(Revocation{orgId, std::nullopt, id});
   if (revoked_) revoked_(Revocation{orgId, std::nullopt, id});
 }

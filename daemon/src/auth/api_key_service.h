@@ -6,10 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "audit/actor.h"
 #include "auth/api_key_cache.h"
 #include "common/revocation.h"
 #include "store/credential_repositories.h"
 #include "store/database.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::auth {
 
@@ -20,8 +25,8 @@ struct CreatedApiKey {
 
 class ApiKeyService {
  public:
-  ApiKeyService(store::Database& db, std::chrono::seconds cacheTtl = std::chrono::seconds(0))
-      : db_(db), cache_(cacheTtl) {}
+  ApiKeyService(store::Database& db, audit::AuditLog& audit, std::chrono::seconds cacheTtl = std::chrono::seconds(0))
+      : db_(db), audit_(audit), cache_(cacheTtl) {}
   void onRevoked(RevocationListener listener) { revoked_ = std::move(listener); }
   // Access withdrawn elsewhere (a deleted organization): forget cached keys it covers.
   void forget(const Revocation& r) { cache_.forget(r); }
@@ -30,14 +35,15 @@ class ApiKeyService {
   static constexpr const char* kPrefix = "aes_";
 
   CreatedApiKey create(std::int64_t orgId, std::int64_t creatorUserId, const std::string& name,
-                       const std::vector<std::string>& scopes);
+                       const std::vector<std::string>& scopes, const audit::Actor& actor);
   std::vector<store::ApiKeyRecord> list(std::int64_t orgId);
-  void revoke(std::int64_t orgId, std::int64_t id);
+  void revoke(std::int64_t orgId, std::int64_t id, const audit::Actor& actor);
   // The live (unrevoked) key with this full value.
   std::optional<store::ApiKeyRecord> authenticate(const std::string& fullKey);
 
  private:
   store::Database& db_;
+  audit::AuditLog& audit_;
   store::ApiKeyRepository repo_;
   ApiKeyCache cache_;
   RevocationListener revoked_;

@@ -3,6 +3,7 @@
 #include <Poco/String.h>
 #include <spdlog/spdlog.h>
 
+#include "audit/audit_log.h"
 #include "common/clock.h"
 #include "common/crypto.h"
 #include "common/errors.h"
@@ -13,9 +14,9 @@ namespace {
 constexpr const char* kRefreshPrefix = "aer_";
 }
 
-SessionService::SessionService(store::Database& db, JwtCodec& jwt, PasswordHasher& hasher, LoginThrottle& throttle,
-                               int refreshTtlSeconds)
-    : db_(db), jwt_(jwt), hasher_(hasher), throttle_(throttle), refreshTtlSeconds_(refreshTtlSeconds) {}
+SessionService::SessionService(store::Database& db, audit::AuditLog& audit, JwtCodec& jwt, PasswordHasher& hasher,
+                               LoginThrottle& throttle, int refreshTtlSeconds)
+    : db_(db), audit_(audit), jwt_(jwt), hasher_(hasher), throttle_(throttle), refreshTtlSeconds_(refreshTtlSeconds) {}
 
 TokenPair SessionService::issue(store::Connection& conn, std::int64_t userId, std::optional<std::int64_t> orgId,
                                 const std::string& familyId) {
@@ -46,7 +47,8 @@ TokenPair SessionService::issueFor(std::int64_t userId, std::optional<std::int64
 }
 
 TokenPair SessionService::login(const std::string& loginName, const std::string& password,
-                                 const std::string& clientAddress) {
+                                 const audit::Actor& origin) {
+  const auto& clientAddress = origin.ipAddress;
   const auto login = Poco::toLower(loginName);
   std::optional<store::UserRecord> user;
   {
@@ -64,7 +66,17 @@ TokenPair SessionService::login(const std::string& loginName, const std::string&
   }
   if (user->disabledAt) throw errors::forbidden("This account is disabled or awaiting approval.");
   throttle_.recordSuccess(account);
-  return issueFor(user->id, user->activeOrgId);
+  return db_.transaction([&](store::Connection& conn) {
+    auto pair = issue(conn, user->id, user->activeOrgId);
+    if (user->activeOrgId && memberships_.find(conn, *user->activeOrgId, user->id)) {
+      auto actor = origin;
+      actor.source = "dashboard";
+      actor.actorId = std::to_string(user->id);
+      actor.actorEmail = user->email;
+      audit_.record(conn, *user->activeOrgId, actor, audit::Change::of("user", "login", user->id));
+    }
+    return pair;
+  });
 }
 
 TokenPair SessionService::refresh(const std::string& refreshToken) {

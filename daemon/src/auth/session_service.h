@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "audit/actor.h"
 #include "auth/jwt.h"
 #include "auth/login_throttle.h"
 #include "auth/password_hasher.h"
@@ -12,6 +13,10 @@
 #include "store/database.h"
 #include "store/organization_repository.h"
 #include "store/user_repository.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::auth {
 
@@ -23,10 +28,12 @@ struct TokenPair {
 
 class SessionService {
  public:
-  SessionService(store::Database& db, JwtCodec& jwt, PasswordHasher& hasher, LoginThrottle& throttle,
-                 int refreshTtlSeconds);
+  SessionService(store::Database& db, audit::AuditLog& audit, JwtCodec& jwt, PasswordHasher& hasher,
+                 LoginThrottle& throttle, int refreshTtlSeconds);
 
-  TokenPair login(const std::string& login, const std::string& password, const std::string& clientAddress);
+  // `origin` carries the client address and request id; a successful login is recorded
+  // as user.login in the audit log of the organization the session acts on.
+  TokenPair login(const std::string& login, const std::string& password, const audit::Actor& origin);
   TokenPair refresh(const std::string& refreshToken);
   void logout(const std::string& refreshToken);
   // A fresh pair (new family) for a user acting on orgId, e.g. after creating or
@@ -37,6 +44,7 @@ class SessionService {
 
  private:
   store::Database& db_;
+  audit::AuditLog& audit_;
   JwtCodec& jwt_;
   PasswordHasher& hasher_;
   LoginThrottle& throttle_;

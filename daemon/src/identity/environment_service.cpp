@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "audit/audit_log.h"
 #include "common/clock.h"
 #include "common/errors.h"
 #include "common/text.h"
@@ -56,7 +57,8 @@ std::optional<std::int64_t> asId(const std::string& text) {
 }  // namespace
 
 store::EnvironmentRecord EnvironmentService::create(std::int64_t orgId, const std::string& name,
-                                                    const std::optional<std::string>& slug) {
+                                                    const std::optional<std::string>& slug,
+                                                    const audit::Actor& actor) {
   std::optional<std::string> trimmedName = name;
   normalizeAndValidate(trimmedName, slug);
   store::EnvironmentRecord env;
@@ -70,6 +72,9 @@ store::EnvironmentRecord EnvironmentService::create(std::int64_t orgId, const st
     return db_.transaction([&](store::Connection& c) {
       if (environments_.bySlug(c, orgId, env.slug)) throw errors::conflict(kSlugTaken);
       env.id = environments_.insert(c, env);
+      audit_.record(c, orgId, actor,
+                    audit::Change::of("environment", "create", env.id,
+                                      audit::metadata({{"name", env.name}, {"slug", env.slug}})));
       return env;
     });
   });
@@ -88,7 +93,7 @@ store::EnvironmentRecord EnvironmentService::get(std::int64_t orgId, std::int64_
 }
 
 store::EnvironmentRecord EnvironmentService::update(std::int64_t orgId, std::int64_t environmentId,
-                                                    const EnvironmentPatch& patch) {
+                                                    const EnvironmentPatch& patch, const audit::Actor& actor) {
   auto name = patch.name;
   normalizeAndValidate(name, patch.slug);
   return conflictOnDuplicateSlug([&] {
@@ -98,19 +103,27 @@ store::EnvironmentRecord EnvironmentService::update(std::int64_t orgId, std::int
       if (!name && !patch.slug) return *env;  // nothing to change
       if (patch.slug && *patch.slug != env->slug && environments_.bySlug(c, orgId, *patch.slug))
         throw errors::conflict(kSlugTaken);
+      auto changes = audit::metadata({});
+      if (name && *name != env->name) changes->set("name", audit::changed(env->name, *name));
+      if (patch.slug && *patch.slug != env->slug) changes->set("slug", audit::changed(env->slug, *patch.slug));
       if (name) env->name = *name;
       if (patch.slug) env->slug = *patch.slug;
       env->updatedAt = clock::nowMicros();
       environments_.update(c, *env);
+      audit_.record(c, orgId, actor, audit::Change::of("environment", "update", environmentId, changes));
       return *env;
     });
   });
 }
 
-void EnvironmentService::remove(std::int64_t orgId, std::int64_t environmentId) {
+void EnvironmentService::remove(std::int64_t orgId, std::int64_t environmentId, const audit::Actor& actor) {
   db_.transaction([&](store::Connection& c) {
-    if (!environments_.byId(c, orgId, environmentId)) throw errors::notFound("Environment");
+    auto env = environments_.byId(c, orgId, environmentId);
+    if (!env) throw errors::notFound("Environment");
     environments_.remove(c, orgId, environmentId);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("environment", "delete", environmentId,
+                                    audit::metadata({{"name", env->name}, {"slug", env->slug}})));
   });
 }
 

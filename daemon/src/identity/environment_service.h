@@ -7,8 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "audit/actor.h"
 #include "store/database.h"
 #include "store/environment_repository.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::identity {
 
@@ -19,16 +24,18 @@ struct EnvironmentPatch {
 
 class EnvironmentService {
  public:
-  explicit EnvironmentService(store::Database& db) : db_(db) {}
+  EnvironmentService(store::Database& db, audit::AuditLog& audit) : db_(db), audit_(audit) {}
 
   // Without a slug, one is derived from the name (environment_rules.h); 422 when none
   // can be, 409 when the slug is taken in the organization.
-  store::EnvironmentRecord create(std::int64_t orgId, const std::string& name, const std::optional<std::string>& slug);
+  store::EnvironmentRecord create(std::int64_t orgId, const std::string& name, const std::optional<std::string>& slug,
+                                  const audit::Actor& actor);
   std::vector<store::EnvironmentRecord> list(std::int64_t orgId);  // oldest first
   store::EnvironmentRecord get(std::int64_t orgId, std::int64_t environmentId);
   // Changes only the fields present; a renamed environment keeps its slug.
-  store::EnvironmentRecord update(std::int64_t orgId, std::int64_t environmentId, const EnvironmentPatch& patch);
-  void remove(std::int64_t orgId, std::int64_t environmentId);
+  store::EnvironmentRecord update(std::int64_t orgId, std::int64_t environmentId, const EnvironmentPatch& patch,
+                                  const audit::Actor& actor);
+  void remove(std::int64_t orgId, std::int64_t environmentId, const audit::Actor& actor);
 
   // An environment of the organization named by id or slug: an all-digits string is
   // tried as an id first, then as a slug. std::nullopt when neither matches.
@@ -36,6 +43,7 @@ class EnvironmentService {
 
  private:
   store::Database& db_;
+  audit::AuditLog& audit_;
   store::EnvironmentRepository environments_;
 };
 

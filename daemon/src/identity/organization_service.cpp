@@ -1,5 +1,6 @@
 #include "identity/organization_service.h"
 
+#include "audit/audit_log.h"
 #include "common/clock.h"
 #include "common/crypto.h"
 #include "common/errors.h"
@@ -50,7 +51,8 @@ store::MembershipRecord OrganizationService::requireAdmin(store::Connection& c, 
 }
 
 store::OrganizationRecord OrganizationService::create(std::int64_t userId, const std::string& name,
-                                                      const std::string& slug, const std::string& description) {
+                                                      const std::string& slug, const std::string& description,
+                                                      const audit::Actor& actor) {
   validateOrgFields(name, slug, description);
   return mapUniqueViolation(
       [&] {
@@ -66,6 +68,9 @@ store::OrganizationRecord OrganizationService::create(std::int64_t userId, const
           org.id = orgs_.insert(c, org);
           memberships_.insert(c, org.id, userId, kRoleAdmin);
           users_.setActiveOrg(c, userId, org.id);
+          audit_.record(c, org.id, actor,
+                        audit::Change::of("organization", "create", org.id,
+                                          audit::metadata({{"name", name}, {"slug", slug}})));
           return org;
         });
       },
@@ -81,7 +86,7 @@ store::OrganizationRecord OrganizationService::get(std::int64_t orgId, std::int6
 }
 
 store::OrganizationRecord OrganizationService::update(std::int64_t orgId, std::int64_t userId,
-                                                      const OrganizationPatch& patch) {
+                                                      const OrganizationPatch& patch, const audit::Actor& actor) {
   validateOrgFields(patch.name, patch.slug, patch.description);
   return mapUniqueViolation(
       [&] {
@@ -91,11 +96,17 @@ store::OrganizationRecord OrganizationService::update(std::int64_t orgId, std::i
           if (!org) throw errors::notFound("Organization");
           if (patch.slug && *patch.slug != org->slug && orgs_.slugTaken(c, *patch.slug, orgId))
             throw errors::conflict("That organization slug is taken.");
+          auto changes = audit::metadata({});
+          if (patch.name && *patch.name != org->name) changes->set("name", audit::changed(org->name, *patch.name));
+          if (patch.slug && *patch.slug != org->slug) changes->set("slug", audit::changed(org->slug, *patch.slug));
+          if (patch.description && *patch.description != org->description)
+            changes->set("description", audit::changed(org->description, *patch.description));
           if (patch.name) org->name = *patch.name;
           if (patch.slug) org->slug = *patch.slug;
           if (patch.description) org->description = *patch.description;
           org->updatedAt = clock::nowMicros();
           orgs_.update(c, *org);
+          audit_.record(c, orgId, actor, audit::Change::of("organization", "update", orgId, changes));
           return *org;
         });
       },
@@ -125,7 +136,7 @@ std::vector<std::pair<store::MembershipRecord, store::UserRecord>> OrganizationS
 }
 
 void OrganizationService::setMemberRole(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId,
-                                        const std::string& role) {
+                                        const std::string& role, const audit::Actor& actor) {
   if (!isValidRole(role)) throw errors::invalidField("body.role", "must be admin or user", role);
   db_.transaction([&](store::Connection& c) {
     requireAdmin(c, orgId, actorId);
@@ -135,10 +146,14 @@ void OrganizationService::setMemberRole(std::int64_t orgId, std::int64_t actorId
     if (target->role == kRoleAdmin && memberships_.countAdmins(c, orgId) <= 1)
       throw errors::conflict("An organization needs at least one admin.");
     memberships_.setRole(c, orgId, targetId, role);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("member", "role_change", targetId,
+                                    audit::metadata({{"role", audit::changed(target->role, role)}})));
   });
 }
 
-void OrganizationService::removeMember(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId) {
+void OrganizationService::removeMember(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId,
+                                       const audit::Actor& actor) {
   db_.transaction([&](store::Connection& c) {
     // Members may leave on their own; removing someone else takes the admin role.
     if (actorId == targetId)
@@ -152,6 +167,9 @@ void OrganizationService::removeMember(std::int64_t orgId, std::int64_t actorId,
     memberships_.remove(c, orgId, targetId);
     if (auto user = users_.byId(c, targetId); user && user->activeOrgId == orgId)
       users_.setActiveOrg(c, targetId, memberships_.firstOtherOrganization(c, targetId, orgId));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("member", actorId == targetId ? "leave" : "remove", targetId,
+                                    audit::metadata({{"role", target->role}})));
   });
   if (revoked_) revoked_(Revocation{orgId, targetId, std::nullopt});
 }
@@ -173,7 +191,7 @@ void OrganizationService::checkSeats(store::Connection& c, const store::Organiza
 }
 
 CreatedInvitation OrganizationService::invite(std::int64_t orgId, std::int64_t actorId, const std::string& emailIn,
-                                              const std::string& role) {
+                                              const std::string& role, const audit::Actor& actor) {
   const auto email = lower(emailIn);
   std::vector<FieldError> problems;
   if (!isValidEmail(email)) problems.push_back({"body.invitedEmail", "must be an e-mail address", emailIn});
@@ -201,6 +219,9 @@ CreatedInvitation OrganizationService::invite(std::int64_t orgId, std::int64_t a
     out.record.createdAt = now;
     out.record.expiresAt = now + static_cast<std::int64_t>(invitationTtlSeconds_) * clock::kSecond;
     out.record.id = invitations_.insert(c, out.record, crypto::sha256Hex(out.code));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("invitation", "create", out.record.id,
+                                    audit::metadata({{"invitedEmail", email}, {"role", role}})));
     return out;
   });
 }
@@ -212,7 +233,7 @@ std::vector<store::InvitationRecord> OrganizationService::invitations(std::int64
 }
 
 store::MembershipRecord OrganizationService::acceptInvitation(const std::string& code, std::int64_t userId,
-                                                              const std::string& userEmail) {
+                                                              const std::string& userEmail, const audit::Actor& actor) {
   return db_.transaction([&](store::Connection& c) {
     auto inv = invitations_.byCodeHash(c, crypto::sha256Hex(code));
     const auto now = clock::nowMicros();
@@ -223,6 +244,9 @@ store::MembershipRecord OrganizationService::acceptInvitation(const std::string&
     if (!invitations_.accept(c, inv->id, userId, now)) throw errors::notFound("Invitation");
     memberships_.insert(c, inv->orgId, userId, inv->role);
     auto m = memberships_.find(c, inv->orgId, userId);
+    audit_.record(c, inv->orgId, actor,
+                  audit::Change::of("invitation", "accept", inv->id,
+                                    audit::metadata({{"userId", std::to_string(userId)}, {"role", inv->role}})));
     return *m;
   });
 }

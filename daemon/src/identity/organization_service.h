@@ -6,12 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "audit/actor.h"
 #include "common/revocation.h"
 #include "identity/plans.h"
 #include "store/credential_repositories.h"
 #include "store/database.h"
 #include "store/organization_repository.h"
 #include "store/user_repository.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::identity {
 
@@ -28,28 +33,33 @@ struct CreatedInvitation {
 
 class OrganizationService {
  public:
-  OrganizationService(store::Database& db, const PlanCatalog& plans, int invitationTtlSeconds)
-      : db_(db), plans_(plans), invitationTtlSeconds_(invitationTtlSeconds) {}
+  OrganizationService(store::Database& db, audit::AuditLog& audit, const PlanCatalog& plans, int invitationTtlSeconds)
+      : db_(db), audit_(audit), plans_(plans), invitationTtlSeconds_(invitationTtlSeconds) {}
   void onRevoked(RevocationListener listener) { revoked_ = std::move(listener); }
 
   // Creates the organization, makes the user its admin and switches the user's active
-  // organization to it.
+  // organization to it. Changes below that take an actor are recorded in the audit log;
+  // deleting an organization deletes its log with it.
   store::OrganizationRecord create(std::int64_t userId, const std::string& name, const std::string& slug,
-                                   const std::string& description);
+                                   const std::string& description, const audit::Actor& actor);
   store::OrganizationRecord get(std::int64_t orgId, std::int64_t userId);
-  store::OrganizationRecord update(std::int64_t orgId, std::int64_t userId, const OrganizationPatch& patch);
+  store::OrganizationRecord update(std::int64_t orgId, std::int64_t userId, const OrganizationPatch& patch,
+                                   const audit::Actor& actor);
   void remove(std::int64_t orgId, std::int64_t userId);
 
   std::vector<std::pair<store::MembershipRecord, store::OrganizationRecord>> membershipsOf(std::int64_t userId);
   std::vector<std::pair<store::MembershipRecord, store::UserRecord>> members(std::int64_t orgId, std::int64_t userId);
-  void setMemberRole(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId, const std::string& role);
-  void removeMember(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId);
+  void setMemberRole(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId, const std::string& role,
+                     const audit::Actor& actor);
+  void removeMember(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId, const audit::Actor& actor);
   // Checks membership (404 otherwise) and makes orgId the user's active organization.
   void switchActive(std::int64_t userId, std::int64_t orgId);
 
-  CreatedInvitation invite(std::int64_t orgId, std::int64_t actorId, const std::string& email, const std::string& role);
+  CreatedInvitation invite(std::int64_t orgId, std::int64_t actorId, const std::string& email, const std::string& role,
+                           const audit::Actor& actor);
   std::vector<store::InvitationRecord> invitations(std::int64_t orgId, std::int64_t actorId);
-  store::MembershipRecord acceptInvitation(const std::string& code, std::int64_t userId, const std::string& userEmail);
+  store::MembershipRecord acceptInvitation(const std::string& code, std::int64_t userId, const std::string& userEmail,
+                                           const audit::Actor& actor);
 
   const Plan& planOf(const store::OrganizationRecord& org) const { return plans_.get(org.plan); }
 
@@ -59,6 +69,7 @@ class OrganizationService {
   void checkSeats(store::Connection& c, const store::OrganizationRecord& org, std::int64_t adding);
 
   store::Database& db_;
+  audit::AuditLog& audit_;
   const PlanCatalog& plans_;
   int invitationTtlSeconds_;
   store::OrganizationRepository orgs_;

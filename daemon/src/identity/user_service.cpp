@@ -1,5 +1,6 @@
 #include "identity/user_service.h"
 
+#include "audit/audit_log.h"
 #include "common/clock.h"
 #include "common/errors.h"
 #include "identity/plans.h"
@@ -8,9 +9,9 @@
 
 namespace aev::identity {
 
-UserService::UserService(store::Database& db, auth::PasswordHasher& hasher, const PlanCatalog& plans,
-                         std::string registrationMode)
-    : db_(db), hasher_(hasher), plans_(plans), mode_(std::move(registrationMode)) {
+UserService::UserService(store::Database& db, audit::AuditLog& audit, auth::PasswordHasher& hasher,
+                         const PlanCatalog& plans, std::string registrationMode)
+    : db_(db), audit_(audit), hasher_(hasher), plans_(plans), mode_(std::move(registrationMode)) {
   if (mode_ != "open" && mode_ != "approval" && mode_ != "closed")
     throw std::invalid_argument("auth.registration must be open, approval or closed");
 }
@@ -21,7 +22,7 @@ std::string UserService::uniqueSlug(store::Connection& c, const std::string& bas
   return slug;
 }
 
-UserInOrg UserService::registerUser(const RegisterInput& in) {
+UserInOrg UserService::registerUser(const RegisterInput& in, const audit::Actor& origin) {
   const auto email = lower(in.email);
   const auto username = lower(in.username);
   std::vector<FieldError> problems;
@@ -65,6 +66,13 @@ UserInOrg UserService::registerUser(const RegisterInput& in) {
       u.id = users_.insert(c, u);
       memberships_.insert(c, org.id, u.id, kRoleAdmin);
       if (u.disabledAt) accessRequests_.insert(c, u.id, now);
+      auto actor = origin;
+      actor.source = "dashboard";
+      actor.actorId = std::to_string(u.id);
+      actor.actorEmail = u.email;
+      audit_.record(c, org.id, actor,
+                    audit::Change::of("user", "register", u.id,
+                                      audit::metadata({{"username", username}, {"organizationSlug", org.slug}})));
       return UserInOrg{u, org.id, kRoleAdmin};
     });
   } catch (const std::exception& e) {
@@ -106,7 +114,7 @@ std::vector<UserInOrg> UserService::listInOrganization(std::int64_t orgId) {
 }
 
 UserInOrg UserService::adminUpdate(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId,
-                                   const AdminUserUpdate& update) {
+                                   const AdminUserUpdate& update, const audit::Actor& actor) {
   if (update.role && !isValidRole(*update.role))
     throw errors::invalidField("body.role", "must be admin or user", *update.role);
   db_.transaction([&](store::Connection& c) {
@@ -114,13 +122,20 @@ UserInOrg UserService::adminUpdate(std::int64_t orgId, std::int64_t actorId, std
     if (!m) throw errors::notFound("User");
     auto user = users_.byId(c, targetId);
     if (!user) throw errors::notFound("User");
-    if (update.firstName || update.lastName)
+    auto changes = audit::metadata({});
+    if (update.firstName || update.lastName) {
       users_.updateProfile(c, targetId, update.firstName.value_or(user->firstName),
                            update.lastName.value_or(user->lastName));
+      if (update.firstName && *update.firstName != user->firstName)
+        changes->set("firstName", audit::changed(user->firstName, *update.firstName));
+      if (update.lastName && *update.lastName != user->lastName)
+        changes->set("lastName", audit::changed(user->lastName, *update.lastName));
+    }
     if (update.role && *update.role != m->role) {
       if (m->role == kRoleAdmin && memberships_.countAdmins(c, orgId) <= 1)
         throw errors::conflict("An organization needs at least one admin.");
       memberships_.setRole(c, orgId, targetId, *update.role);
+      changes->set("role", audit::changed(m->role, *update.role));
     }
     if (update.disabled) {
       if (targetId == actorId && *update.disabled) throw errors::conflict("You cannot disable your own account.");
@@ -128,13 +143,16 @@ UserInOrg UserService::adminUpdate(std::int64_t orgId, std::int64_t actorId, std
       const auto now = clock::nowMicros();
       users_.setDisabled(c, targetId, *update.disabled ? std::optional<std::int64_t>(now) : std::nullopt);
       if (*update.disabled) refreshTokens_.revokeAllOfUser(c, targetId, now);
+      changes->set("disabled", *update.disabled);
     }
+    audit_.record(c, orgId, actor, audit::Change::of("user", "update", targetId, changes));
   });
   if (revoked_ && update.disabled && *update.disabled) revoked_(Revocation{std::nullopt, targetId, std::nullopt});
   return view(targetId, orgId);
 }
 
-void UserService::adminDelete(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId) {
+void UserService::adminDelete(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId,
+                              const audit::Actor& actor) {
   db_.transaction([&](store::Connection& c) {
     if (!memberships_.find(c, orgId, targetId)) throw errors::notFound("User");
     if (targetId == actorId) throw errors::conflict("You cannot delete your own account here.");
@@ -154,6 +172,8 @@ void UserService::adminDelete(std::int64_t orgId, std::int64_t actorId, std::int
     }
     users_.remove(c, targetId);
     for (auto id : soloOrgs) orgs_.remove(c, id);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("user", "delete", targetId, audit::metadata({{"email", user->email}})));
   });
   if (revoked_) revoked_(Revocation{std::nullopt, targetId, std::nullopt});
 }

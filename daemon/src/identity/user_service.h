@@ -5,12 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "audit/actor.h"
 #include "auth/password_hasher.h"
 #include "common/revocation.h"
 #include "store/credential_repositories.h"
 #include "store/database.h"
 #include "store/organization_repository.h"
 #include "store/user_repository.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::identity {
 
@@ -40,17 +45,20 @@ struct AdminUserUpdate {
 
 class UserService {
  public:
-  UserService(store::Database& db, auth::PasswordHasher& hasher, const PlanCatalog& plans,
+  UserService(store::Database& db, audit::AuditLog& audit, auth::PasswordHasher& hasher, const PlanCatalog& plans,
               std::string registrationMode);
 
-  UserInOrg registerUser(const RegisterInput& input);
+  // `origin` carries the client address and request id: the new account's personal
+  // organization starts its audit log with user.register.
+  UserInOrg registerUser(const RegisterInput& input, const audit::Actor& origin);
   UserInOrg view(std::int64_t userId, std::optional<std::int64_t> orgId);
   UserInOrg updateProfile(std::int64_t userId, std::optional<std::int64_t> orgId,
                           const std::optional<std::string>& firstName, const std::optional<std::string>& lastName);
 
   std::vector<UserInOrg> listInOrganization(std::int64_t orgId);
-  UserInOrg adminUpdate(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId, const AdminUserUpdate& update);
-  void adminDelete(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId);
+  UserInOrg adminUpdate(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId, const AdminUserUpdate& update,
+                        const audit::Actor& actor);
+  void adminDelete(std::int64_t orgId, std::int64_t actorId, std::int64_t targetId, const audit::Actor& actor);
 
   std::vector<store::UserRecord> search(const std::string& q, int limit);
   std::vector<store::AccessRequestRecord> accessRequests(const std::optional<std::string>& status);
@@ -63,6 +71,7 @@ class UserService {
   std::string uniqueSlug(store::Connection& c, const std::string& base);
 
   store::Database& db_;
+  audit::AuditLog& audit_;
   auth::PasswordHasher& hasher_;
   const PlanCatalog& plans_;
   std::string mode_;

@@ -1,5 +1,7 @@
 #include "moderation/rule_service.h"
 
+#include "audit/audit_log.h"
+#include "audit/changes.h"
 #include "common/clock.h"
 #include "common/text.h"
 #include "identity/environment_rules.h"
@@ -12,6 +14,17 @@ std::string choices(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
+}
+
+// What the audit log keeps of a rule (the pattern too: who changed what a rule matches
+// is the point of the log).
+Poco::JSON::Object::Ptr snapshot(const store::ModerationRuleRecord& rule) {
+  return audit::metadata({{"name", rule.name},
+                          {"action", rule.action},
+                          {"detector", rule.detector},
+                          {"pattern", rule.pattern ? Poco::Dynamic::Var(*rule.pattern) : Poco::Dynamic::Var()},
+                          {"target", rule.target},
+                          {"enabled", rule.enabled}});
 }
 
 void apply(store::ModerationRuleRecord& rule, const RuleInput& input) {
@@ -54,7 +67,8 @@ std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugi
   return problems;
 }
 
-store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleInput& input) {
+store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleInput& input,
+                                                const audit::Actor& actor) {
   store::ModerationRuleRecord rule;
   rule.orgId = orgId;
   rule.target = "request";
@@ -67,6 +81,7 @@ store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleIn
       throw errors::invalidField("body", "an organization has at most " + std::to_string(kMaxRulesPerOrg) +
                                              " moderation rules; delete or merge some first");
     rule.id = rules_.insert(c, rule);
+    audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "create", rule.id, snapshot(rule)));
     return rule;
   });
   cache_.invalidate(orgId);
@@ -95,25 +110,31 @@ store::ModerationRuleRecord RuleService::get(std::int64_t orgId, std::int64_t ru
   return *rule;
 }
 
-store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input) {
+store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input,
+                                                const audit::Actor& actor) {
   auto saved = db_.transaction([&](store::Connection& c) {
     auto rule = rules_.byId(c, orgId, ruleId);
     if (!rule) throw errors::notFound("Moderation rule");
+    const auto before = snapshot(*rule);
     apply(*rule, input);
     if (rule->pattern && rule->pattern->empty()) rule->pattern.reset();
     if (auto problems = checkRule(*rule, registry_); !problems.empty()) throw errors::validation(std::move(problems));
     rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);  // the fingerprint must move
     rules_.update(c, *rule);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("moderation_rule", "update", ruleId, audit::changes(*before, *snapshot(*rule))));
     return *rule;
   });
   cache_.invalidate(orgId);
   return saved;
 }
 
-void RuleService::remove(std::int64_t orgId, std::int64_t ruleId) {
+void RuleService::remove(std::int64_t orgId, std::int64_t ruleId, const audit::Actor& actor) {
   db_.transaction([&](store::Connection& c) {
-    if (!rules_.byId(c, orgId, ruleId)) throw errors::notFound("Moderation rule");
+    auto rule = rules_.byId(c, orgId, ruleId);
+    if (!rule) throw errors::notFound("Moderation rule");
     rules_.remove(c, orgId, ruleId);
+    audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "delete", ruleId, snapshot(*rule)));
   });
   cache_.invalidate(orgId);
 }

@@ -8,10 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "audit/actor.h"
 #include "common/errors.h"
 #include "moderation/rule_cache.h"
 #include "store/database.h"
 #include "store/moderation_rule_repository.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::moderation {
 
@@ -32,20 +37,22 @@ std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugi
 
 class RuleService {
  public:
-  RuleService(store::Database& db, const plugins::Registry* registry, RuleCache& cache)
-      : db_(db), registry_(registry), cache_(cache) {}
+  RuleService(store::Database& db, audit::AuditLog& audit, const plugins::Registry* registry, RuleCache& cache)
+      : db_(db), audit_(audit), registry_(registry), cache_(cache) {}
 
-  store::ModerationRuleRecord create(std::int64_t orgId, const RuleInput& input);
+  store::ModerationRuleRecord create(std::int64_t orgId, const RuleInput& input, const audit::Actor& actor);
   // The value problems create (ruleId absent) or update would report, saving nothing: lets
   // a caller that found type problems in the body answer every problem in one 422.
   std::vector<FieldError> problems(std::int64_t orgId, std::optional<std::int64_t> ruleId, const RuleInput& input);
   std::vector<store::ModerationRuleRecord> list(std::int64_t orgId);  // creation order
   store::ModerationRuleRecord get(std::int64_t orgId, std::int64_t ruleId);
-  store::ModerationRuleRecord update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input);
-  void remove(std::int64_t orgId, std::int64_t ruleId);
+  store::ModerationRuleRecord update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input,
+                                     const audit::Actor& actor);
+  void remove(std::int64_t orgId, std::int64_t ruleId, const audit::Actor& actor);
 
  private:
   store::Database& db_;
+  audit::AuditLog& audit_;
   const plugins::Registry* registry_;
   RuleCache& cache_;
   store::ModerationRuleRepository rules_;

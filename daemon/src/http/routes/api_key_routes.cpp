@@ -3,6 +3,7 @@
 
 #include "auth/api_key_service.h"
 #include "auth/authenticator.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -36,7 +37,7 @@ void registerApiKeyRoutes(Router& router, AppContext& ctx) {
         auto name = body.string("name", true, 1, 120);
         auto scopes = body.stringArray("scopes", true);
         body.done();
-        auto created = ctx.apiKeys->create(orgId, p.userId, *name, *scopes);
+        auto created = ctx.apiKeys->create(orgId, p.userId, *name, *scopes, actorOf(p, req));
         return Response::json(201, apiKeyJson(created.record, created.fullKey));
       },
       "Create an API key for the active organization; the full key is returned only here.", "api-keys");
@@ -56,7 +57,7 @@ void registerApiKeyRoutes(Router& router, AppContext& ctx) {
       "DELETE", "/api-keys/:id",
       [&ctx](Request& req) {
         auto p = ctx.authenticator->user(credentialsOf(req));
-        ctx.apiKeys->revoke(p.requireOrg(), pathId(req.param("id"), "API key"));
+        ctx.apiKeys->revoke(p.requireOrg(), pathId(req.param("id"), "API key"), actorOf(p, req));
         return Response::noContent();
       },
       "Revoke an API key; effective on the next request.", "api-keys");

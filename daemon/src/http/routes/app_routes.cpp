@@ -4,6 +4,7 @@
 
 #include "apps/app_service.h"
 #include "auth/authenticator.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -60,7 +61,7 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
       "POST", "/apps",
       [&ctx](Request& req) {
         auto p = caller(ctx, req, false);
-        auto app = ctx.apps->create(*p.orgId, p.userId, readName(req));
+        auto app = ctx.apps->create(*p.orgId, p.userId, readName(req), actorOf(p, req));
         return Response::json(201, appJson(req.baseUrl, app));
       },
       "Create an app in the organization.", "apps");
@@ -96,7 +97,7 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
       "PATCH", "/apps/:id",
       [&ctx](Request& req) {
         auto p = caller(ctx, req, true);
-        auto app = ctx.apps->rename(*p.orgId, pathId(req.param("id"), "App"), readName(req));
+        auto app = ctx.apps->rename(*p.orgId, pathId(req.param("id"), "App"), readName(req), actorOf(p, req));
         return Response::json(200, appJson(req.baseUrl, app));
       },
       "Rename an app.", "apps");
@@ -105,7 +106,7 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
       "DELETE", "/apps/:id",
       [&ctx](Request& req) {
         auto p = caller(ctx, req, true);
-        ctx.apps->remove(*p.orgId, pathId(req.param("id"), "App"));
+        ctx.apps->remove(*p.orgId, pathId(req.param("id"), "App"), actorOf(p, req));
         return Response::noContent();
       },
       "Delete an app, its channels and their events.", "apps");
@@ -114,7 +115,7 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
       "POST", "/apps/{appId}/channels",
       [&ctx](Request& req) {
         auto p = caller(ctx, req, false);
-        auto ch = ctx.apps->createChannel(*p.orgId, pathId(req.param("appId"), "App"), readName(req));
+        auto ch = ctx.apps->createChannel(*p.orgId, pathId(req.param("appId"), "App"), readName(req), actorOf(p, req));
         return Response::json(201, channelJson(req.baseUrl, ch, true));
       },
       "Create a channel in an app (second shape).", "channels");
@@ -127,7 +128,7 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
         auto name = body.string("name", true, 1, 120);
         auto appId = body.id("appId", true);
         body.done();
-        auto ch = ctx.apps->createChannel(*p.orgId, *appId, *name);
+        auto ch = ctx.apps->createChannel(*p.orgId, *appId, *name, actorOf(p, req));
         return Response::json(201, channelJson(req.baseUrl, ch, true));
       },
       "Create a channel (first shape).", "channels");
@@ -144,7 +145,7 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
       "DELETE", "/channel/:id",
       [&ctx](Request& req) {
         auto p = caller(ctx, req, true);
-        ctx.apps->removeChannel(*p.orgId, pathId(req.param("id"), "Channel"));
+        ctx.apps->removeChannel(*p.orgId, pathId(req.param("id"), "Channel"), actorOf(p, req));
         return Response::noContent();
       },
       "Delete a channel and its events; its open streams end.", "channels");

@@ -1,4 +1,5 @@
 // /auth/*: registration, login, refresh rotation, logout, and whoami.
+#include "audit/actor.h"
 #include "auth/authenticator.h"
 #include "auth/session_service.h"
 #include "http/body.h"
@@ -22,7 +23,7 @@ void registerAuthRoutes(Router& router, AppContext& ctx) {
         in.firstName = body.string("first_name", false, 0, 120).value_or("");
         in.lastName = body.string("last_name", false, 0, 120).value_or("");
         body.done();
-        auto user = ctx.users->registerUser(in);
+        auto user = ctx.users->registerUser(in, audit::Actor{"dashboard", "", "", req.clientAddress, req.requestId});
         auto obj = userFirstShape(user);
         if (user.user.disabledAt) obj->set("status", "pending_approval");
         return Response::json(201, obj);
@@ -39,7 +40,7 @@ void registerAuthRoutes(Router& router, AppContext& ctx) {
         if (!login) login = body.string("email", false, 1, 254);
         auto password = body.string("password", true, 1, 1024);
         body.done();
-        auto pair = ctx.sessions->login(*login, *password, req.clientAddress);
+        auto pair = ctx.sessions->login(*login, *password, audit::Actor{"dashboard", "", "", req.clientAddress, req.requestId});
         auto obj = newObject();
         addTokens(obj, pair);
         return Response::json(200, obj);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "auth/authenticator.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -17,10 +18,6 @@
 namespace aev::http {
 
 namespace {
-
-std::int64_t actingOrg(AppContext& ctx, const Request& req) {
-  return ctx.authenticator->user(credentialsOf(req)).requireOrg();
-}
 
 JsonObject environmentJson(const std::string& baseUrl, const store::EnvironmentRecord& env, bool withSchemaField) {
   auto obj = withSchemaField ? withSchema(baseUrl, "Environment") : newObject();
@@ -49,13 +46,14 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx) {
   router.add(
       "POST", "/environments",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto name = body.nonNullString("name", true);
         auto slug = body.nonNullString("slug", false);
         refuseUnknownFields(body, {"name", "slug"});
         body.done();
-        auto env = ctx.environments->create(orgId, *name, slug);
+        auto env = ctx.environments->create(orgId, *name, slug, who.actor);
         return Response::json(201, environmentJson(req.baseUrl, env, true));
       },
       "Create an environment (name; slug derived from the name when absent).", "environments");
@@ -63,7 +61,7 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/environments",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto obj = withSchema(req.baseUrl, "EnvironmentList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
         for (const auto& env : ctx.environments->list(orgId)) data->add(environmentJson(req.baseUrl, env, false));
@@ -75,7 +73,7 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/environments/{environmentId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto env = ctx.environments->get(orgId, pathId(req.param("environmentId"), "Environment"));
         return Response::json(200, environmentJson(req.baseUrl, env, true));
       },
@@ -84,7 +82,8 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx) {
   router.add(
       "PATCH", "/environments/{environmentId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         const auto id = pathId(req.param("environmentId"), "Environment");
         BodyReader body(req.jsonBody());
         identity::EnvironmentPatch patch;
@@ -92,15 +91,16 @@ void registerEnvironmentRoutes(Router& router, AppContext& ctx) {
         patch.slug = body.nonNullString("slug", false);
         refuseUnknownFields(body, {"name", "slug"});
         body.done();
-        return Response::json(200, environmentJson(req.baseUrl, ctx.environments->update(orgId, id, patch), true));
+        return Response::json(200, environmentJson(req.baseUrl, ctx.environments->update(orgId, id, patch, who.actor), true));
       },
       "Rename an environment or change its slug.", "environments");
 
   router.add(
       "DELETE", "/environments/{environmentId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
-        ctx.environments->remove(orgId, pathId(req.param("environmentId"), "Environment"));
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
+        ctx.environments->remove(orgId, pathId(req.param("environmentId"), "Environment"), who.actor);
         return Response::noContent();
       },
       "Delete an environment.", "environments");

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "auth/authenticator.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -18,10 +19,6 @@ namespace aev::http {
 namespace {
 
 const std::set<std::string> kRuleFields = {"name", "action", "detector", "pattern", "target", "enabled"};
-
-std::int64_t actingOrg(AppContext& ctx, const Request& req) {
-  return ctx.authenticator->user(credentialsOf(req)).requireOrg();
-}
 
 JsonObject ruleJson(const std::string& baseUrl, const store::ModerationRuleRecord& rule, bool withSchemaField) {
   auto obj = withSchemaField ? withSchema(baseUrl, "ModerationRule") : newObject();
@@ -82,11 +79,12 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
   router.add(
       "POST", "/moderation/rules",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto input = ruleInput(body, true);
         checkBody(ctx, body, orgId, std::nullopt, input);
-        auto rule = ctx.moderationRules->create(orgId, input);
+        auto rule = ctx.moderationRules->create(orgId, input, who.actor);
         return Response::json(201, ruleJson(req.baseUrl, rule, true));
       },
       "Create a moderation rule (name, action, detector; pattern for regex, keyword, tool_name, tool_arg; target).",
@@ -96,7 +94,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/moderation/rules",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto obj = withSchema(req.baseUrl, "ModerationRuleList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
         for (const auto& rule : ctx.moderationRules->list(orgId)) data->add(ruleJson(req.baseUrl, rule, false));
@@ -109,7 +107,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/moderation/rules/{ruleId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto rule = ctx.moderationRules->get(orgId, pathId(req.param("ruleId"), "Moderation rule"));
         return Response::json(200, ruleJson(req.baseUrl, rule, true));
       },
@@ -119,12 +117,13 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
   router.add(
       "PATCH", "/moderation/rules/{ruleId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         const auto id = pathId(req.param("ruleId"), "Moderation rule");
         BodyReader body(req.jsonBody());
         auto input = ruleInput(body, false);
         checkBody(ctx, body, orgId, id, input);
-        auto rule = ctx.moderationRules->update(orgId, id, input);
+        auto rule = ctx.moderationRules->update(orgId, id, input, who.actor);
         return Response::json(200, ruleJson(req.baseUrl, rule, true));
       },
       "Change fields of a moderation rule (enabled turns it off and on); checked and compiled again.", "moderation");
@@ -133,8 +132,9 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
   router.add(
       "DELETE", "/moderation/rules/{ruleId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
-        ctx.moderationRules->remove(orgId, pathId(req.param("ruleId"), "Moderation rule"));
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
+        ctx.moderationRules->remove(orgId, pathId(req.param("ruleId"), "Moderation rule"), who.actor);
         return Response::noContent();
       },
       "Delete a moderation rule (its violations stay in the efficacy report).", "moderation");

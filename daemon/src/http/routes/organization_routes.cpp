@@ -3,6 +3,7 @@
 
 #include "auth/authenticator.h"
 #include "auth/session_service.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -48,7 +49,7 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
         auto slug = body.string("slug", true, 1, 63);
         auto description = body.string("description", false, 0, 500);
         body.done();
-        auto org = ctx.organizations->create(p.userId, *name, *slug, description.value_or(""));
+        auto org = ctx.organizations->create(p.userId, *name, *slug, description.value_or(""), actorOf(p, req));
         auto obj = organizationRecord(req.baseUrl, org, ctx.organizations->planOf(org));
         addTokens(obj, ctx.sessions->issueFor(p.userId, org.id));
         return Response::json(201, obj);
@@ -71,7 +72,7 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
         auto p = ctx.authenticator->user(credentialsOf(req));
         const auto orgId = pathId(req.param("id"), "Organization");
         BodyReader body(req.jsonBody());
-        auto org = ctx.organizations->update(orgId, p.userId, readPatch(body, true));
+        auto org = ctx.organizations->update(orgId, p.userId, readPatch(body, true), actorOf(p, req));
         return Response::json(200, organizationRecord(req.baseUrl, org, ctx.organizations->planOf(org)));
       },
       "Update name, slug or description (members).", "organizations");
@@ -91,7 +92,7 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
         auto p = ctx.authenticator->user(credentialsOf(req));
         const auto orgId = p.requireOrg();
         BodyReader body(req.jsonBody());
-        auto org = ctx.organizations->update(orgId, p.userId, readPatch(body, false));
+        auto org = ctx.organizations->update(orgId, p.userId, readPatch(body, false), actorOf(p, req));
         return Response::json(200, organizationRecord(req.baseUrl, org, ctx.organizations->planOf(org)));
       },
       "Update the active organization's name (≤120) and description (≤500), second shape.", "organizations");
@@ -127,7 +128,7 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
         BodyReader body(req.jsonBody());
         auto role = body.string("role", true);
         body.done();
-        ctx.organizations->setMemberRole(orgId, p.userId, userId, *role);
+        ctx.organizations->setMemberRole(orgId, p.userId, userId, *role, actorOf(p, req));
         auto obj = withSchema(req.baseUrl, "OkResult");
         obj->set("ok", true);
         return Response::json(200, obj);
@@ -139,7 +140,7 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         auto p = ctx.authenticator->user(credentialsOf(req));
         ctx.organizations->removeMember(pathId(req.param("orgId"), "Organization"), p.userId,
-                                        pathId(req.param("userId"), "Member"));
+                                        pathId(req.param("userId"), "Member"), actorOf(p, req));
         return Response::noContent();
       },
       "Remove a member (admin role), or leave (yourself).", "organizations");
@@ -153,7 +154,7 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
         auto email = body.string("invitedEmail", true, 3, 254);
         auto role = body.string("desired_role", false).value_or("user");
         body.done();
-        auto created = ctx.organizations->invite(orgId, p.userId, *email, role);
+        auto created = ctx.organizations->invite(orgId, p.userId, *email, role, actorOf(p, req));
         return Response::json(201, invitationJson(created.record, created.code));
       },
       "Invite someone by e-mail (admin role; counts against the plan's seat limit).", "organizations");
@@ -173,7 +174,7 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
       "POST", "/invitations/{code}/accept",
       [&ctx](Request& req) {
         auto p = ctx.authenticator->user(credentialsOf(req));
-        auto m = ctx.organizations->acceptInvitation(req.param("code"), p.userId, p.email);
+        auto m = ctx.organizations->acceptInvitation(req.param("code"), p.userId, p.email, actorOf(p, req));
         auto org = ctx.organizations->get(m.orgId, p.userId);
         return Response::json(200, membershipFirstShape(m, org));
       },

@@ -4,6 +4,7 @@
 #include "auth/authenticator.h"
 #include "auth/session_service.h"
 #include "common/errors.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -116,7 +117,7 @@ void registerUserRoutes(Router& router, AppContext& ctx) {
         update.role = body.string("role", false);
         update.disabled = body.boolean("disabled", false);
         body.done();
-        return Response::json(200, userFirstShape(ctx.users->adminUpdate(*p.orgId, p.userId, target, update)));
+        return Response::json(200, userFirstShape(ctx.users->adminUpdate(*p.orgId, p.userId, target, update, actorOf(p, req))));
       },
       "Update a user of the caller's organization: names, role, disabled (admin role).", "users");
 
@@ -126,7 +127,7 @@ void registerUserRoutes(Router& router, AppContext& ctx) {
         auto p = ctx.authenticator->user(credentialsOf(req));
         const auto target = pathId(req.param("id"), "User");
         p.requireOrgAdmin();
-        ctx.users->adminDelete(*p.orgId, p.userId, target);
+        ctx.users->adminDelete(*p.orgId, p.userId, target, actorOf(p, req));
         return Response::noContent();
       },
       "Delete a user of the caller's organization (admin role).", "users");
