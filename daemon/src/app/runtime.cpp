@@ -10,7 +10,6 @@
 #include "analytics/analytics_service.h"
 #include "audit/audit_log.h"
 #include "audit/checkpoint_signer.h"
-#include "audit/checkpoint_timer.h"
 #include "apps/app_service.h"
 #include "auth/api_key_service.h"
 #include "auth/authenticator.h"
@@ -22,6 +21,9 @@
 #include "events/event_service.h"
 #include "events/event_writer.h"
 #include "events/quota_guard.h"
+#include "events/retention_sweeper.h"
+#include "common/clock.h"
+#include "common/periodic_task.h"
 #include "stream/hub.h"
 #include "plugins/settings.h"
 #include "telemetry/extractor.h"
@@ -135,7 +137,10 @@ struct Components {
             cfg.getString("database.sqlite_synchronous"), 10000})),
         auditSigner(audit::CheckpointSigner::loadOrCreate(auditKeyPath(cfg))),
         auditLog(*database, &auditSigner),
-        auditCheckpoints(auditLog, std::chrono::seconds(cfg.getInt64("audit.checkpoint_interval_seconds"))),
+        auditCheckpoints("audit checkpoints", std::chrono::seconds(cfg.getInt64("audit.checkpoint_interval_seconds")),
+                         [this] {
+                           if (auto n = auditLog.checkpointAll()) spdlog::info("audit: signed {} checkpoint(s)", n);
+                         }),
         hasher(auth::PasswordHashOptions{static_cast<unsigned long long>(cfg.getInt64("auth.password_hash_opslimit")),
                                          static_cast<std::size_t>(cfg.getInt64("auth.password_hash_memlimit_kib")),
                                          cfg.getInt("auth.password_hash_concurrency"), 5000}),
@@ -157,6 +162,9 @@ struct Components {
         writer(*database, static_cast<std::size_t>(cfg.getInt64("events.max_commit_batch"))),
         quota(*database, plans),
         events(*database, writer, quota),
+        retention(*database, plans, cfg.getInt64("retention.batch_size")),
+        retentionTask("retention sweep", std::chrono::seconds(cfg.getInt64("retention.sweep_interval_seconds")),
+                      [this] { retention.sweep(clock::nowMicros(), [this] { return !retentionTask.stopping(); }); }),
         streamTokens(secret, cfg.getInt("stream.token_ttl_seconds")),
         traces(*database),
         telemetry(pricesFrom(cfg)),
@@ -238,7 +246,7 @@ struct Components {
   std::unique_ptr<store::Database> database;
   audit::CheckpointSigner auditSigner;
   audit::AuditLog auditLog;
-  audit::CheckpointTimer auditCheckpoints;
+  PeriodicTask auditCheckpoints;
   auth::PasswordHasher hasher;
   auth::JwtCodec jwt;
   auth::LoginThrottle throttle;
@@ -254,6 +262,8 @@ struct Components {
   events::EventWriter writer;
   events::QuotaGuard quota;
   events::EventService events;
+  events::RetentionSweeper retention;
+  PeriodicTask retentionTask;
   auth::StreamTokens streamTokens;
   traces::TraceService traces;
   telemetry::Extractor telemetry;
@@ -283,6 +293,7 @@ Runtime::~Runtime() { stop(); }
 void Runtime::start() {
   c_->hub.start();
   c_->auditCheckpoints.start();
+  c_->retentionTask.start();
   c_->server->start();
 }
 
@@ -293,6 +304,7 @@ void Runtime::stop() {
   c_->server->stop();
   c_->hub.stop();
   c_->auditCheckpoints.stop();
+  c_->retentionTask.stop();
   c_->writer.stop();
   c_->database->close();
 }

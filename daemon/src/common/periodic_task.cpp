@@ -1,18 +1,19 @@
-#include "audit/checkpoint_timer.h"
+#include "common/periodic_task.h"
 
 #include <spdlog/spdlog.h>
 
-#include "audit/audit_log.h"
+namespace aev {
 
-namespace aev::audit {
-
-void CheckpointTimer::start() {
+void PeriodicTask::start() {
   if (interval_.count() <= 0 || thread_.joinable()) return;
-  stopping_ = false;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = false;
+  }
   thread_ = std::thread([this] { run(); });
 }
 
-void CheckpointTimer::stop() {
+void PeriodicTask::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -21,17 +22,22 @@ void CheckpointTimer::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void CheckpointTimer::run() {
+bool PeriodicTask::stopping() const {
+  std::lock_guard lock(mutex_);
+  return stopping_;
+}
+
+void PeriodicTask::run() {
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
     lock.unlock();
     try {
-      if (auto n = log_.checkpointAll()) spdlog::info("audit: signed {} checkpoint(s)", n);
+      tick_();
     } catch (const std::exception& e) {
-      spdlog::warn("audit checkpoint failed: {}", e.what());  // the next tick tries again
+      spdlog::warn("{} failed: {} (retried at the next tick)", name_, e.what());
     }
     lock.lock();
   }
 }
 
-}  // namespace aev::audit
+}  // namespace aev
