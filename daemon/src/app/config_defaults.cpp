@@ -49,6 +49,7 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"audit.checkpoint_interval_seconds", "300"},
       {"retention.sweep_interval_seconds", "3600"},
       {"retention.batch_size", "5000"},
+      {"alerts.evaluate_interval_seconds", "30"},
       {"events.max_commit_batch", "2000"},
       {"plugins.dir", ""},
       {"stream.keepalive_seconds", "15"},

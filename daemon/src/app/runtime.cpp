@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "alerts/alert_evaluator.h"
+#include "alerts/alert_service.h"
 #include "analytics/analytics_service.h"
 #include "audit/audit_log.h"
 #include "audit/checkpoint_signer.h"
@@ -176,6 +178,10 @@ struct Components {
         moderationRules(*database, auditLog, &pluginHost->registry(), moderationCache),
         violations(*database),
         moderator(moderationCache, violations, telemetry),
+        alertRules(*database, auditLog, &pluginHost->registry(), cfg.getBool("outbound.allow_private_addresses", false)),
+        alertEvaluator(*database, cfg.getString("http.public_url")),
+        alertTask("alert evaluation", std::chrono::seconds(cfg.getInt64("alerts.evaluate_interval_seconds")),
+                  [this] { alertEvaluator.evaluate(clock::nowMicros()); }),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -197,6 +203,7 @@ struct Components {
     ctx.moderationRules = &moderationRules;
     ctx.violations = &violations;
     ctx.audit = &auditLog;
+    ctx.alerts = &alertRules;
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
@@ -224,6 +231,7 @@ struct Components {
     http::registerModerationReportRoutes(*router, ctx);
     http::registerOtlpRoutes(*router, ctx);
     http::registerAuditRoutes(*router, ctx);
+    http::registerAlertRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -272,6 +280,9 @@ struct Components {
   moderation::RuleService moderationRules;
   moderation::ViolationService violations;
   moderation::Moderator moderator;
+  alerts::AlertService alertRules;
+  alerts::AlertEvaluator alertEvaluator;
+  PeriodicTask alertTask;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
@@ -294,6 +305,7 @@ void Runtime::start() {
   c_->hub.start();
   c_->auditCheckpoints.start();
   c_->retentionTask.start();
+  c_->alertTask.start();
   c_->server->start();
 }
 
@@ -305,6 +317,7 @@ void Runtime::stop() {
   c_->hub.stop();
   c_->auditCheckpoints.stop();
   c_->retentionTask.stop();
+  c_->alertTask.stop();
   c_->writer.stop();
   c_->database->close();
 }

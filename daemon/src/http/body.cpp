@@ -59,6 +59,19 @@ std::optional<std::int64_t> BodyReader::integer(const std::string& field, bool r
   return v.convert<Poco::Int64>();
 }
 
+std::optional<double> BodyReader::number(const std::string& field, bool required) {
+  if (!has(field)) {
+    if (required) fail(field, "is required");
+    return std::nullopt;
+  }
+  auto v = body_->get(field);
+  if (!v.isNumeric() || v.type() == typeid(bool)) {
+    fail(field, "must be a number", stringify(v));
+    return std::nullopt;
+  }
+  return v.convert<double>();
+}
+
 std::optional<std::int64_t> BodyReader::id(const std::string& field, bool required) {
   if (!has(field)) {
     if (required) fail(field, "is required");

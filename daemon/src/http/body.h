@@ -26,6 +26,7 @@ class BodyReader {
   // a PATCH cannot clear.
   std::optional<std::string> nonNullString(const std::string& field, bool required);
   std::optional<std::int64_t> integer(const std::string& field, bool required);
+  std::optional<double> number(const std::string& field, bool required);  // integer or fraction
   // An id sent either as a JSON integer or as a decimal string (both shapes).
   std::optional<std::int64_t> id(const std::string& field, bool required);
   std::optional<bool> boolean(const std::string& field, bool required);

@@ -52,6 +52,9 @@ class ViolationService;
 namespace aev::audit {
 class AuditLog;
 }
+namespace aev::alerts {
+class AlertService;
+}
 
 namespace aev::http {
 
@@ -78,6 +81,7 @@ struct AppContext {
   moderation::RuleService* moderationRules = nullptr;
   moderation::ViolationService* violations = nullptr;
   audit::AuditLog* audit = nullptr;
+  alerts::AlertService* alerts = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
   std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
@@ -98,6 +102,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx);    // /moder
 void registerModerationReportRoutes(Router& router, AppContext& ctx);  // violations, efficacy, evaluate
 void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
 void registerAuditRoutes(Router& router, AppContext& ctx);  // /audit-logs, /audit-logs/verify
+void registerAlertRoutes(Router& router, AppContext& ctx);  // /v2/alerts
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

@@ -34,6 +34,7 @@ std::vector<std::string> schemaNames();
 const std::map<std::string, std::string>& analyticsSchemas();
 const std::map<std::string, std::string>& moderationSchemas();
 const std::map<std::string, std::string>& auditSchemas();
+const std::map<std::string, std::string>& alertSchemas();
 
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 

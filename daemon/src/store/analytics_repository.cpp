@@ -103,6 +103,13 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByTag(Connection& c, con
   return rowsOf(c.query(sql, std::move(ordered)));
 }
 
+BreakdownRow AnalyticsRepository::totals(Connection& c, const AnalyticsFilter& f) {
+  Params params;
+  std::string sql = std::string("SELECT '' AS k, ") + kAggregates + " FROM events e" + whereOf(f, params);
+  auto rows = rowsOf(c.query(sql, std::move(params)));
+  return rows.empty() ? BreakdownRow{} : rows.front();
+}
+
 std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::series(Connection& c, const AnalyticsFilter& f,
                                                                          SeriesMetric metric,
                                                                          std::int64_t bucketMicros) {

@@ -50,6 +50,8 @@ class AnalyticsRepository {
                                               std::int64_t limit);
   std::vector<BreakdownRow> breakdownByTag(Connection& c, const AnalyticsFilter& f, const std::string& tagKey,
                                            std::int64_t limit);
+  // The aggregates of every matching event (key ""): alert metrics read these.
+  BreakdownRow totals(Connection& c, const AnalyticsFilter& f);
   // (bucket start µs, value) for buckets with events, oldest first.
   std::vector<std::pair<std::int64_t, double>> series(Connection& c, const AnalyticsFilter& f, SeriesMetric metric,
                                                       std::int64_t bucketMicros);
