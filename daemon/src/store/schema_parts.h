@@ -14,6 +14,6 @@ Migration telemetryMigration(Dialect d);     // v4: telemetry columns, custom at
 Migration environmentsMigration(Dialect d);  // v5: environments
 Migration moderationMigration(Dialect d);    // v6: moderation rules and violations
 Migration auditMigration(Dialect d);         // v7: audit log, heads, signed checkpoints
-Migration alertsMigration(Dialect d);        // v10: alert rules and their state history
+Migration alertsMigration(Dialect d);        // v12: alert rules and their state history
 
 }  // namespace aev::store
