@@ -2,9 +2,12 @@
 // immediate revocation, organization binding and x-tenant-id.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <regex>
+#include <thread>
 
 #include "support/api_fixture.h"
+#include "support/backend.h"
 
 namespace aev::testing {
 namespace {
@@ -114,6 +117,48 @@ TEST_F(ApiKeysApi, RevocationIsImmediate) {
     EXPECT_NE(intField(item, "id"), intField(created, "id"));
   EXPECT_TRUE(IsProblem(u.http.del("/api-keys/" + std::to_string(intField(created, "id"))), 404));
   EXPECT_TRUE(IsProblem(u.http.del("/api-keys/abc"), 404));
+}
+
+// Two nodes on one PostgreSQL: node B has the key cached (auth.api_key_cache_seconds
+// auto = 30 s); revoking it on node A reaches B through the change feed at commit.
+TEST_F(ApiKeysApi, RevocationOnOneNodeReachesAnotherAtOnce) {
+  if (currentBackend() != Backend::PostgreSQL) GTEST_SKIP() << "several nodes share a PostgreSQL store only";
+  DaemonOptions second;
+  second.databaseUrl = daemon().databaseUrl();
+  DaemonProcess nodeB(second);
+  nodeB.start();
+  auto u = registerUser("keytwonodes");
+  auto created = createKey(u.http, "shared");
+  ASSERT_TRUE(created);
+  auto onB = nodeB.client().withApiKey(strField(created, "key"));
+  ASSERT_STATUS(onB.get("/auth/whoami"), 200);
+  ASSERT_STATUS(onB.get("/auth/whoami"), 200);  // now from B's cache
+  ASSERT_STATUS(u.http.del("/api-keys/" + std::to_string(intField(created, "id"))), 204);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  int status = 200;
+  while (status == 200 && std::chrono::steady_clock::now() < deadline) {
+    status = onB.get("/auth/whoami").status;
+    if (status == 200) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(status, 401) << "node B still accepts a key revoked on node A";
+
+  // A deleted organization's keys stop working on B too.
+  auto org = createOrg(u);
+  const auto orgId = std::to_string(intField(org, "id"));
+  auto inOrg = anon().withBearer(strField(org, "access_token"));
+  auto key2 = createKey(inOrg, "org-key");
+  ASSERT_TRUE(key2);
+  auto onB2 = nodeB.client().withApiKey(strField(key2, "key"));
+  ASSERT_STATUS(onB2.get("/auth/whoami"), 200);
+  ASSERT_STATUS(u.http.del("/organizations/" + orgId), 204);
+  status = 200;
+  const auto deadline2 = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (status == 200 && std::chrono::steady_clock::now() < deadline2) {
+    status = onB2.get("/auth/whoami").status;
+    if (status == 200) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(status, 401) << "node B still accepts a key of an organization deleted on node A";
+  EXPECT_TRUE(nodeB.stop().exited);
 }
 
 TEST_F(ApiKeysApi, KeysOfAnotherOrganizationAre404AndKeepWorking) {

@@ -41,6 +41,7 @@
 #include "moderation/rule_cache.h"
 #include "moderation/rule_service.h"
 #include "moderation/violation_service.h"
+#include "store/change_feed.h"
 #include "store/database.h"
 #include "store/migrations.h"
 
@@ -80,12 +81,12 @@ telemetry::PriceTable pricesFrom(const Poco::Util::AbstractConfiguration& cfg) {
   return prices;
 }
 
-// auth.api_key_cache_seconds: "auto" caches keys for 30 s on SQLite (one node per store,
-// so local invalidation is complete) and not at all on PostgreSQL, where another node's
-// revocation could not reach this node's cache and revocation must act at once.
-std::chrono::seconds apiKeyCacheTtl(const Poco::Util::AbstractConfiguration& cfg, const store::Database& db) {
+// auth.api_key_cache_seconds: "auto" caches keys for 30 s. On SQLite local invalidation
+// is complete (one node per store); on PostgreSQL other nodes' revocations arrive through
+// the change feed, and the cache is off whenever that feed is down.
+std::chrono::seconds apiKeyCacheTtl(const Poco::Util::AbstractConfiguration& cfg) {
   const auto text = cfg.getString("auth.api_key_cache_seconds");
-  if (text == "auto") return std::chrono::seconds(db.dialect() == store::Dialect::SQLite ? 30 : 0);
+  if (text == "auto") return std::chrono::seconds(30);
   try {
     const auto seconds = std::stoll(text);
     if (seconds >= 0) return std::chrono::seconds(seconds);
@@ -150,7 +151,7 @@ struct Components {
                              cfg.getInt("auth.access_token_ttl_seconds")}),
         throttle(cfg.getInt("auth.login_max_failures"), cfg.getInt("auth.login_max_failures") * 4,
                  std::chrono::seconds(cfg.getInt("auth.login_failure_window_seconds"))),
-        apiKeys(*database, auditLog, apiKeyCacheTtl(cfg, *database)),
+        apiKeys(*database, auditLog, apiKeyCacheTtl(cfg)),
         sessions(*database, auditLog, jwt, hasher, throttle, cfg.getInt("auth.refresh_token_ttl_seconds")),
         authenticator(*database, jwt, apiKeys),
         plans(plansFrom(cfg)),
@@ -215,6 +216,12 @@ struct Components {
       hub.closeOwnedBy(r);
     });
     users.onRevoked(endStreams);
+    if (database->dialect() == store::Dialect::PostgreSQL) {
+      apiKeys.cacheTrusted(false);  // until the feed is listening
+      changes = std::make_unique<store::ChangeListener>(
+          database->connectionString(), [this](const store::ChangeNotice& n) { applyRemoteChange(n); },
+          [this](bool connected) { apiKeys.cacheTrusted(connected); });
+    }
 
     http::registerOpsRoutes(*router, ctx);
     http::registerAuthRoutes(*router, ctx);
@@ -244,6 +251,22 @@ struct Components {
     options.publicUrl = cfg.getString("http.public_url");
     options.corsOrigins = splitList(cfg.getString("http.cors_origins"));
     server = std::make_unique<http::Server>(options, router);
+  }
+
+  // A change committed by any node (this one included: applying it twice is harmless).
+  void applyRemoteChange(const store::ChangeNotice& n) {
+    if (n.topic == "apikey.revoked") {
+      const Revocation r{n.orgId, std::nullopt, n.id};
+      apiKeys.forget(r);
+      hub.closeOwnedBy(r);
+    } else if (n.topic == "organization.deleted") {
+      const Revocation r{n.orgId, std::nullopt, std::nullopt};
+      apiKeys.forget(r);
+      hub.closeOwnedBy(r);
+      moderationCache.invalidate(n.orgId);
+    } else if (n.topic == "moderation.changed") {
+      moderationCache.invalidate(n.orgId);
+    }
   }
 
   // First member: plugin instances held by services must not outlive their library.
@@ -283,6 +306,7 @@ struct Components {
   alerts::AlertService alertRules;
   alerts::AlertEvaluator alertEvaluator;
   PeriodicTask alertTask;
+  std::unique_ptr<store::ChangeListener> changes;  // PostgreSQL only
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
@@ -303,6 +327,7 @@ Runtime::~Runtime() { stop(); }
 
 void Runtime::start() {
   c_->hub.start();
+  if (c_->changes) c_->changes->start();
   c_->auditCheckpoints.start();
   c_->retentionTask.start();
   c_->alertTask.start();
@@ -318,6 +343,7 @@ void Runtime::stop() {
   c_->auditCheckpoints.stop();
   c_->retentionTask.stop();
   c_->alertTask.stop();
+  if (c_->changes) c_->changes->stop();
   c_->writer.stop();
   c_->database->close();
 }

@@ -42,6 +42,20 @@ void ApiKeyCache::forget(const Revocation& r) {
   }
 }
 
+void ApiKeyCache::suspend() {
+  std::lock_guard lock(mutex_);
+  suspended_ = true;
+  ++generation_;  // a read in flight must not cache what it found
+  entries_.clear();
+}
+
+void ApiKeyCache::resume() {
+  std::lock_guard lock(mutex_);
+  ++generation_;
+  entries_.clear();
+  suspended_ = false;
+}
+
 std::size_t ApiKeyCache::size() const {
   std::lock_guard lock(mutex_);
   return entries_.size();

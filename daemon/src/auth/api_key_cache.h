@@ -2,9 +2,10 @@
 // Recently authenticated API keys by the SHA-256 of the full key, so a publish does not
 // pay a database read for its key. Only live keys are cached (a miss always reads the
 // store, so unknown keys cannot fill it). Correctness rests on invalidation: revoking a
-// key or deleting its organization forgets it at once on this node. Another node cannot
-// tell this one, so the runtime enables the cache only where there is one node per
-// store (SQLite) unless configured otherwise (auth.api_key_cache_seconds).
+// key or deleting its organization forgets it at once on this node; on PostgreSQL other
+// nodes hear of it through the change feed (store/change_feed.h), and while that feed is
+// down the cache is suspended: every request reads the store.
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +24,11 @@ class ApiKeyCache {
   using Clock = std::chrono::steady_clock;
   ApiKeyCache(std::chrono::seconds ttl, std::size_t capacity = 10000) : ttl_(ttl), capacity_(capacity) {}
 
-  bool enabled() const { return ttl_.count() > 0; }
+  bool enabled() const { return ttl_.count() > 0 && !suspended_.load(); }
+  // Empties the cache and stops using it (the change feed is down: revocations made on
+  // other nodes could be missed) / starts using it again, from empty.
+  void suspend();
+  void resume();
   std::optional<store::ApiKeyRecord> find(const std::string& keyHash, Clock::time_point now = Clock::now());
   // Read before the store is: a revocation between that read and remember() bumps it,
   // and remember() then drops the (possibly stale) record instead of caching it.
@@ -44,6 +49,7 @@ class ApiKeyCache {
   mutable std::mutex mutex_;
   std::unordered_map<std::string, Entry> entries_;
   std::uint64_t generation_ = 0;
+  std::atomic<bool> suspended_{false};
 };
 
 }  // namespace aev::auth

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "audit/audit_log.h"
+#include "store/change_feed.h"
 
 #include "common/clock.h"
 #include "common/crypto.h"
@@ -59,6 +60,7 @@ std::vector<store::ApiKeyRecord> ApiKeyService::list(std::int64_t orgId) {
 void ApiKeyService::revoke(std::int64_t orgId, std::int64_t id, const audit::Actor& actor) {
   db_.transaction([&](store::Connection& c) {
     if (!repo_.revoke(c, orgId, id, clock::nowMicros())) throw errors::notFound("API key");
+    store::notifyChange(c, {"apikey.revoked", orgId, id});  // other nodes forget it at commit
     audit_.record(c, orgId, actor, audit::Change::of("apikey", "revoke", id));
   });
   cache_.forget(Revocation{orgId, std::nullopt, id});

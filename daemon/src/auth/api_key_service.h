@@ -30,6 +30,8 @@ class ApiKeyService {
   void onRevoked(RevocationListener listener) { revoked_ = std::move(listener); }
   // Access withdrawn elsewhere (a deleted organization): forget cached keys it covers.
   void forget(const Revocation& r) { cache_.forget(r); }
+  // The change feed's state (PostgreSQL): the cache is used only while it is connected.
+  void cacheTrusted(bool trusted) { trusted ? cache_.resume() : cache_.suspend(); }
 
   static const std::vector<std::string>& knownScopes();
   static constexpr const char* kPrefix = "aes_";

@@ -6,6 +6,7 @@
 #include "common/errors.h"
 #include "common/text.h"
 #include "identity/validation.h"
+#include "store/change_feed.h"
 #include "store/constraint.h"
 
 namespace aev::identity {
@@ -118,6 +119,7 @@ void OrganizationService::remove(std::int64_t orgId, std::int64_t userId) {
     requireAdmin(c, orgId, userId);
     users_.repairActiveOrgs(c, orgId);
     orgs_.remove(c, orgId);  // memberships, invitations and API keys cascade
+    store::notifyChange(c, {"organization.deleted", orgId, 0});
   });
   if (revoked_) revoked_(Revocation{orgId, std::nullopt, std::nullopt});
 }

@@ -3,6 +3,7 @@
 #include "audit/audit_log.h"
 #include "audit/changes.h"
 #include "common/clock.h"
+#include "store/change_feed.h"
 #include "common/text.h"
 #include "identity/environment_rules.h"
 
@@ -82,6 +83,7 @@ store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleIn
                                              " moderation rules; delete or merge some first");
     rule.id = rules_.insert(c, rule);
     audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "create", rule.id, snapshot(rule)));
+    store::notifyChange(c, {"moderation.changed", orgId, 0});
     return rule;
   });
   cache_.invalidate(orgId);
@@ -123,6 +125,7 @@ store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t
     rules_.update(c, *rule);
     audit_.record(c, orgId, actor,
                   audit::Change::of("moderation_rule", "update", ruleId, audit::changes(*before, *snapshot(*rule))));
+    store::notifyChange(c, {"moderation.changed", orgId, 0});
     return *rule;
   });
   cache_.invalidate(orgId);
@@ -135,6 +138,7 @@ void RuleService::remove(std::int64_t orgId, std::int64_t ruleId, const audit::A
     if (!rule) throw errors::notFound("Moderation rule");
     rules_.remove(c, orgId, ruleId);
     audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "delete", ruleId, snapshot(*rule)));
+    store::notifyChange(c, {"moderation.changed", orgId, 0});
   });
   cache_.invalidate(orgId);
 }

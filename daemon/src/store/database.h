@@ -123,6 +123,8 @@ class Database {
 
   Dialect dialect() const { return dialect_; }
   const std::string& describe() const { return description_; }
+  // libpq conninfo (PostgreSQL) or the file path (SQLite): for a dedicated connection.
+  const std::string& connectionString() const { return connectionString_; }
 
   std::unique_ptr<Connection> acquire();
   Rows query(const std::string& sql, Params params = {});
