@@ -34,6 +34,9 @@
 #include "moderation/rule_cache.h"
 #include "moderation/rule_service.h"
 #include "moderation/violation_service.h"
+#include "spend/accountant.h"
+#include "spend/policy_cache.h"
+#include "spend/policy_service.h"
 #include "store/database.h"
 #include "store/migrations.h"
 
@@ -156,6 +159,9 @@ struct Components {
         moderationRules(*database, &pluginHost->registry(), moderationCache),
         violations(*database),
         moderator(moderationCache, violations, telemetry),
+        spendCache(*database, std::chrono::milliseconds(cfg.getInt64("spend.policy_recheck_ms"))),
+        spendAccountant(*database, spendCache),
+        spendPolicies(*database, &pluginHost->registry(), spendCache, spendAccountant),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -176,6 +182,9 @@ struct Components {
     ctx.moderator = &moderator;
     ctx.moderationRules = &moderationRules;
     ctx.violations = &violations;
+    ctx.spendPolicies = &spendPolicies;
+    ctx.spend = &spendAccountant;
+    events.setSpendAccountant(&spendAccountant);
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
@@ -202,6 +211,7 @@ struct Components {
     http::registerModerationRuleRoutes(*router, ctx);
     http::registerModerationReportRoutes(*router, ctx);
     http::registerOtlpRoutes(*router, ctx);
+    http::registerSpendPolicyRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -245,6 +255,9 @@ struct Components {
   moderation::RuleService moderationRules;
   moderation::ViolationService violations;
   moderation::Moderator moderator;
+  spend::PolicyCache spendCache;
+  spend::Accountant spendAccountant;
+  spend::PolicyService spendPolicies;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
@@ -259,6 +272,10 @@ Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
   const int applied = store::migrate(*c_->database);
   spdlog::info("store {} at schema version {} ({} migrations applied now)", c_->database->describe(),
                store::currentSchemaVersion(*c_->database), applied);
+  // Spend counters are durable, but recounting the current windows from the stored events
+  // at start-up also repairs what a crash or a policy change racing a publish left.
+  const auto rebuilt = c_->spendAccountant.rebuildAll();
+  if (rebuilt) spdlog::info("spend: current-window spend of {} policies recounted from the events", rebuilt);
 }
 
 Runtime::~Runtime() { stop(); }

@@ -48,6 +48,10 @@ class Moderator;
 class RuleService;
 class ViolationService;
 }  // namespace aev::moderation
+namespace aev::spend {
+class Accountant;
+class PolicyService;
+}  // namespace aev::spend
 
 namespace aev::http {
 
@@ -73,6 +77,8 @@ struct AppContext {
   moderation::Moderator* moderator = nullptr;  // the publish hook; every publish path calls it
   moderation::RuleService* moderationRules = nullptr;
   moderation::ViolationService* violations = nullptr;
+  spend::PolicyService* spendPolicies = nullptr;
+  spend::Accountant* spend = nullptr;  // POST /spend-policies/check (publish calls it through EventService)
   std::string metricsAccess = "loopback";  // loopback | public | admin
   std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
@@ -92,6 +98,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx);
 void registerModerationRuleRoutes(Router& router, AppContext& ctx);    // /moderation/rules
 void registerModerationReportRoutes(Router& router, AppContext& ctx);  // violations, efficacy, evaluate
 void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
+void registerSpendPolicyRoutes(Router& router, AppContext& ctx);  // /spend-policies
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http
