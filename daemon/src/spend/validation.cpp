@@ -100,23 +100,20 @@ std::vector<FieldError> checkPolicy(store::SpendPolicyRecord& p, const plugins::
   checkScopeText(problems, "tagValue", p.tagValue);
   if (p.tagKey.has_value() != p.tagValue.has_value())
     problems.push_back({p.tagKey ? "body.tagValue" : "body.tagKey", "tagKey and tagValue are set together", ""});
-  if (p.destination) {
-    if (p.destination->empty() || p.destination->size() > kDestinationMax || !isHttpUrl(*p.destination))
-      problems.push_back({"body.destination", "must be an http or https URL of at most 2048 characters",
-                          p.destination->substr(0, 200)});
-    if (!p.destinationType) {
-      problems.push_back({"body.destinationType", "is required with a destination (an alert sink name)", ""});
-    } else if (!registry || !registry->alertSink(*p.destinationType)) {
-      std::string names;
-      if (registry)
-        for (const auto& sink : registry->alertSinks()) names += (names.empty() ? "" : ", ") + sink->info().name;
-      problems.push_back({"body.destinationType",
-                          names.empty() ? "names no loaded alert sink (none is loaded)"
-                                        : "must be a loaded alert sink: one of " + names,
-                          p.destinationType->substr(0, 200)});
-    }
-  } else if (p.destinationType) {
-    problems.push_back({"body.destination", "is required with a destinationType", ""});
+  if (p.destination && (p.destination->empty() || p.destination->size() > kDestinationMax || !isHttpUrl(*p.destination)))
+    problems.push_back({"body.destination", "must be an http or https URL of at most 2048 characters",
+                        p.destination->substr(0, 200)});
+  if (p.destination && !p.destinationType)
+    problems.push_back({"body.destinationType", "is required with a destination (an alert sink name)", ""});
+  if (p.destinationType && !p.destination) problems.push_back({"body.destination", "is required with a destinationType", ""});
+  if (p.destinationType && (!registry || !registry->alertSink(*p.destinationType))) {
+    std::string names;
+    if (registry)
+      for (const auto& sink : registry->alertSinks()) names += (names.empty() ? "" : ", ") + sink->info().name;
+    problems.push_back({"body.destinationType",
+                        names.empty() ? "names no loaded alert sink (none is loaded)"
+                                      : "must be a loaded alert sink: one of " + names,
+                        p.destinationType->substr(0, 200)});
   }
   checkRungs(problems, p.rungs);
   return problems;

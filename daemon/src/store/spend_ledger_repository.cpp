@@ -39,14 +39,15 @@ std::map<std::int64_t, std::int64_t> SpendLedgerRepository::totals(
   std::string sql =
       "SELECT b.policy_id AS policy_id, SUM(b.spent_nanos) AS spent FROM spend_buckets b "
       "JOIN spend_policies p ON p.id = b.policy_id WHERE p.org_id = ? AND (";
-  Params params{orgId};
+  Params params;
+  params.emplace_back(orgId);
   bool first = true;
   for (const auto& [policyId, since] : sinceByPolicy) {
     out[policyId] = 0;
     sql += first ? "" : " OR ";
     sql += "(b.policy_id = ? AND b.bucket_start >= ?)";
-    params.push_back(policyId);
-    params.push_back(since);
+    params.emplace_back(policyId);
+    params.emplace_back(since);
     first = false;
   }
   sql += ") GROUP BY b.policy_id";
@@ -96,10 +97,12 @@ std::vector<std::pair<std::int64_t, double>> SpendLedgerRepository::matchingCost
   std::string sql =
       "SELECT e.received_at AS received_at, e.cost_usd AS cost_usd FROM events e "
       "WHERE e.org_id = ? AND e.received_at >= ? AND e.cost_usd IS NOT NULL";
-  Params params{policy.orgId, since};
+  Params params;
+  params.emplace_back(policy.orgId);
+  params.emplace_back(since);
   auto equal = [&](const char* column, SqlValue value) {
     sql += std::string(" AND e.") + column + " = ?";
-    params.push_back(std::move(value));
+    params.emplace_back(std::move(value));
   };
   if (policy.apiKeyId) equal("api_key_id", *policy.apiKeyId);
   if (policy.appId) equal("app_id", *policy.appId);
@@ -109,8 +112,8 @@ std::vector<std::pair<std::int64_t, double>> SpendLedgerRepository::matchingCost
   if (policy.provider) equal("provider", *policy.provider);
   if (policy.tagKey && policy.tagValue) {
     sql += " AND EXISTS (SELECT 1 FROM event_attributes a WHERE a.event_id = e.id AND a.key = ? AND a.value = ?)";
-    params.push_back(*policy.tagKey);
-    params.push_back(*policy.tagValue);
+    params.emplace_back(*policy.tagKey);
+    params.emplace_back(*policy.tagValue);
   }
   for (const auto& r : c.query(sql, std::move(params))) out.emplace_back(r.i64("received_at"), r.f64("cost_usd"));
   return out;

@@ -39,23 +39,24 @@ SpendPolicyRecord policyFromRow(const Row& r) {
   return p;
 }
 
-Params fieldParams(const SpendPolicyRecord& p) {
-  return {p.name,
-          optionalValue(p.apiKeyId),
-          optionalValue(p.appId),
-          optionalValue(p.environmentId),
-          optionalValue(p.userId),
-          optionalValue(p.model),
-          optionalValue(p.provider),
-          optionalValue(p.tagKey),
-          optionalValue(p.tagValue),
-          p.limitUsd,
-          p.windowType,
-          p.cooldownMins,
-          optionalValue(p.destination),
-          optionalValue(p.destinationType),
-          std::int64_t{p.enabled ? 1 : 0},
-          rungsToJson(p.rungs)};
+// Appends the written fields, in the column order of INSERT and UPDATE below.
+void appendFields(Params& params, const SpendPolicyRecord& p) {
+  params.emplace_back(p.name);
+  params.emplace_back(optionalValue(p.apiKeyId));
+  params.emplace_back(optionalValue(p.appId));
+  params.emplace_back(optionalValue(p.environmentId));
+  params.emplace_back(optionalValue(p.userId));
+  params.emplace_back(optionalValue(p.model));
+  params.emplace_back(optionalValue(p.provider));
+  params.emplace_back(optionalValue(p.tagKey));
+  params.emplace_back(optionalValue(p.tagValue));
+  params.emplace_back(p.limitUsd);
+  params.emplace_back(p.windowType);
+  params.emplace_back(p.cooldownMins);
+  params.emplace_back(optionalValue(p.destination));
+  params.emplace_back(optionalValue(p.destinationType));
+  params.emplace_back(std::int64_t{p.enabled ? 1 : 0});
+  params.emplace_back(rungsToJson(p.rungs));
 }
 
 Poco::Dynamic::Var optionalJson(const std::optional<std::string>& v) {
@@ -96,10 +97,11 @@ std::vector<SpendRungRecord> rungsFromJson(const std::string& json) {
 }
 
 std::int64_t SpendPolicyRepository::insert(Connection& c, const SpendPolicyRecord& p) {
-  auto params = fieldParams(p);
-  params.insert(params.begin(), p.orgId);
-  params.push_back(p.createdAt);
-  params.push_back(p.updatedAt);
+  Params params;
+  params.emplace_back(p.orgId);
+  appendFields(params, p);
+  params.emplace_back(p.createdAt);
+  params.emplace_back(p.updatedAt);
   return c.insert(
       "INSERT INTO spend_policies (org_id, name, api_key_id, app_id, environment_id, user_id, model, provider, "
       "tag_key, tag_value, limit_usd, window_type, cooldown_mins, destination, destination_type, enabled, rungs, "
@@ -134,10 +136,11 @@ std::vector<SpendPolicyRecord> SpendPolicyRepository::allEnabled(Connection& c) 
 }
 
 void SpendPolicyRepository::update(Connection& c, const SpendPolicyRecord& p) {
-  auto params = fieldParams(p);
-  params.push_back(p.updatedAt);
-  params.push_back(p.orgId);
-  params.push_back(p.id);
+  Params params;
+  appendFields(params, p);
+  params.emplace_back(p.updatedAt);
+  params.emplace_back(p.orgId);
+  params.emplace_back(p.id);
   c.exec(
       "UPDATE spend_policies SET name = ?, api_key_id = ?, app_id = ?, environment_id = ?, user_id = ?, model = ?, "
       "provider = ?, tag_key = ?, tag_value = ?, limit_usd = ?, window_type = ?, cooldown_mins = ?, destination = ?, "

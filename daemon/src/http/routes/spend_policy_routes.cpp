@@ -178,9 +178,15 @@ void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optio
     body.done();
   } catch (ApiError& typeProblems) {
     std::set<std::string> seen;
-    for (const auto& f : typeProblems.fieldErrors()) seen.insert(f.location);
-    for (auto& f : ctx.spendPolicies->problems(orgId, policyId, input))
+    bool rungTypes = false;  // then the rungs were not read: their value checks would mislead
+    for (const auto& f : typeProblems.fieldErrors()) {
+      seen.insert(f.location);
+      if (f.location.rfind("body.rungs", 0) == 0) rungTypes = true;
+    }
+    for (auto& f : ctx.spendPolicies->problems(orgId, policyId, input)) {
+      if (rungTypes && f.location.rfind("body.rungs", 0) == 0) continue;
       if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
+    }
     throw;
   }
 }
