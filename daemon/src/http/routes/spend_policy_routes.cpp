@@ -81,7 +81,7 @@ JsonObject policyJson(const std::string& baseUrl, const spend::PolicyView& view,
 // A nullable field: absent → untouched, null → cleared, else read by `read`.
 template <class T, class Read>
 std::optional<std::optional<T>> nullable(BodyReader& body, const std::string& field, Read read) {
-  if (!body.has(field)) return std::nullopt;
+  if (!body.object()->has(field)) return std::nullopt;
   if (body.object()->isNull(field)) return std::optional<T>();
   auto value = read(field);
   if (!value) return std::nullopt;  // a type problem, recorded
@@ -161,6 +161,8 @@ spend::PolicyInput policyInput(BodyReader& body, bool creating) {
   in.enabled = body.boolean("enabled", false);
   in.rungs = rungsOf(body);
   if (creating && !body.has("rungs")) body.fail("rungs", "is required");
+  for (const char* field : {"limitUsd", "cooldownMins", "enabled", "rungs"})
+    if (body.object()->has(field) && body.object()->isNull(field)) body.fail(field, "must not be null", "null");
   // A misspelt field ("limitUSD") is a 422, not a silent no-op.
   for (const auto& [field, value] : *body.object()) {
     if (kOutputOnly.count(field))
