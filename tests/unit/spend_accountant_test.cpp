@@ -256,8 +256,17 @@ TEST_F(AccountantTest, RollingWindowForgetsSpendAfter24Hours) {
   now_ = at("2026-06-11T08:00:00Z");
   EXPECT_TRUE(accountant_->check(orgId_, Subject{}).allowed);
   EXPECT_EQ(spentNanos(policy), nanosOf(5));
+  // Publishing drops the buckets that left the window.
+  publish(event(1));
+  {
+    auto c = db_->acquire();
+    auto kept = store::SpendLedgerRepository().buckets(*c, orgId_, policy, 0);
+    ASSERT_EQ(kept.size(), 2u);
+    EXPECT_EQ(kept[0].first, at("2026-06-10T09:00:00Z"));
+    EXPECT_EQ(kept[1].first, at("2026-06-11T08:00:00Z"));
+  }
   rebuild(policy);
-  EXPECT_EQ(spentNanos(policy), nanosOf(5));
+  EXPECT_EQ(spentNanos(policy), nanosOf(6));
 }
 
 TEST_F(AccountantTest, CooldownSpacesNotifications) {

@@ -216,6 +216,18 @@ void Accountant::recordCrossings(const ActivePolicy& policy, std::int64_t spentN
   for (const auto* rung : fresh) knownCrossings_.insert({r.id, windowKey, rung->atPercent});
 }
 
+void Accountant::pruneRolling(const ActivePolicy& policy, Micros now) {
+  if (policy.window != WindowType::Rolling24h) return;
+  {
+    std::lock_guard lock(knownMutex_);
+    auto& last = lastPruned_[policy.record.id];
+    if (now - last < 10 * clock::kMinute) return;
+    last = now;
+  }
+  auto c = db_.acquire();
+  ledger_.removeBuckets(*c, policy.record.id, kMinMicros, windowAt(policy.window, now).start);
+}
+
 void Accountant::settle(std::vector<store::StoredEvent>& events) {
   try {
     const auto now = clock_();
@@ -240,6 +252,7 @@ void Accountant::settle(std::vector<store::StoredEvent>& events) {
       for (const auto* p : charged) {
         try {
           recordCrossings(*p, totals[p->record.id], now);
+          pruneRolling(*p, now);
         } catch (const std::exception& ex) {
           spdlog::error("spend policy {}: recording a crossing failed: {}", p->record.id, describeException(ex));
         }

@@ -78,6 +78,8 @@ class Accountant {
   int retryAfter(store::Connection& c, const ActivePolicy& policy, const Rung& rung, std::int64_t spentNanos,
                  Micros now);
   void recordCrossings(const ActivePolicy& policy, std::int64_t spentNanos, Micros now);
+  // Drops a rolling_24h policy's buckets older than its window (at most every 10 minutes).
+  void pruneRolling(const ActivePolicy& policy, Micros now);
   std::map<std::int64_t, std::int64_t> totalsOf(store::Connection& c, std::int64_t orgId,
                                                const std::vector<const ActivePolicy*>& policies, Micros now);
 
@@ -89,6 +91,8 @@ class Accountant {
   // attempt on every later publish of the window.
   std::mutex knownMutex_;
   std::set<std::tuple<std::int64_t, Micros, std::int64_t>> knownCrossings_;
+  // When this node last dropped a rolling policy's minute buckets that left its window.
+  std::map<std::int64_t, Micros> lastPruned_;
 };
 
 }  // namespace aev::spend
