@@ -15,6 +15,7 @@
 #include "store/migrations.h"
 #include "store/spend_ledger_repository.h"
 #include "store/spend_policy_repository.h"
+#include "support/postgres_server.h"
 #include "support/process.h"
 
 namespace aev::spend {
@@ -22,14 +23,21 @@ namespace {
 
 Micros at(const std::string& text) { return *clock::parseRfc3339(text); }
 
-class AccountantTest : public ::testing::Test {
+// Each test on SQLite and on a throw-away PostgreSQL (where several connections really
+// write at once: the case of several nodes on one store).
+class AccountantTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    dir_ = std::make_unique<aev::testing::TempDir>("aev-unit-spend");
     store::DatabaseOptions options;
-    options.dataDir = dir_->path();
-    options.sqliteSynchronous = "OFF";
-    options.poolSize = 6;
+    if (GetParam()) {
+      if (!aev::testing::PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
+      options.url = aev::testing::PostgresServer::instance().createDatabase();
+    } else {
+      dir_ = std::make_unique<aev::testing::TempDir>("aev-unit-spend");
+      options.dataDir = dir_->path();
+      options.sqliteSynchronous = "OFF";
+    }
+    options.poolSize = 8;
     db_ = std::make_unique<store::Database>(options);
     store::migrate(*db_);
     now_ = at("2026-06-10T12:00:00Z");
@@ -45,7 +53,9 @@ class AccountantTest : public ::testing::Test {
         "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, 'c', 0, 0) RETURNING id",
         {orgId_, appId_});
   }
-  void TearDown() override { writer_->stop(); }
+  void TearDown() override {
+    if (writer_) writer_->stop();
+  }
 
   std::int64_t addPolicy(double limitUsd, const std::string& window, std::vector<store::SpendRungRecord> rungs,
                          std::optional<std::string> model = std::nullopt, std::int64_t cooldownMins = 60) {
@@ -125,7 +135,7 @@ class AccountantTest : public ::testing::Test {
   std::int64_t orgId_ = 0, appId_ = 0, channelId_ = 0;
 };
 
-TEST_F(AccountantTest, ConcurrentPublishingSumsExactlyAndARebuildAgrees) {
+TEST_P(AccountantTest, ConcurrentPublishingSumsExactlyAndARebuildAgrees) {
   const auto policy = addPolicy(1e6, "month", {rung(100, "alert")});
   const auto other = addPolicy(1e6, "month", {rung(100, "alert")}, "claude");  // matches nothing here
   constexpr int kThreads = 8, kPerThread = 60;
@@ -151,7 +161,7 @@ TEST_F(AccountantTest, ConcurrentPublishingSumsExactlyAndARebuildAgrees) {
   EXPECT_EQ(spentNanos(policy), expected);
 }
 
-TEST_F(AccountantTest, ARungIsRecordedOncePerWindowAndAgainInTheNext) {
+TEST_P(AccountantTest, ARungIsRecordedOncePerWindowAndAgainInTheNext) {
   const auto policy = addPolicy(10, "hour", {rung(50, "alert"), rung(200, "alert")}, std::nullopt, 0);
   publish(event(4));
   EXPECT_TRUE(crossings(policy).empty());
@@ -177,7 +187,7 @@ TEST_F(AccountantTest, ARungIsRecordedOncePerWindowAndAgainInTheNext) {
   EXPECT_EQ(notifications(policy).size(), 2u);  // cooldown 0
 }
 
-TEST_F(AccountantTest, TwoRequestsCrossingTogetherRecordOnce) {
+TEST_P(AccountantTest, TwoRequestsCrossingTogetherRecordOnce) {
   const auto policy = addPolicy(1, "day", {rung(10, "alert")}, std::nullopt, 0);
   std::vector<std::thread> threads;
   for (int t = 0; t < 6; ++t) threads.emplace_back([&] { publish(event(0.5)); });
@@ -186,7 +196,7 @@ TEST_F(AccountantTest, TwoRequestsCrossingTogetherRecordOnce) {
   EXPECT_EQ(notifications(policy).size(), 1u);
 }
 
-TEST_F(AccountantTest, HardBlockRefusesUntilTheWindowResets) {
+TEST_P(AccountantTest, HardBlockRefusesUntilTheWindowResets) {
   const auto policy = addPolicy(10, "day", {rung(100, "block", "hard")});
   now_ = at("2026-06-10T23:59:00Z");
   // The event whose cost crosses the rung is accepted.
@@ -208,7 +218,7 @@ TEST_F(AccountantTest, HardBlockRefusesUntilTheWindowResets) {
   EXPECT_EQ(spentNanos(policy), nanosOf(1));
 }
 
-TEST_F(AccountantTest, SoftBlockAcceptsAndFlags) {
+TEST_P(AccountantTest, SoftBlockAcceptsAndFlags) {
   addPolicy(1, "week", {rung(50, "block", "soft")});
   publish(event(0.6));
   auto flagged = std::get<store::StoredEvent>(publish(event(0.1)));
@@ -217,7 +227,7 @@ TEST_F(AccountantTest, SoftBlockAcceptsAndFlags) {
   EXPECT_NE(flagged.spendJson->find("\"blockMode\":\"soft\""), std::string::npos);
 }
 
-TEST_F(AccountantTest, FallbackNamesTheModel) {
+TEST_P(AccountantTest, FallbackNamesTheModel) {
   addPolicy(1, "month", {rung(50, "alert"), rung(80, "fallback", std::nullopt, "small-model")});
   auto e = std::get<store::StoredEvent>(publish(event(0.9)));
   EXPECT_NE(e.spendJson->find("\"fallbackModel\":\"small-model\""), std::string::npos) << *e.spendJson;
@@ -227,7 +237,7 @@ TEST_F(AccountantTest, FallbackNamesTheModel) {
   EXPECT_EQ(*standing.fallbackModel, "small-model");
 }
 
-TEST_F(AccountantTest, BatchCountsEarlierEventsForLaterOnes) {
+TEST_P(AccountantTest, BatchCountsEarlierEventsForLaterOnes) {
   addPolicy(1, "month", {rung(100, "block", "hard")});
   std::vector<store::NewEvent> batch;
   for (int i = 0; i < 3; ++i) batch.push_back(event(0.6));
@@ -240,7 +250,7 @@ TEST_F(AccountantTest, BatchCountsEarlierEventsForLaterOnes) {
   EXPECT_EQ(refused[2]->status(), 429);
 }
 
-TEST_F(AccountantTest, RollingWindowForgetsSpendAfter24Hours) {
+TEST_P(AccountantTest, RollingWindowForgetsSpendAfter24Hours) {
   const auto policy = addPolicy(10, "rolling_24h", {rung(100, "block", "hard")});
   now_ = at("2026-06-10T08:00:30Z");
   publish(event(6));
@@ -269,7 +279,7 @@ TEST_F(AccountantTest, RollingWindowForgetsSpendAfter24Hours) {
   EXPECT_EQ(spentNanos(policy), nanosOf(6));
 }
 
-TEST_F(AccountantTest, CooldownSpacesNotifications) {
+TEST_P(AccountantTest, CooldownSpacesNotifications) {
   const auto policy = addPolicy(1, "hour", {rung(10, "alert"), rung(20, "alert"), rung(30, "alert")}, std::nullopt,
                                 90);
   publish(event(0.15));  // crosses 10
@@ -285,11 +295,43 @@ TEST_F(AccountantTest, CooldownSpacesNotifications) {
   EXPECT_EQ(crossings(policy).size(), 5u);
 }
 
-TEST_F(AccountantTest, NoPolicyNoCharge) {
+TEST_P(AccountantTest, NoPolicyNoCharge) {
   auto e = std::get<store::StoredEvent>(publish(event(3)));
   EXPECT_TRUE(e.spendCharges.empty());
   EXPECT_FALSE(e.spendJson);
 }
+
+TEST_P(AccountantTest, RebuildsRacingPublishesLoseAndDoubleNothing) {
+  const auto policy = addPolicy(1e6, "day", {rung(100, "alert")});
+  constexpr int kThreads = 4, kPerThread = 40;
+  std::atomic<bool> publishing{true};
+  std::atomic<int> rebuilds{0};
+  // What a policy change or another node's start-up does while this node publishes.
+  std::thread rebuilder([&] {
+    while (publishing.load()) {
+      rebuild(policy);
+      ++rebuilds;
+    }
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) publish(event(0.01 * (1 + (t + i) % 9)));
+    });
+  for (auto& th : threads) th.join();
+  publishing = false;
+  rebuilder.join();
+  EXPECT_GT(rebuilds.load(), 0);
+  std::int64_t expected = 0;
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kPerThread; ++i) expected += nanosOf(0.01 * (1 + (t + i) % 9));
+  EXPECT_EQ(spentNanos(policy), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, AccountantTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return std::string(info.param ? "PostgreSQL" : "SQLite");
+                         });
 
 }  // namespace
 }  // namespace aev::spend
