@@ -42,6 +42,9 @@
 #include "moderation/rule_service.h"
 #include "moderation/violation_service.h"
 #include "store/change_feed.h"
+#include "spend/accountant.h"
+#include "spend/policy_cache.h"
+#include "spend/policy_service.h"
 #include "store/database.h"
 #include "store/migrations.h"
 
@@ -183,6 +186,9 @@ struct Components {
         alertEvaluator(*database, cfg.getString("http.public_url")),
         alertTask("alert evaluation", std::chrono::seconds(cfg.getInt64("alerts.evaluate_interval_seconds")),
                   [this] { alertEvaluator.evaluate(clock::nowMicros()); }),
+        spendCache(*database, std::chrono::milliseconds(cfg.getInt64("spend.policy_recheck_ms"))),
+        spendAccountant(*database, spendCache),
+        spendPolicies(*database, auditLog, &pluginHost->registry(), spendCache, spendAccountant),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -205,6 +211,9 @@ struct Components {
     ctx.violations = &violations;
     ctx.audit = &auditLog;
     ctx.alerts = &alertRules;
+    ctx.spendPolicies = &spendPolicies;
+    ctx.spend = &spendAccountant;
+    events.setSpendAccountant(&spendAccountant);
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
@@ -239,6 +248,7 @@ struct Components {
     http::registerOtlpRoutes(*router, ctx);
     http::registerAuditRoutes(*router, ctx);
     http::registerAlertRoutes(*router, ctx);
+    http::registerSpendPolicyRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -307,6 +317,9 @@ struct Components {
   alerts::AlertEvaluator alertEvaluator;
   PeriodicTask alertTask;
   std::unique_ptr<store::ChangeListener> changes;  // PostgreSQL only
+  spend::PolicyCache spendCache;
+  spend::Accountant spendAccountant;
+  spend::PolicyService spendPolicies;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
@@ -321,6 +334,10 @@ Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
   const int applied = store::migrate(*c_->database);
   spdlog::info("store {} at schema version {} ({} migrations applied now)", c_->database->describe(),
                store::currentSchemaVersion(*c_->database), applied);
+  // Spend counters are durable, but recounting the current windows from the stored events
+  // at start-up also repairs what a crash or a policy change racing a publish left.
+  const auto rebuilt = c_->spendAccountant.rebuildAll();
+  if (rebuilt) spdlog::info("spend: current-window spend of {} policies recounted from the events", rebuilt);
 }
 
 Runtime::~Runtime() { stop(); }

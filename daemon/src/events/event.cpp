@@ -65,6 +65,10 @@ std::string toJson(const StoredEvent& e) {
     appendJsonString(out, clock::toRfc3339(*e.occurredAt));
   else
     out += "null";
+  if (e.spendJson) {
+    field(out, "spend");
+    out += *e.spendJson;
+  }
   out += '}';
   return out;
 }

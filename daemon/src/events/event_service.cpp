@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/clock.h"
+#include "spend/accountant.h"
 
 namespace aev::events {
 
@@ -20,12 +21,15 @@ std::vector<StoredEvent> EventService::commit(std::vector<NewEvent> events) {
     throw errors::unavailable("The store did not commit in time; the event may or may not be stored.", 1);
   auto stored = future.get();  // rethrows a failed commit
   quota_.recordCommitted(orgId, n);
+  if (spend_) spend_->settle(stored);
   return stored;
 }
 
 StoredEvent EventService::publish(NewEvent event) {
   event.appId = channel(event.orgId, event.channelId).appId;
   if (!event.receivedAt) event.receivedAt = clock::nowMicros();
+  if (spend_)
+    if (auto refused = spend_->admit({&event}).front()) throw *refused;
   std::vector<NewEvent> one;
   one.push_back(std::move(event));
   return std::move(commit(std::move(one)).front());
@@ -57,6 +61,23 @@ std::vector<EventService::BatchResult> EventService::publishBatch(std::vector<Ba
       positions.push_back(i);
       valid.push_back(std::move(e));
     }
+  }
+  if (spend_ && !valid.empty()) {
+    std::vector<NewEvent*> pointers;
+    for (auto& e : valid) pointers.push_back(&e);
+    auto refused = spend_->admit(pointers);
+    std::vector<NewEvent> admitted;
+    std::vector<std::size_t> admittedPositions;
+    for (std::size_t k = 0; k < valid.size(); ++k) {
+      if (refused[k]) {
+        results[positions[k]] = *refused[k];
+        continue;
+      }
+      admitted.push_back(std::move(valid[k]));
+      admittedPositions.push_back(positions[k]);
+    }
+    valid = std::move(admitted);
+    positions = std::move(admittedPositions);
   }
   if (valid.empty()) return results;
   // The valid events commit together; a quota or store failure applies to each of them.

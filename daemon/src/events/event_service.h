@@ -13,6 +13,10 @@
 #include "store/database.h"
 #include "store/event_repository.h"
 
+namespace aev::spend {
+class Accountant;
+}
+
 namespace aev::events {
 
 struct EventPage {
@@ -32,6 +36,8 @@ struct ResumePoint {
 class EventService {
  public:
   EventService(store::Database& db, EventWriter& writer, QuotaGuard& quota) : db_(db), writer_(writer), quota_(quota) {}
+  // Spend policies (decisions §7), checked on every publish path once set.
+  void setSpendAccountant(spend::Accountant* accountant) { spend_ = accountant; }
 
   // orgId/channelId/fields set by the caller; appId is filled in from the channel.
   StoredEvent publish(NewEvent event);
@@ -53,6 +59,7 @@ class EventService {
   store::Database& db_;
   EventWriter& writer_;
   QuotaGuard& quota_;
+  spend::Accountant* spend_ = nullptr;
   store::ChannelRepository channels_;
   store::EventRepository events_;
 };

@@ -83,6 +83,11 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
       std::map<std::pair<std::int64_t, std::string>, std::int64_t> usage;
       for (const auto& e : all) ++usage[{e.orgId, periodOf(e.receivedAt)}];
       for (const auto& [key, n] : usage) repo_.addUsage(c, key.first, key.second, n);
+      // Spend policies' counters, summed per bucket first (one statement per bucket).
+      std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> spend;
+      for (const auto& e : all)
+        for (const auto& charge : e.spendCharges) spend[{charge.policyId, charge.bucketStart}] += charge.nanos;
+      for (const auto& [key, nanos] : spend) spendLedger_.add(c, key.first, key.second, nanos);
     });
   } catch (const std::exception& e) {
     if (batch.size() > 1) {

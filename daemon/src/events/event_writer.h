@@ -16,6 +16,7 @@
 #include "events/event.h"
 #include "store/database.h"
 #include "store/event_repository.h"
+#include "store/spend_ledger_repository.h"
 #include "store/trace_repository.h"
 
 namespace aev::events {
@@ -48,6 +49,7 @@ class EventWriter {
   std::size_t maxBatch_;
   store::EventRepository repo_;
   store::TraceRepository traces_;
+  store::SpendLedgerRepository spendLedger_;
   CommitListener listener_;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -48,6 +48,10 @@ class Moderator;
 class RuleService;
 class ViolationService;
 }  // namespace aev::moderation
+namespace aev::spend {
+class Accountant;
+class PolicyService;
+}  // namespace aev::spend
 
 namespace aev::audit {
 class AuditLog;
@@ -82,6 +86,8 @@ struct AppContext {
   moderation::ViolationService* violations = nullptr;
   audit::AuditLog* audit = nullptr;
   alerts::AlertService* alerts = nullptr;
+  spend::PolicyService* spendPolicies = nullptr;
+  spend::Accountant* spend = nullptr;  // POST /spend-policies/check (publish calls it through EventService)
   std::string metricsAccess = "loopback";  // loopback | public | admin
   std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
@@ -103,6 +109,7 @@ void registerModerationReportRoutes(Router& router, AppContext& ctx);  // violat
 void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
 void registerAuditRoutes(Router& router, AppContext& ctx);  // /audit-logs, /audit-logs/verify
 void registerAlertRoutes(Router& router, AppContext& ctx);  // /v2/alerts
+void registerSpendPolicyRoutes(Router& router, AppContext& ctx);  // /spend-policies
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

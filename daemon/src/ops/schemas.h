@@ -35,6 +35,7 @@ const std::map<std::string, std::string>& analyticsSchemas();
 const std::map<std::string, std::string>& moderationSchemas();
 const std::map<std::string, std::string>& auditSchemas();
 const std::map<std::string, std::string>& alertSchemas();
+const std::map<std::string, std::string>& spendSchemas();
 
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 

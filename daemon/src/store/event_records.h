@@ -19,6 +19,15 @@ struct TelemetryFields {
   std::vector<std::pair<std::string, std::string>> attributes;
 };
 
+// An event's cost counted towards one spend policy (spend module): the writer adds it to
+// the policy's bucket in the transaction that stores the event, so the counter and the
+// events never disagree.
+struct SpendCharge {
+  std::int64_t policyId = 0;
+  std::int64_t bucketStart = 0;
+  std::int64_t nanos = 0;  // cost_usd in nano-dollars
+};
+
 struct NewEvent {
   std::int64_t orgId = 0;
   std::int64_t appId = 0;
@@ -39,6 +48,9 @@ struct NewEvent {
   // Derived at ingest (decisions §6): an `agent.error` event or metadata.status "error".
   bool isError = false;
   TelemetryFields telemetry;
+  std::vector<SpendCharge> spendCharges;
+  // The publish answer's `spend` object (JSON), set after the commit; never stored.
+  std::optional<std::string> spendJson;
 
   // The time a trace orders by: the publisher's timestamp when sent, else receipt.
   std::int64_t effectiveTime() const { return occurredAt ? *occurredAt : receivedAt; }

@@ -14,6 +14,7 @@ Migration telemetryMigration(Dialect d);     // v4: telemetry columns, custom at
 Migration environmentsMigration(Dialect d);  // v5: environments
 Migration moderationMigration(Dialect d);    // v6: moderation rules and violations
 Migration auditMigration(Dialect d);         // v7: audit log, heads, signed checkpoints
+Migration spendMigration(Dialect d);         // v8: spend policies, counters, crossings, notifications
 Migration alertsMigration(Dialect d);        // v12: alert rules and their state history
 
 }  // namespace aev::store

@@ -1,0 +1,20 @@
+#pragma once
+// The value checks of a spend policy (decisions §7, interface §2.11), every problem at
+// once with locations "body.<field>" / "body.rungs[i].<field>". Scope ids naming
+// resources of the organization are checked by the service (they need the store).
+#include <vector>
+
+#include "common/errors.h"
+#include "store/spend_policy_repository.h"
+
+namespace aev::plugins {
+class Registry;
+}
+
+namespace aev::spend {
+
+// Trims the name. `registry` names the loaded alert sinks (destinationType); nullptr
+// means none is loaded.
+std::vector<FieldError> checkPolicy(store::SpendPolicyRecord& policy, const plugins::Registry* registry);
+
+}  // namespace aev::spend
