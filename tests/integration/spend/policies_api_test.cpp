@@ -100,6 +100,19 @@ TEST_F(PoliciesApi, ListGetPatchDelete) {
   EXPECT_TRUE(IsProblem(t.http.del(path), 404));
   EXPECT_EQ(objects(t.http.get("/spend-policies").object()->getArray("policies")).size(), 1u);
   EXPECT_TRUE(IsProblem(t.http.get("/spend-policies/abc"), 404));
+
+  // Every change is in the organization's audit log, with what changed.
+  auto audit = t.http.get("/audit-logs?resourceType=spend_policy");
+  ASSERT_STATUS(audit, 200);
+  auto entries = objects(audit.object()->getArray("data"));
+  std::vector<std::string> actions;
+  for (const auto& e : entries) actions.push_back(strField(e, "action"));
+  EXPECT_EQ(actions, (std::vector<std::string>{"spend_policy.delete", "spend_policy.update", "spend_policy.update",
+                                               "spend_policy.create", "spend_policy.create"}));
+  auto rename = entries[2]->getObject("metadata")->getObject("name");
+  ASSERT_TRUE(rename);
+  EXPECT_EQ(rename->getValue<std::string>("to"), "renamed");
+  EXPECT_EQ(strField(entries[0], "resourceId"), strField(b, "policyId"));
 }
 
 TEST_F(PoliciesApi, EveryInvalidFieldIsOne422) {
