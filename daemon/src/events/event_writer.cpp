@@ -83,6 +83,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
       std::map<std::pair<std::int64_t, std::string>, std::int64_t> usage;
       for (const auto& e : all) ++usage[{e.orgId, periodOf(e.receivedAt)}];
       for (const auto& [key, n] : usage) repo_.addUsage(c, key.first, key.second, n);
+      if (hook_) hook_(c, all);
     });
   } catch (const std::exception& e) {
     if (batch.size() > 1) {

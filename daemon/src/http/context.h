@@ -49,6 +49,10 @@ class RuleService;
 class ViolationService;
 }  // namespace aev::moderation
 
+namespace aev::webhooks {
+class WebhookService;
+}
+
 namespace aev::http {
 
 class Router;
@@ -73,6 +77,7 @@ struct AppContext {
   moderation::Moderator* moderator = nullptr;  // the publish hook; every publish path calls it
   moderation::RuleService* moderationRules = nullptr;
   moderation::ViolationService* violations = nullptr;
+  webhooks::WebhookService* webhooks = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
   std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
@@ -92,6 +97,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx);
 void registerModerationRuleRoutes(Router& router, AppContext& ctx);    // /moderation/rules
 void registerModerationReportRoutes(Router& router, AppContext& ctx);  // violations, efficacy, evaluate
 void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
+void registerWebhookRoutes(Router& router, AppContext& ctx);  // /webhooks/*
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

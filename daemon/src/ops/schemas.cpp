@@ -128,6 +128,7 @@ const std::map<std::string, std::string>& allSchemas() {
     auto merged = catalog();
     for (const auto& [name, text] : analyticsSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : moderationSchemas()) merged.emplace(name, text);
+    for (const auto& [name, text] : deliverySchemas()) merged.emplace(name, text);
     return merged;
   }();
   return all;

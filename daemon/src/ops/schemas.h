@@ -33,6 +33,7 @@ std::vector<std::string> schemaNames();
 // Schemas kept in their own files (e.g. analytics_schemas.cpp), merged into the catalog.
 const std::map<std::string, std::string>& analyticsSchemas();
 const std::map<std::string, std::string>& moderationSchemas();
+const std::map<std::string, std::string>& deliverySchemas();
 
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 

@@ -166,6 +166,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(telemetryMigration(d));
   list.push_back(environmentsMigration(d));
   list.push_back(moderationMigration(d));
+  list.push_back(deliveryMigration(d));
   return list;
 }
 

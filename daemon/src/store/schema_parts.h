@@ -13,5 +13,6 @@ std::string ddl(Dialect d, std::string sql);
 Migration telemetryMigration(Dialect d);     // v4: telemetry columns, custom attributes
 Migration environmentsMigration(Dialect d);  // v5: environments
 Migration moderationMigration(Dialect d);    // v6: moderation rules and violations
+Migration deliveryMigration(Dialect d);      // v9: outbox, delivery attempts, webhook endpoints
 
 }  // namespace aev::store
