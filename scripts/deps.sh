@@ -38,4 +38,8 @@ fi
 if [ ! -d "$root/tests/otlp/node_modules/@opentelemetry/sdk-trace-base" ]; then
   npm ci --prefix "$root/tests/otlp" --no-audit --no-fund >/dev/null
 fi
+# The reference Standard Webhooks library, which verifies the daemon's webhook signatures.
+if [ ! -d "$root/tests/webhooks/node_modules/standardwebhooks" ]; then
+  npm ci --prefix "$root/tests/webhooks" --no-audit --no-fund >/dev/null
+fi
 echo "dependencies ready"
