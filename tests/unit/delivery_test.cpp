@@ -57,7 +57,7 @@ TEST(RetrySchedule, EndsAfterTheLastStep) {
   EXPECT_TRUE(s.delayAfter(2, std::nullopt, 0.5));
   EXPECT_FALSE(s.delayAfter(3, std::nullopt, 0.5));
   EXPECT_FALSE(s.delayAfter(0, std::nullopt, 0.5));
-  EXPECT_FALSE(RetrySchedule({}).delayAfter(1, std::nullopt, 0.5));
+  EXPECT_FALSE(RetrySchedule(std::vector<std::chrono::milliseconds>{}).delayAfter(1, std::nullopt, 0.5));
 }
 
 TEST(RetrySchedule, RetryAfterIsAFloorCappedAtADay) {

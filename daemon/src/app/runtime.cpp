@@ -41,6 +41,10 @@
 #include "webhooks/event_outbox.h"
 #include "webhooks/webhook_sender.h"
 #include "webhooks/webhook_service.h"
+#include "exports/destination_service.h"
+#include "exports/export_outbox.h"
+#include "exports/export_sender.h"
+#include "exports/exporter_pool.h"
 
 namespace aev::app {
 
@@ -194,6 +198,10 @@ struct Components {
         webhookSender(*database, outbound, webhookOutbox,
                       std::chrono::seconds(cfg.getInt64("webhooks.auto_disable_after_seconds"))),
         webhooks(*database, outbound, webhookOutbox, delivery, cfg.getString("webhooks.internal_key")),
+        exporterPool(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout),
+        exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
+        exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),
+        exportDestinations(*database, outbound, exporterPool, exportOutbox),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -215,17 +223,22 @@ struct Components {
     ctx.moderationRules = &moderationRules;
     ctx.violations = &violations;
     ctx.webhooks = &webhooks;
+    ctx.exportDestinations = &exportDestinations;
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
     writer.setTransactionHook([this](store::Connection& c, const std::vector<store::StoredEvent>& batch) {
       webhookOutbox.enqueue(c, batch);
+      exportOutbox.enqueue(c, batch);
     });
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) {
       hub.publish(committed);
       webhookOutbox.committed();
+      exportOutbox.committed();
     });
     webhookOutbox.onEnqueued([this] { delivery.wake(); });
+    exportOutbox.onEnqueued([this] { delivery.wake(); });
     delivery.addSender("webhook", &webhookSender);
+    delivery.addSender("export", &exportSender);
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
     apiKeys.onRevoked(endStreams);
@@ -250,6 +263,7 @@ struct Components {
     http::registerModerationReportRoutes(*router, ctx);
     http::registerOtlpRoutes(*router, ctx);
     http::registerWebhookRoutes(*router, ctx);
+    http::registerExportDestinationRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -298,6 +312,10 @@ struct Components {
   delivery::Engine delivery;  // its workers start in Runtime::start, after the migrations
   webhooks::WebhookSender webhookSender;
   webhooks::WebhookService webhooks;
+  exports::ExporterPool exporterPool;  // holds exporter plugin instances: after pluginHost
+  exports::ExportOutbox exportOutbox;
+  exports::ExportSender exportSender;
+  exports::DestinationService exportDestinations;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;

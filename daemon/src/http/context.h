@@ -52,6 +52,9 @@ class ViolationService;
 namespace aev::webhooks {
 class WebhookService;
 }
+namespace aev::exports {
+class DestinationService;
+}
 
 namespace aev::http {
 
@@ -78,6 +81,7 @@ struct AppContext {
   moderation::RuleService* moderationRules = nullptr;
   moderation::ViolationService* violations = nullptr;
   webhooks::WebhookService* webhooks = nullptr;
+  exports::DestinationService* exportDestinations = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
   std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
@@ -98,6 +102,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx);    // /moder
 void registerModerationReportRoutes(Router& router, AppContext& ctx);  // violations, efficacy, evaluate
 void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
 void registerWebhookRoutes(Router& router, AppContext& ctx);  // /webhooks/*
+void registerExportDestinationRoutes(Router& router, AppContext& ctx);  // /export-destinations
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

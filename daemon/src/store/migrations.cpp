@@ -167,6 +167,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(environmentsMigration(d));
   list.push_back(moderationMigration(d));
   list.push_back(deliveryMigration(d));
+  list.push_back(exportsMigration(d));
   return list;
 }
 

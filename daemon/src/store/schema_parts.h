@@ -14,5 +14,6 @@ Migration telemetryMigration(Dialect d);     // v4: telemetry columns, custom at
 Migration environmentsMigration(Dialect d);  // v5: environments
 Migration moderationMigration(Dialect d);    // v6: moderation rules and violations
 Migration deliveryMigration(Dialect d);      // v9: outbox, delivery attempts, webhook endpoints
+Migration exportsMigration(Dialect d);       // v10: export destinations
 
 }  // namespace aev::store
