@@ -25,23 +25,6 @@ const std::map<std::string, std::string>& deliverySchemas() {
     "disabledReason": {"type": ["string", "null"]},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
   }})json"},
-      {"WebhookEndpointList", R"json({
-  "title": "WebhookEndpointList", "type": "array", "items": {"$ref": "WebhookEndpoint.json"}})json"},
-      {"WebhookDeliveryList", R"json({
-  "title": "WebhookDeliveryList", "type": "array", "items": {"type": "object",
-    "required": ["id", "deliveryId", "endpointId", "webhookId", "eventId", "attempt", "statusCode", "responseBody",
-                 "outcome", "durationMs", "nextAttemptAt", "createdAt"],
-    "properties": {
-      "id": {"type": "integer"}, "deliveryId": {"type": "string"}, "endpointId": {"type": "string"},
-      "webhookId": {"type": "string", "description": "webhook-id header: the same on every attempt of a message"},
-      "eventId": {"type": ["integer", "null"]}, "attempt": {"type": "integer", "minimum": 1},
-      "statusCode": {"type": "integer", "description": "0 when there was no HTTP answer"},
-      "responseBody": {"type": "string", "maxLength": 4096},
-      "outcome": {"type": "string", "enum": ["delivered", "retrying", "failed"]},
-      "durationMs": {"type": "integer"},
-      "nextAttemptAt": {"type": ["string", "null"], "format": "date-time"},
-      "createdAt": {"type": "string", "format": "date-time"}
-    }}})json"},
       {"ExportDestination", R"json({
   "title": "ExportDestination", "type": "object",
   "required": ["id", "destinationId", "orgId", "name", "kind", "endpointUrl", "envSlug", "signals", "eventTypeFilter",

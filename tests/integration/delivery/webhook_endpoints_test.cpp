@@ -141,7 +141,7 @@ TEST_F(WebhookEndpointsApi, RoutesAreDocumented) {
   for (const char* p : {"/webhooks/endpoints", "/webhooks/deliveries/{endpointId}", "/webhooks/ingest/{endpointId}"})
     EXPECT_NE(doc.body.find(p), std::string::npos) << p;
   ASSERT_STATUS(anon().get("/schemas/WebhookEndpoint.json"), 200);
-  ASSERT_STATUS(anon().get("/schemas/WebhookDeliveryList.json"), 200);
+  ASSERT_STATUS(anon().get("/schemas/ExportDestination.json"), 200);
 }
 
 // Private addresses off (the default): a loopback receiver is refused when the endpoint

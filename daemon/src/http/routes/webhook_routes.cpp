@@ -129,7 +129,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
         return Response::json(200, list);
       },
       "Webhook endpoints of a channel (without their secrets).", "webhooks");
-  router.document("GET", "/webhooks/endpoints/channel/{channelId}", {}, "WebhookEndpointList");
+  // A bare array (interface §4.7): the schema catalog holds objects only; items are WebhookEndpoint.
 
   router.add(
       "GET", "/webhooks/endpoints/{id}",
@@ -181,7 +181,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
       "to 4 KiB; nextAttemptAt when a retry is scheduled).",
       "webhooks");
   router.document("GET", "/webhooks/deliveries/{endpointId}", {{"limit", "integer", "1..200, default 50", {}, false}},
-                  "WebhookDeliveryList");
+                  "");  // a bare array of delivery records (interface §4.7)
 
   router.add(
       "POST", "/webhooks/endpoints/{id}/deliveries/{deliveryId}/redeliver",
