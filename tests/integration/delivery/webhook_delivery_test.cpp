@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "integration/delivery/delivery_support.h"
+#include "support/backend.h"
 #include "support/process.h"
 
 namespace aev::testing {
@@ -281,6 +282,63 @@ TEST_F(WebhookAutoDisableApi, AFailingEndpointIsDisabledAndCanBeEnabledAgain) {
   const auto after = intField(publish(t.http, ch, "back"), "id");
   ASSERT_TRUE(receiver.waitFor(settled + 1, kWait));
   EXPECT_EQ(eventIdOf(receiver.requests().back()), after);
+}
+
+// decisions §8: the address is checked again at every attempt (DNS can change). Two
+// daemons share one store and JWT secret: one with private addresses allowed registers
+// a loopback receiver and stops; this suite's daemon, with them refused, then records
+// each attempt as statusCode 0 naming the policy, and the receiver hears nothing.
+class WebhookPolicyAtAttemptApi : public DeliveryTest {
+ public:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<TempDir>("aev-delivery-shared");
+    url_ = currentBackend() == Backend::SQLite ? dir_->file("shared.db") : freshDatabaseUrl();
+    startDaemon(sharedStore(false));
+  }
+  static void TearDownTestSuite() {
+    stopDaemon();
+    dir_.reset();
+  }
+
+ protected:
+  static DaemonOptions sharedStore(bool allowPrivate) {
+    auto o = options(deliverySettings({{"outbound.allow_private_addresses", allowPrivate ? "true" : "false"},
+                                       {"auth.jwt_secret", "shared-secret-of-both-daemons-0123456789abcdef"}}));
+    o.databaseUrl = url_;
+    return o;
+  }
+  static std::unique_ptr<TempDir> dir_;
+  static std::string url_;
+};
+std::unique_ptr<TempDir> WebhookPolicyAtAttemptApi::dir_;
+std::string WebhookPolicyAtAttemptApi::url_;
+
+TEST_F(WebhookPolicyAtAttemptApi, ARefusedAddressIsRecordedAtEachAttempt) {
+  auto t = newTenant("whrebind");
+  const auto ch = newChannel(t);
+  HttpReceiver receiver;
+  std::int64_t id = 0;
+  {
+    DaemonProcess permissive(sharedStore(true));
+    ASSERT_NO_THROW(permissive.start());
+    auto r = permissive.client()
+                 .withBearer(t.user.accessToken)
+                 .withHeader("x-tenant-id", std::to_string(t.orgId))
+                 .post("/webhooks/endpoints", obj({{"url", receiver.url()}, {"channelId", ch}}));
+    ASSERT_STATUS(r, 201);
+    id = intField(r.object(), "id");
+    auto stopped = permissive.stop();
+    EXPECT_TRUE(stopped.exited && stopped.code == 0) << stopped.describe();
+  }
+  publish(t.http, ch, "refused");
+  ASSERT_TRUE(eventually([&] { return deliveries(t, id).size() >= 2; })) << daemon().logTail();
+  for (const auto& d : deliveries(t, id)) {
+    EXPECT_EQ(intField(d, "statusCode"), 0);
+    EXPECT_NE(strField(d, "responseBody").find("refused by outbound policy"), std::string::npos)
+        << strField(d, "responseBody");
+    EXPECT_NE(strField(d, "responseBody").find("outbound.allow_private_addresses"), std::string::npos);
+  }
+  EXPECT_EQ(receiver.count(), 0u);
 }
 
 }  // namespace
