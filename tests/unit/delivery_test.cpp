@@ -12,6 +12,7 @@
 #include "store/migrations.h"
 #include "store/outbox_repository.h"
 #include "support/process.h"
+#include "webhooks/secret_box.h"
 #include "webhooks/signature.h"
 
 namespace aev {
@@ -112,6 +113,32 @@ TEST(WebhookSignature, SecretsAreFreshPrefixedBase64) {
   EXPECT_NE(base, webhooks::sign(a, "msg_1", 101, "{}"));
   EXPECT_NE(base, webhooks::sign(a, "msg_1", 100, "{ }"));
   EXPECT_NE(base, webhooks::sign(b, "msg_1", 100, "{}"));
+}
+
+TEST(WebhookSecretBox, SealsAndOpensOnlyWithItsKey) {
+  webhooks::SecretBox box("a-key-of-at-least-thirty-two-characters");
+  const std::string secret = webhooks::newSecret();
+  const auto sealed = box.seal(secret);
+  EXPECT_EQ(sealed.rfind("sbx1:", 0), 0u);
+  EXPECT_EQ(sealed.find(secret.substr(6)), std::string::npos);  // the key bytes are not in clear
+  EXPECT_NE(sealed, box.seal(secret));                          // a fresh nonce each time
+  EXPECT_EQ(box.open(sealed), secret);
+  EXPECT_EQ(box.open(secret), secret);  // stored before sealing existed
+  webhooks::SecretBox other("another-key-of-at-least-thirty-two-chars");
+  EXPECT_THROW(other.open(sealed), std::runtime_error);
+  auto tampered = sealed;
+  tampered[tampered.size() - 3] = tampered[tampered.size() - 3] == 'A' ? 'B' : 'A';
+  EXPECT_THROW(box.open(tampered), std::runtime_error);
+  EXPECT_THROW(webhooks::SecretBox("short"), std::runtime_error);
+}
+
+TEST(WebhookSecretBox, TheKeyFileIsMadeOnceAndKept) {
+  testing::TempDir dir("aev-unit-secretbox");
+  const auto first = webhooks::loadOrCreateSecretKey("", dir.path());
+  EXPECT_GE(first.size(), 32u);
+  EXPECT_EQ(webhooks::loadOrCreateSecretKey("", dir.path()), first);
+  EXPECT_EQ(webhooks::loadOrCreateSecretKey("configured-key-wins-over-the-file-000", dir.path()),
+            "configured-key-wins-over-the-file-000");
 }
 
 class OutboxClaims : public ::testing::Test {

@@ -62,6 +62,7 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"delivery.lease_seconds", "120"},
       {"webhooks.auto_disable_after_seconds", "432000"},
       {"webhooks.internal_key", ""},
+      {"webhooks.secret_key", ""},
       {"exports.max_batch", "100"},
   };
   return defaults;

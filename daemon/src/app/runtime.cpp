@@ -195,9 +195,10 @@ struct Components {
         // changes noticed within two seconds on PostgreSQL.
         webhookOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         delivery(*database, deliveryFrom(cfg)),
-        webhookSender(*database, outbound, webhookOutbox,
+        webhookSecrets(webhooks::loadOrCreateSecretKey(cfg.getString("webhooks.secret_key"), dataDir)),
+        webhookSender(*database, outbound, webhookOutbox, webhookSecrets,
                       std::chrono::seconds(cfg.getInt64("webhooks.auto_disable_after_seconds"))),
-        webhooks(*database, outbound, webhookOutbox, delivery, cfg.getString("webhooks.internal_key")),
+        webhooks(*database, outbound, webhookOutbox, delivery, webhookSecrets, cfg.getString("webhooks.internal_key")),
         exporterPool(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout),
         exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),
@@ -310,6 +311,7 @@ struct Components {
   delivery::OutboundHttp outbound;
   webhooks::EventOutbox webhookOutbox;
   delivery::Engine delivery;  // its workers start in Runtime::start, after the migrations
+  webhooks::SecretBox webhookSecrets;
   webhooks::WebhookSender webhookSender;
   webhooks::WebhookService webhooks;
   exports::ExporterPool exporterPool;  // holds exporter plugin instances: after pluginHost

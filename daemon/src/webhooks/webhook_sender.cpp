@@ -30,6 +30,14 @@ delivery::Outcome WebhookSender::send(const store::OutboxMessage& m) {
     return out;
   }
 
+  std::string secret;
+  try {
+    secret = secrets_.open(endpoint->secret);
+  } catch (const std::exception& e) {
+    out.verdict = delivery::Verdict::Permanent;  // the key changed: retrying cannot help
+    out.responseBody = e.what();
+    return out;
+  }
   const auto timestamp = clock::nowMicros() / clock::kSecond;
   delivery::OutboundRequest request;
   request.url = endpoint->url;
@@ -38,7 +46,7 @@ delivery::Outcome WebhookSender::send(const store::OutboxMessage& m) {
                      {"user-agent", "agent-eventsd-webhooks/1"},
                      {"webhook-id", m.messageId},
                      {"webhook-timestamp", std::to_string(timestamp)},
-                     {"webhook-signature", sign(endpoint->secret, m.messageId, timestamp, request.body)}};
+                     {"webhook-signature", sign(secret, m.messageId, timestamp, request.body)}};
   auto answer = outbound_.post(request);
   out.elapsed = answer.elapsed;
   out.statusCode = static_cast<int>(answer.status);

@@ -13,14 +13,15 @@
 #include "store/outbox_repository.h"
 #include "store/webhook_repository.h"
 #include "webhooks/event_outbox.h"
+#include "webhooks/secret_box.h"
 
 namespace aev::webhooks {
 
 class WebhookSender : public delivery::Sender {
  public:
   WebhookSender(store::Database& db, const delivery::OutboundHttp& outbound, EventOutbox& outbox,
-                std::chrono::seconds autoDisableAfter)
-      : db_(db), outbound_(outbound), outbox_(outbox), autoDisableAfter_(autoDisableAfter) {}
+                const SecretBox& secrets, std::chrono::seconds autoDisableAfter)
+      : db_(db), outbound_(outbound), outbox_(outbox), secrets_(secrets), autoDisableAfter_(autoDisableAfter) {}
 
   delivery::Outcome send(const store::OutboxMessage& message) override;
   void recorded(const store::OutboxMessage& message, const delivery::Outcome& outcome, bool exhausted) override;
@@ -29,6 +30,7 @@ class WebhookSender : public delivery::Sender {
   store::Database& db_;
   const delivery::OutboundHttp& outbound_;
   EventOutbox& outbox_;
+  const SecretBox& secrets_;
   std::chrono::seconds autoDisableAfter_;
   store::WebhookRepository endpoints_;
   store::EventRepository events_;

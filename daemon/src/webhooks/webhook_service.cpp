@@ -74,7 +74,9 @@ store::WebhookEndpointRecord WebhookService::create(std::int64_t orgId, const En
   e.description = in.description.value_or("");
   e.active = in.active.value_or(true);
   e.createdAt = e.updatedAt = clock::nowMicros();
-  e.id = db_.transaction([&](store::Connection& c) { return endpoints_.insert(c, e); });
+  auto sealed = e;
+  sealed.secret = secrets_.seal(e.secret);
+  e.id = db_.transaction([&](store::Connection& c) { return endpoints_.insert(c, sealed); });
   outbox_.invalidate();
   return e;
 }

@@ -3,10 +3,10 @@
 // shown once), list per channel, change, delete (its pending messages go with it), the
 // attempt log, redelivery of a message, and the internal ingest call. No HTTP types.
 //
-// The secret is stored as issued, not hashed like an API key: every delivery is signed
-// with it, so the service must be able to read it back. Whoever reads the database can
-// forge deliveries to that endpoint; the secret never appears in any response but the
-// creation's, nor in logs.
+// The secret cannot be stored hashed like an API key: every delivery is signed with it,
+// so the service must be able to read it back. It is stored sealed (secret_box.h) under
+// a key kept outside the database, and never appears in any response but the creation's,
+// nor in logs.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +19,7 @@
 #include "store/outbox_repository.h"
 #include "store/webhook_repository.h"
 #include "webhooks/event_outbox.h"
+#include "webhooks/secret_box.h"
 
 namespace aev::webhooks {
 
@@ -34,12 +35,18 @@ struct EndpointInput {
 class WebhookService {
  public:
   WebhookService(store::Database& db, const delivery::OutboundHttp& outbound, EventOutbox& outbox,
-                 delivery::Engine& engine, std::string internalKey)
-      : db_(db), outbound_(outbound), outbox_(outbox), engine_(engine), internalKey_(std::move(internalKey)) {}
+                 delivery::Engine& engine, const SecretBox& secrets, std::string internalKey)
+      : db_(db),
+        outbound_(outbound),
+        outbox_(outbox),
+        engine_(engine),
+        secrets_(secrets),
+        internalKey_(std::move(internalKey)) {}
 
   // The value problems of a create (endpointId absent) or update, saving nothing.
   std::vector<FieldError> problems(std::int64_t orgId, std::optional<std::int64_t> endpointId,
                                    const EndpointInput& input);
+  // The record with the secret in clear (shown once); the store holds it sealed.
   store::WebhookEndpointRecord create(std::int64_t orgId, const EndpointInput& input);
   std::vector<store::WebhookEndpointRecord> listForChannel(std::int64_t orgId, std::int64_t channelId);
   store::WebhookEndpointRecord get(std::int64_t orgId, std::int64_t endpointId);
@@ -64,6 +71,7 @@ class WebhookService {
   const delivery::OutboundHttp& outbound_;
   EventOutbox& outbox_;
   delivery::Engine& engine_;
+  const SecretBox& secrets_;
   std::string internalKey_;
   store::WebhookRepository endpoints_;
   store::OutboxRepository messages_;

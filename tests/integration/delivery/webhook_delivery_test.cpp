@@ -285,7 +285,7 @@ TEST_F(WebhookAutoDisableApi, AFailingEndpointIsDisabledAndCanBeEnabledAgain) {
 }
 
 // decisions §8: the address is checked again at every attempt (DNS can change). Two
-// daemons share one store and JWT secret: one with private addresses allowed registers
+// daemons share one store, JWT secret and secret-sealing key: one with private addresses allowed registers
 // a loopback receiver and stops; this suite's daemon, with them refused, then records
 // each attempt as statusCode 0 naming the policy, and the receiver hears nothing.
 class WebhookPolicyAtAttemptApi : public DeliveryTest {
@@ -303,7 +303,9 @@ class WebhookPolicyAtAttemptApi : public DeliveryTest {
  protected:
   static DaemonOptions sharedStore(bool allowPrivate) {
     auto o = options(deliverySettings({{"outbound.allow_private_addresses", allowPrivate ? "true" : "false"},
-                                       {"auth.jwt_secret", "shared-secret-of-both-daemons-0123456789abcdef"}}));
+                                       {"auth.jwt_secret", "shared-secret-of-both-daemons-0123456789abcdef"},
+                                       // Both must open the endpoint secrets sealed by either.
+                                       {"webhooks.secret_key", "shared-sealing-key-of-both-daemons-0123456789"}}));
     o.databaseUrl = url_;
     return o;
   }
