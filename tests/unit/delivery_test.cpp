@@ -220,5 +220,29 @@ TEST_F(OutboxClaims, DroppingATargetRemovesItsMessages) {
   EXPECT_EQ(outbox_.pendingCount(*conn, org_, "test", 1), 0);
 }
 
+TEST_F(OutboxClaims, OldAttemptsArePruned) {
+  auto record = [&](std::int64_t at) {
+    store::DeliveryAttemptRecord a;
+    a.orgId = org_;
+    a.outboxId = 1;
+    a.targetKind = "test";
+    a.targetId = 1;
+    a.messageId = "msg_1";
+    a.attempt = 1;
+    a.statusCode = 500;
+    a.outcome = "retrying";
+    a.createdAt = at;
+    db_->transaction([&](store::Connection& c) { outbox_.recordAttempt(c, a); });
+  };
+  record(100);
+  record(200);
+  record(300);
+  auto conn = db_->acquire();
+  EXPECT_EQ(outbox_.pruneAttempts(*conn, 250), 2u);
+  auto left = outbox_.attempts(*conn, org_, "test", 1, 10);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left.front().createdAt, 300);
+}
+
 }  // namespace
 }  // namespace aev

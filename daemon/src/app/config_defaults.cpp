@@ -60,6 +60,7 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"delivery.retry_schedule", "5s,5m,30m,2h,5h,10h,10h"},
       {"delivery.poll_interval_ms", "1000"},
       {"delivery.lease_seconds", "120"},
+      {"delivery.attempt_retention_days", "30"},
       {"webhooks.auto_disable_after_seconds", "432000"},
       {"webhooks.internal_key", ""},
       {"webhooks.secret_key", ""},

@@ -121,6 +121,7 @@ delivery::EngineOptions deliveryFrom(const Poco::Util::AbstractConfiguration& cf
     throw std::runtime_error(std::string("delivery.retry_schedule: ") + e.what());
   }
   o.pollInterval = std::chrono::milliseconds(std::max<std::int64_t>(10, cfg.getInt64("delivery.poll_interval_ms")));
+  o.attemptRetention = std::chrono::hours(24 * std::max<std::int64_t>(1, cfg.getInt64("delivery.attempt_retention_days")));
   // The lease must outlast an attempt, or a slow attempt's message would be taken twice.
   const auto attempt = std::chrono::milliseconds(cfg.getInt64("outbound.timeout_ms"));
   o.lease = std::max<std::chrono::milliseconds>(std::chrono::seconds(cfg.getInt64("delivery.lease_seconds")),

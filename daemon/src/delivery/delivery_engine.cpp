@@ -42,8 +42,25 @@ void Engine::wake() {
   wakeUp_.notify_all();
 }
 
+void Engine::pruneIfDue() {
+  const auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    if (now < nextPrune_) return;
+    nextPrune_ = now + std::chrono::hours(1);
+  }
+  try {
+    const auto before = clock::nowMicros() - static_cast<std::int64_t>(options_.attemptRetention.count()) * clock::kHour;
+    auto conn = db_.acquire();
+    if (auto n = outbox_.pruneAttempts(*conn, before); n > 0) spdlog::info("delivery: forgot {} old attempts", n);
+  } catch (const std::exception& e) {
+    spdlog::warn("delivery: pruning the attempt log failed: {}", describeException(e));
+  }
+}
+
 void Engine::run() {
   while (!stopping_) {
+    pruneIfDue();
     std::uint64_t seen;
     {
       std::lock_guard lock(mutex_);

@@ -31,6 +31,7 @@ struct EngineOptions {
   std::chrono::milliseconds pollInterval{1000};    // delivery.poll_interval_ms
   std::chrono::milliseconds lease{120000};         // delivery.lease_seconds (> outbound timeout)
   std::size_t maxStoredBody = 4096;                // bytes of a response kept in the attempt log
+  std::chrono::hours attemptRetention{24 * 30};    // delivery.attempt_retention_days
 };
 
 class Engine {
@@ -54,6 +55,7 @@ class Engine {
   void run();
   bool workOnce();  // false when nothing was due
   void process(const store::OutboxMessage& m);
+  void pruneIfDue();  // the attempt log keeps attemptRetention; whichever worker comes first, hourly
 
   store::Database& db_;
   EngineOptions options_;
@@ -64,6 +66,7 @@ class Engine {
   std::condition_variable wakeUp_;
   std::uint64_t wakes_ = 0;
   std::atomic<bool> stopping_{false};
+  std::chrono::steady_clock::time_point nextPrune_{};
 };
 
 }  // namespace aev::delivery

@@ -140,4 +140,8 @@ std::optional<DeliveryAttemptRecord> OutboxRepository::attempt(Connection& c, st
   return attemptFromRow(rows.front());
 }
 
+std::size_t OutboxRepository::pruneAttempts(Connection& c, std::int64_t before) {
+  return c.exec("DELETE FROM delivery_attempts WHERE created_at < ?", {before});
+}
+
 }  // namespace aev::store

@@ -72,6 +72,8 @@ class OutboxRepository {
   std::vector<DeliveryAttemptRecord> attempts(Connection& c, std::int64_t orgId, const std::string& targetKind,
                                               std::int64_t targetId, std::int64_t limit);
   std::optional<DeliveryAttemptRecord> attempt(Connection& c, std::int64_t orgId, std::int64_t attemptId);
+  // Forgets attempts recorded before `before` (all organizations); returns how many.
+  std::size_t pruneAttempts(Connection& c, std::int64_t before);
 };
 
 }  // namespace aev::store
