@@ -5,11 +5,9 @@
 // sets, so one receiver can answer 500, sleep past a timeout, send Retry-After or
 // redirect.
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -53,14 +51,13 @@ class HttpReceiver {
   // Waits until at least n requests arrived; false on timeout.
   bool waitFor(std::size_t n, std::chrono::milliseconds timeout) const;
 
-  // Called by the server's threads.
-  Reply handle(ReceivedRequest request);
+  // What the server's threads share with the receiver. They hold it by shared_ptr: a
+  // request still being served when the receiver goes (the daemon keeps retrying) must
+  // not touch freed memory. The destructor waits for responders that are running.
+  struct State;
 
  private:
-  mutable std::mutex mutex_;
-  mutable std::condition_variable arrived_;
-  std::vector<ReceivedRequest> requests_;
-  Responder responder_;
+  std::shared_ptr<State> state_;
   int port_ = 0;
   std::unique_ptr<Poco::Net::HTTPServer> server_;
 };

@@ -26,8 +26,8 @@ class WebhookRestartApi : public DeliveryTest {
 TEST_F(WebhookRestartApi, KillDashNineMidRetryLosesNothing) {
   auto t = newTenant("whkill");
   const auto ch = newChannel(t);
+  std::atomic<bool> up{false};  // before the receiver: its responder reads it until the receiver goes
   HttpReceiver receiver;
-  std::atomic<bool> up{false};
   receiver.respond([&up](const ReceivedRequest&, std::size_t) { return up ? Reply{} : Reply{503, "down", {}, 0ms}; });
   const auto id = intField(createEndpoint(t, ch, receiver.url()), "id");
   auto ids = publishMany(t.http, ch, 8, "crash");
