@@ -38,4 +38,12 @@ fi
 if [ ! -d "$root/tests/otlp/node_modules/@opentelemetry/sdk-trace-base" ]; then
   npm ci --prefix "$root/tests/otlp" --no-audit --no-fund >/dev/null
 fi
+# The reference Standard Webhooks library, which verifies the daemon's webhook signatures.
+if [ ! -d "$root/tests/webhooks/node_modules/standardwebhooks" ]; then
+  npm ci --prefix "$root/tests/webhooks" --no-audit --no-fund >/dev/null
+fi
+# The OpenTelemetry JS protobuf code (official proto definitions) that decodes OTLP exports.
+if [ ! -d "$root/tests/exports/node_modules/@opentelemetry/otlp-transformer" ]; then
+  npm ci --prefix "$root/tests/exports" --no-audit --no-fund >/dev/null
+fi
 echo "dependencies ready"

@@ -58,6 +58,19 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"stream.token_ttl_seconds", "300"},
       {"spend.policy_recheck_ms", "2000"},
       {"telemetry.prices_file", ""},
+      {"outbound.allow_private_addresses", "false"},
+      {"outbound.connect_timeout_ms", "5000"},
+      {"outbound.timeout_ms", "15000"},
+      {"outbound.max_response_bytes", "65536"},
+      {"delivery.workers", "4"},
+      {"delivery.retry_schedule", "5s,5m,30m,2h,5h,10h,10h"},
+      {"delivery.poll_interval_ms", "1000"},
+      {"delivery.lease_seconds", "120"},
+      {"delivery.attempt_retention_days", "30"},
+      {"webhooks.auto_disable_after_seconds", "432000"},
+      {"webhooks.internal_key", ""},
+      {"webhooks.secret_key", ""},
+      {"exports.max_batch", "100"},
   };
   return defaults;
 }

@@ -47,6 +47,15 @@
 #include "spend/policy_service.h"
 #include "store/database.h"
 #include "store/migrations.h"
+#include "delivery/delivery_engine.h"
+#include "delivery/outbound_http.h"
+#include "webhooks/event_outbox.h"
+#include "webhooks/webhook_sender.h"
+#include "webhooks/webhook_service.h"
+#include "exports/destination_service.h"
+#include "exports/export_outbox.h"
+#include "exports/export_sender.h"
+#include "exports/exporter_pool.h"
 
 namespace aev::app {
 
@@ -103,6 +112,32 @@ std::vector<std::string> dimensionNames(const plugins::Host& host) {
   std::vector<std::string> names;
   for (const auto& d : host.registry().dimensions()) names.push_back(d->info().name);
   return names;
+}
+
+delivery::OutboundPolicy outboundFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  delivery::OutboundPolicy p;
+  p.allowPrivateAddresses = cfg.getBool("outbound.allow_private_addresses");
+  p.connectTimeout = std::chrono::milliseconds(std::max<std::int64_t>(1, cfg.getInt64("outbound.connect_timeout_ms")));
+  p.timeout = std::chrono::milliseconds(std::max<std::int64_t>(1, cfg.getInt64("outbound.timeout_ms")));
+  p.maxResponseBytes = static_cast<std::size_t>(std::max<std::int64_t>(0, cfg.getInt64("outbound.max_response_bytes")));
+  return p;
+}
+
+delivery::EngineOptions deliveryFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  delivery::EngineOptions o;
+  o.workers = std::max(1, cfg.getInt("delivery.workers"));
+  try {
+    o.schedule = delivery::RetrySchedule::parse(cfg.getString("delivery.retry_schedule"));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("delivery.retry_schedule: ") + e.what());
+  }
+  o.pollInterval = std::chrono::milliseconds(std::max<std::int64_t>(10, cfg.getInt64("delivery.poll_interval_ms")));
+  o.attemptRetention = std::chrono::hours(24 * std::max<std::int64_t>(1, cfg.getInt64("delivery.attempt_retention_days")));
+  // The lease must outlast an attempt, or a slow attempt's message would be taken twice.
+  const auto attempt = std::chrono::milliseconds(cfg.getInt64("outbound.timeout_ms"));
+  o.lease = std::max<std::chrono::milliseconds>(std::chrono::seconds(cfg.getInt64("delivery.lease_seconds")),
+                                                2 * attempt + std::chrono::seconds(5));
+  return o;
 }
 
 }  // namespace
@@ -189,6 +224,19 @@ struct Components {
         spendCache(*database, std::chrono::milliseconds(cfg.getInt64("spend.policy_recheck_ms"))),
         spendAccountant(*database, spendCache),
         spendPolicies(*database, auditLog, &pluginHost->registry(), spendCache, spendAccountant),
+        outbound(outboundFrom(cfg)),
+        // As the moderation cache: complete locally on SQLite, other nodes' endpoint
+        // changes noticed within two seconds on PostgreSQL.
+        webhookOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
+        delivery(*database, deliveryFrom(cfg)),
+        webhookSecrets(webhooks::loadOrCreateSecretKey(cfg.getString("webhooks.secret_key"), dataDir)),
+        webhookSender(*database, outbound, webhookOutbox, webhookSecrets,
+                      std::chrono::seconds(cfg.getInt64("webhooks.auto_disable_after_seconds"))),
+        webhooks(*database, outbound, webhookOutbox, delivery, webhookSecrets, cfg.getString("webhooks.internal_key")),
+        exporterPool(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout),
+        exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
+        exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),
+        exportDestinations(*database, outbound, exporterPool, exportOutbox),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -214,9 +262,23 @@ struct Components {
     ctx.spendPolicies = &spendPolicies;
     ctx.spend = &spendAccountant;
     events.setSpendAccountant(&spendAccountant);
+    ctx.webhooks = &webhooks;
+    ctx.exportDestinations = &exportDestinations;
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
-    writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) { hub.publish(committed); });
+    writer.setTransactionHook([this](store::Connection& c, const std::vector<store::StoredEvent>& batch) {
+      webhookOutbox.enqueue(c, batch);
+      exportOutbox.enqueue(c, batch);
+    });
+    writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) {
+      hub.publish(committed);
+      webhookOutbox.committed();
+      exportOutbox.committed();
+    });
+    webhookOutbox.onEnqueued([this] { delivery.wake(); });
+    exportOutbox.onEnqueued([this] { delivery.wake(); });
+    delivery.addSender("webhook", &webhookSender);
+    delivery.addSender("export", &exportSender);
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
     apiKeys.onRevoked(endStreams);
@@ -249,6 +311,8 @@ struct Components {
     http::registerAuditRoutes(*router, ctx);
     http::registerAlertRoutes(*router, ctx);
     http::registerSpendPolicyRoutes(*router, ctx);
+    http::registerWebhookRoutes(*router, ctx);
+    http::registerExportDestinationRoutes(*router, ctx);
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;
@@ -320,6 +384,16 @@ struct Components {
   spend::PolicyCache spendCache;
   spend::Accountant spendAccountant;
   spend::PolicyService spendPolicies;
+  delivery::OutboundHttp outbound;
+  webhooks::EventOutbox webhookOutbox;
+  delivery::Engine delivery;  // its workers start in Runtime::start, after the migrations
+  webhooks::SecretBox webhookSecrets;
+  webhooks::WebhookSender webhookSender;
+  webhooks::WebhookService webhooks;
+  exports::ExporterPool exporterPool;  // holds exporter plugin instances: after pluginHost
+  exports::ExportOutbox exportOutbox;
+  exports::ExportSender exportSender;
+  exports::DestinationService exportDestinations;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
@@ -348,11 +422,14 @@ void Runtime::start() {
   c_->auditCheckpoints.start();
   c_->retentionTask.start();
   c_->alertTask.start();
+  c_->delivery.start();
   c_->server->start();
 }
 
 // Reverse of the path of an event: no new requests, then no streams, then the writer
-// drains what was acknowledged-pending, then the store closes.
+// drains what was acknowledged-pending, then the delivery workers finish their attempts
+// in flight (what is still queued stays in the outbox for the next start), then the
+// store closes.
 void Runtime::stop() {
   if (!c_) return;
   c_->server->stop();
@@ -362,6 +439,7 @@ void Runtime::stop() {
   c_->alertTask.stop();
   if (c_->changes) c_->changes->stop();
   c_->writer.stop();
+  c_->delivery.stop();  // after the writer: its last commits may have enqueued messages
   c_->database->close();
 }
 

@@ -88,6 +88,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
       for (const auto& e : all)
         for (const auto& charge : e.spendCharges) spend[{charge.policyId, charge.bucketStart}] += charge.nanos;
       for (const auto& [key, nanos] : spend) spendLedger_.add(c, key.first, key.second, nanos);
+      if (hook_) hook_(c, all);
     });
   } catch (const std::exception& e) {
     if (batch.size() > 1) {

@@ -28,7 +28,13 @@ class EventWriter {
   EventWriter(store::Database& db, std::size_t maxBatch = 2000);
   ~EventWriter();
 
+  // Runs inside each commit's transaction after the events are inserted (ids and seqs
+  // set): what must be durable with the events (the outbox of webhook deliveries).
+  // Set before the first submit.
+  using TransactionHook = std::function<void(store::Connection&, const std::vector<StoredEvent>&)>;
+
   void setCommitListener(CommitListener listener) { listener_ = std::move(listener); }
+  void setTransactionHook(TransactionHook hook) { hook_ = std::move(hook); }
   // The events of one request commit together (all or none) and come back with ids.
   std::future<std::vector<StoredEvent>> submit(std::vector<NewEvent> events);
   // Finishes what is queued, then stops the thread.
@@ -51,6 +57,7 @@ class EventWriter {
   store::TraceRepository traces_;
   store::SpendLedgerRepository spendLedger_;
   CommitListener listener_;
+  TransactionHook hook_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::unique_ptr<Pending>> queue_;

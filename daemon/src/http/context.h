@@ -60,6 +60,13 @@ namespace aev::alerts {
 class AlertService;
 }
 
+namespace aev::webhooks {
+class WebhookService;
+}
+namespace aev::exports {
+class DestinationService;
+}
+
 namespace aev::http {
 
 class Router;
@@ -88,6 +95,8 @@ struct AppContext {
   alerts::AlertService* alerts = nullptr;
   spend::PolicyService* spendPolicies = nullptr;
   spend::Accountant* spend = nullptr;  // POST /spend-policies/check (publish calls it through EventService)
+  webhooks::WebhookService* webhooks = nullptr;
+  exports::DestinationService* exportDestinations = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin
   std::size_t maxBodyBytes = 1 << 20;       // http.max_body_bytes (OTLP: also after gunzip)
 };
@@ -110,6 +119,8 @@ void registerOtlpRoutes(Router& router, AppContext& ctx);  // /v1/traces
 void registerAuditRoutes(Router& router, AppContext& ctx);  // /audit-logs, /audit-logs/verify
 void registerAlertRoutes(Router& router, AppContext& ctx);  // /v2/alerts
 void registerSpendPolicyRoutes(Router& router, AppContext& ctx);  // /spend-policies
+void registerWebhookRoutes(Router& router, AppContext& ctx);  // /webhooks/*
+void registerExportDestinationRoutes(Router& router, AppContext& ctx);  // /export-destinations
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
 
 }  // namespace aev::http

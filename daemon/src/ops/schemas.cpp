@@ -131,6 +131,7 @@ const std::map<std::string, std::string>& allSchemas() {
     for (const auto& [name, text] : auditSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : alertSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : spendSchemas()) merged.emplace(name, text);
+    for (const auto& [name, text] : deliverySchemas()) merged.emplace(name, text);
     return merged;
   }();
   return all;

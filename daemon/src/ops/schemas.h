@@ -36,6 +36,7 @@ const std::map<std::string, std::string>& moderationSchemas();
 const std::map<std::string, std::string>& auditSchemas();
 const std::map<std::string, std::string>& alertSchemas();
 const std::map<std::string, std::string>& spendSchemas();
+const std::map<std::string, std::string>& deliverySchemas();
 
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 

@@ -203,6 +203,12 @@ std::optional<std::int64_t> EventRepository::seqOf(Connection& c, std::int64_t o
   return rows.front().i64("seq");
 }
 
+std::optional<StoredEvent> EventRepository::find(Connection& c, std::int64_t orgId, std::int64_t eventId) {
+  auto rows = c.query(std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND id = ?", {orgId, eventId});
+  if (rows.empty()) return std::nullopt;
+  return eventFromRow(rows.front());
+}
+
 std::optional<std::pair<std::int64_t, std::int64_t>> EventRepository::newest(Connection& c, std::int64_t orgId,
                                                                              std::int64_t channelId) {
   auto rows = c.query("SELECT id, seq FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT 1",

@@ -40,6 +40,8 @@ class EventRepository {
                                  const EventFilter& filter, std::int64_t limit);
   // The sequence of event `eventId` in this channel, if it is one of its events.
   std::optional<std::int64_t> seqOf(Connection& c, std::int64_t orgId, std::int64_t channelId, std::int64_t eventId);
+  // One event of the organization by id (webhook deliveries render it when they go out).
+  std::optional<StoredEvent> find(Connection& c, std::int64_t orgId, std::int64_t eventId);
   // The channel's newest event (id, seq), if any.
   std::optional<std::pair<std::int64_t, std::int64_t>> newest(Connection& c, std::int64_t orgId,
                                                               std::int64_t channelId);

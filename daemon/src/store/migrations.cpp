@@ -169,6 +169,8 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(auditMigration(d));
   list.push_back(spendMigration(d));
   list.push_back(alertsMigration(d));
+  list.push_back(deliveryMigration(d));
+  list.push_back(exportsMigration(d));
   return list;
 }
 

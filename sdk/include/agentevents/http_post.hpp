@@ -92,6 +92,8 @@ struct Request {
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. {"content-type", "application/json"}
   std::string body;
   std::chrono::milliseconds timeout{10000};
+  // Bound on connecting alone (DNS, TCP, TLS); unset: the whole timeout.
+  std::optional<std::chrono::milliseconds> connectTimeout;
   bool allowPrivateAddresses = false;
   std::size_t maxResponseBytes = 64 * 1024;
   std::string proxy;  // empty: connect directly (environment proxies are ignored)
@@ -270,7 +272,8 @@ class Client {
     curl_easy_setopt(curl_, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl_, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl_, CURLOPT_TIMEOUT_MS, timeoutMs);
-    curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS, timeoutMs);
+    long connectMs = req.connectTimeout ? static_cast<long>(std::max<std::int64_t>(1, req.connectTimeout->count())) : timeoutMs;
+    curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS, std::min(connectMs, timeoutMs));
     curl_easy_setopt(curl_, CURLOPT_PROXY, req.proxy.c_str());
     curl_easy_setopt(curl_, CURLOPT_POST, 1L);
     curl_easy_setopt(curl_, CURLOPT_POSTFIELDS, req.body.data());

@@ -1,0 +1,40 @@
+#pragma once
+// Writes the export messages of committed events into the outbox inside the event
+// writer's transaction (as webhooks/event_outbox.h does for webhooks). Cached: the
+// organizations that have any active destination, invalidated by every change on this
+// node and, on PostgreSQL, refreshed when older than `refresh`.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <unordered_set>
+#include <vector>
+
+#include "store/database.h"
+#include "store/event_records.h"
+#include "store/export_destination_repository.h"
+
+namespace aev::exports {
+
+class ExportOutbox {
+ public:
+  explicit ExportOutbox(std::chrono::milliseconds refresh) : refresh_(refresh) {}
+
+  void enqueue(store::Connection& c, const std::vector<store::StoredEvent>& events);
+  void committed();
+  void invalidate();
+  void onEnqueued(std::function<void()> fn) { onEnqueued_ = std::move(fn); }
+
+ private:
+  std::chrono::milliseconds refresh_;
+  std::mutex mutex_;
+  std::unordered_set<std::int64_t> orgs_;
+  bool stale_ = true;
+  std::chrono::steady_clock::time_point loadedAt_;
+  std::atomic<bool> wrote_{false};
+  std::function<void()> onEnqueued_;
+  store::ExportDestinationRepository repo_;
+};
+
+}  // namespace aev::exports

@@ -1,0 +1,219 @@
+// Export destinations (interface §2.10, §4.9; decisions §7), second shape: a Bearer user
+// acting on the active organization (or the one x-tenant-id selects), like moderation
+// rules; another organization's destination is a 404. Header values are write-only.
+#include <Poco/JSON/Array.h>
+
+#include <set>
+
+#include "auth/authenticator.h"
+#include "exports/destination_service.h"
+#include "http/body.h"
+#include "http/context.h"
+#include "http/credentials.h"
+#include "http/render.h"
+#include "http/router.h"
+
+namespace aev::http {
+
+namespace {
+
+const std::set<std::string> kFields = {"name",    "kind",        "endpointUrl", "envSlug",  "signals",
+                                       "eventTypeFilter", "headers", "serviceName", "encoding", "active"};
+
+std::int64_t actingOrg(AppContext& ctx, const Request& req) {
+  return ctx.authenticator->user(credentialsOf(req)).requireOrg();
+}
+
+Poco::JSON::Array::Ptr arrayOf(const std::vector<std::string>& values) {
+  Poco::JSON::Array::Ptr a = new Poco::JSON::Array;
+  for (const auto& v : values) a->add(v);
+  return a;
+}
+
+JsonObject destinationJson(const std::string& baseUrl, const store::ExportDestinationRecord& d, bool withSchemaField) {
+  auto obj = withSchemaField ? withSchema(baseUrl, "ExportDestination") : newObject();
+  obj->set("id", idString(d.id));
+  obj->set("destinationId", idString(d.id));
+  obj->set("orgId", idString(d.orgId));
+  obj->set("name", d.name);
+  obj->set("kind", d.kind);
+  obj->set("endpointUrl", d.endpointUrl);
+  obj->set("envSlug", d.envSlug);
+  obj->set("signals", arrayOf(d.signals));
+  obj->set("eventTypeFilter", d.eventTypeFilter ? arrayOf(*d.eventTypeFilter) : arrayOf({}));
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : d.headers) keys.push_back(k);
+  obj->set("headerKeys", arrayOf(keys));
+  obj->set("serviceName", d.serviceName ? Poco::Dynamic::Var(*d.serviceName) : Poco::Dynamic::Var());
+  obj->set("encoding", d.encoding);
+  obj->set("active", d.active);
+  setTimestamp(obj, "createdAt", d.createdAt);
+  setTimestamp(obj, "updatedAt", d.updatedAt);
+  return obj;
+}
+
+JsonObject attemptJson(const store::DeliveryAttemptRecord& a) {
+  auto obj = newObject();
+  obj->set("id", idString(a.id));
+  obj->set("deliveryId", idString(a.id));
+  obj->set("destinationId", idString(a.targetId));
+  obj->set("eventId", a.eventId ? Poco::Dynamic::Var(idString(*a.eventId)) : Poco::Dynamic::Var());
+  obj->set("attempt", a.attempt);
+  obj->set("statusCode", a.statusCode);
+  obj->set("responseBody", a.responseBody);
+  obj->set("outcome", a.outcome);
+  obj->set("durationMs", a.durationMs);
+  setTimestamp(obj, "nextAttemptAt", a.nextAttemptAt);
+  setTimestamp(obj, "createdAt", a.createdAt);
+  return obj;
+}
+
+exports::DestinationInput destinationInput(BodyReader& body, bool creating) {
+  exports::DestinationInput in;
+  const auto& object = body.object();
+  in.name = body.nonNullString("name", creating);
+  in.kind = body.nonNullString("kind", false);
+  in.endpointUrl = body.nonNullString("endpointUrl", creating);
+  in.envSlug = body.nonNullString("envSlug", creating);
+  in.signals = body.stringArray("signals", creating);
+  if (object->has("eventTypeFilter")) {
+    if (object->isNull("eventTypeFilter")) in.eventTypeFilter = std::optional<std::vector<std::string>>();
+    else if (auto f = body.stringArray("eventTypeFilter", false)) in.eventTypeFilter = f;
+  }
+  if (object->has("headers")) {
+    auto headers = object->getObject("headers");
+    if (!headers) {
+      body.fail("headers", "must be an object of strings");
+    } else {
+      std::map<std::string, std::string> h;
+      for (const auto& [k, v] : *headers) {
+        if (!v.isString()) body.fail("headers." + k, "must be a string");
+        else h[k] = v.convert<std::string>();
+      }
+      in.headers = h;
+    }
+  }
+  if (object->has("serviceName")) {
+    if (object->isNull("serviceName")) in.serviceName = std::optional<std::string>();
+    else if (auto s = body.string("serviceName", false)) in.serviceName = s;
+  }
+  in.encoding = body.nonNullString("encoding", false);
+  in.active = body.boolean("active", false);
+  for (const auto& [field, value] : *object)
+    if (!kFields.count(field))
+      body.fail(field, "is not a field of an export destination", field == "headers" ? "" : stringify(value).substr(0, 200));
+  return in;
+}
+
+void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optional<std::int64_t> id,
+               const exports::DestinationInput& input) {
+  try {
+    body.done();
+  } catch (ApiError& typeProblems) {
+    std::set<std::string> seen;
+    for (const auto& f : typeProblems.fieldErrors()) seen.insert(f.location);
+    for (auto& f : ctx.exportDestinations->problems(orgId, id, input))
+      if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
+    throw;
+  }
+}
+
+}  // namespace
+
+void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "POST", "/export-destinations",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        BodyReader body(req.jsonBody());
+        auto input = destinationInput(body, true);
+        checkBody(ctx, body, orgId, std::nullopt, input);
+        return Response::json(201, destinationJson(req.baseUrl, ctx.exportDestinations->create(orgId, input), true));
+      },
+      "Create an export destination (name, endpointUrl, envSlug, signals; kind otlp | http, eventTypeFilter, "
+      "headers (write-only), serviceName, encoding protobuf | json).",
+      "exports");
+  router.document("POST", "/export-destinations", {}, "ExportDestination");
+
+  router.add(
+      "GET", "/export-destinations",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        auto obj = withSchema(req.baseUrl, "ExportDestinationList");
+        Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
+        for (const auto& d : ctx.exportDestinations->list(orgId)) data->add(destinationJson(req.baseUrl, d, false));
+        obj->set("data", data);
+        return Response::json(200, obj);
+      },
+      "Export destinations of the organization.", "exports");
+  router.document("GET", "/export-destinations", {}, "ExportDestinationList");
+
+  router.add(
+      "GET", "/export-destinations/{destinationId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        auto d = ctx.exportDestinations->get(orgId, pathId(req.param("destinationId"), "Export destination"));
+        return Response::json(200, destinationJson(req.baseUrl, d, true));
+      },
+      "An export destination.", "exports");
+  router.document("GET", "/export-destinations/{destinationId}", {}, "ExportDestination");
+
+  router.add(
+      "PATCH", "/export-destinations/{destinationId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        const auto id = pathId(req.param("destinationId"), "Export destination");
+        BodyReader body(req.jsonBody());
+        auto input = destinationInput(body, false);
+        checkBody(ctx, body, orgId, id, input);
+        return Response::json(200, destinationJson(req.baseUrl, ctx.exportDestinations->update(orgId, id, input), true));
+      },
+      "Change fields of an export destination (headers, when sent, replace all headers; active false drops its "
+      "queue).",
+      "exports");
+  router.document("PATCH", "/export-destinations/{destinationId}", {}, "ExportDestination");
+
+  router.add(
+      "DELETE", "/export-destinations/{destinationId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        ctx.exportDestinations->remove(orgId, pathId(req.param("destinationId"), "Export destination"));
+        return Response::noContent();
+      },
+      "Delete an export destination; its queued batches are dropped.", "exports");
+
+  router.add(
+      "GET", "/export-destinations/{destinationId}/deliveries",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        const auto limit = queryInt(req.queryFilter("limit"), "limit", 50, 1, 200);
+        auto obj = withSchema(req.baseUrl, "ExportDeliveryList");
+        Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
+        for (const auto& a : ctx.exportDestinations->deliveries(
+                 orgId, pathId(req.param("destinationId"), "Export destination"), limit))
+          data->add(attemptJson(a));
+        obj->set("data", data);
+        return Response::json(200, obj);
+      },
+      "Recent delivery attempts of an export destination (one per batch), newest first.", "exports");
+  router.document("GET", "/export-destinations/{destinationId}/deliveries",
+                  {{"limit", "integer", "1..200, default 50", {}, false}}, "ExportDeliveryList");
+
+  router.add(
+      "POST", "/export-destinations/{destinationId}/test",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        auto r = ctx.exportDestinations->test(orgId, pathId(req.param("destinationId"), "Export destination"));
+        auto obj = withSchema(req.baseUrl, "ExportTestResult");
+        obj->set("ok", r.ok);
+        obj->set("statusCode", r.statusCode);
+        obj->set("responseBody", r.responseBody);
+        obj->set("durationMs", r.durationMs);
+        return Response::json(200, obj);
+      },
+      "Send one synthetic test event through the destination's exporter now and report the receiver's answer.",
+      "exports");
+  router.document("POST", "/export-destinations/{destinationId}/test", {}, "ExportTestResult");
+}
+
+}  // namespace aev::http

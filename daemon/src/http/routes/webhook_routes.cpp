@@ -1,0 +1,214 @@
+// Webhooks (interface §2.9, §4.7, §6.2; decisions §7): endpoints of a channel, their
+// delivery attempts, redelivery, and the internal ingest call clients are refused. A
+// Bearer user acting on the active organization (or the one x-tenant-id selects); any
+// member manages them, as with apps and channels; another organization's endpoint is a 404.
+#include <Poco/JSON/Array.h>
+
+#include <set>
+
+#include "auth/authenticator.h"
+#include "common/clock.h"
+#include "http/body.h"
+#include "http/context.h"
+#include "http/credentials.h"
+#include "http/render.h"
+#include "http/router.h"
+#include "webhooks/webhook_service.h"
+
+namespace aev::http {
+
+namespace {
+
+const std::set<std::string> kEndpointFields = {"url", "channelId", "eventTypes", "description", "active"};
+
+std::int64_t actingOrg(AppContext& ctx, const Request& req) {
+  return ctx.authenticator->user(credentialsOf(req)).requireOrg();
+}
+
+// The superset of both shapes (decisions §1): integer id and channelId as the first
+// shape takes them, endpointId and orgId as decimal strings.
+JsonObject endpointJson(const std::string& baseUrl, const store::WebhookEndpointRecord& e, bool withSecret) {
+  auto obj = withSchema(baseUrl, "WebhookEndpoint");
+  obj->set("id", e.id);
+  obj->set("endpointId", idString(e.id));
+  obj->set("orgId", idString(e.orgId));
+  obj->set("channelId", e.channelId);
+  obj->set("url", e.url);
+  if (e.eventTypes) {
+    Poco::JSON::Array::Ptr types = new Poco::JSON::Array;
+    for (const auto& t : *e.eventTypes) types->add(t);
+    obj->set("eventTypes", types);
+  } else {
+    obj->set("eventTypes", Poco::Dynamic::Var());
+  }
+  obj->set("description", e.description);
+  if (withSecret) obj->set("secret", e.secret);
+  obj->set("active", e.active);
+  setTimestamp(obj, "failingSince", e.failingSince);
+  setTimestamp(obj, "disabledAt", e.disabledAt);
+  obj->set("disabledReason", e.disabledReason ? Poco::Dynamic::Var(*e.disabledReason) : Poco::Dynamic::Var());
+  setTimestamp(obj, "createdAt", e.createdAt);
+  setTimestamp(obj, "updatedAt", e.updatedAt);
+  return obj;
+}
+
+JsonObject deliveryJson(const store::DeliveryAttemptRecord& a) {
+  auto obj = newObject();
+  obj->set("id", a.id);
+  obj->set("deliveryId", idString(a.id));
+  obj->set("endpointId", idString(a.targetId));
+  obj->set("webhookId", a.messageId);
+  obj->set("eventId", a.eventId ? Poco::Dynamic::Var(*a.eventId) : Poco::Dynamic::Var());
+  obj->set("attempt", a.attempt);
+  obj->set("statusCode", a.statusCode);
+  obj->set("responseBody", a.responseBody);
+  obj->set("outcome", a.outcome);
+  obj->set("durationMs", a.durationMs);
+  setTimestamp(obj, "nextAttemptAt", a.nextAttemptAt);
+  setTimestamp(obj, "createdAt", a.createdAt);
+  return obj;
+}
+
+// Type checks of a create or PATCH body; value checks are the service's (one 422 for all).
+webhooks::EndpointInput endpointInput(BodyReader& body, bool creating) {
+  webhooks::EndpointInput in;
+  in.url = body.nonNullString("url", creating);
+  if (creating) in.channelId = body.id("channelId", true);
+  else if (body.object()->has("channelId")) body.fail("channelId", "cannot change: create a new endpoint instead");
+  const auto& object = body.object();
+  if (object->has("eventTypes")) {
+    if (object->isNull("eventTypes")) in.eventTypes = std::optional<std::vector<std::string>>();
+    else if (auto types = body.stringArray("eventTypes", false)) in.eventTypes = types;
+  }
+  in.description = body.nonNullString("description", false);
+  in.active = body.boolean("active", false);
+  for (const auto& [field, value] : *object)
+    if (!kEndpointFields.count(field))
+      body.fail(field, "is not a field of a webhook endpoint", stringify(value).substr(0, 200));
+  return in;
+}
+
+void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optional<std::int64_t> endpointId,
+               const webhooks::EndpointInput& input) {
+  try {
+    body.done();
+  } catch (ApiError& typeProblems) {
+    std::set<std::string> seen;
+    for (const auto& f : typeProblems.fieldErrors()) seen.insert(f.location);
+    for (auto& f : ctx.webhooks->problems(orgId, endpointId, input))
+      if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
+    throw;
+  }
+}
+
+}  // namespace
+
+void registerWebhookRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "POST", "/webhooks/endpoints",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        BodyReader body(req.jsonBody());
+        auto input = endpointInput(body, true);
+        checkBody(ctx, body, orgId, std::nullopt, input);
+        auto endpoint = ctx.webhooks->create(orgId, input);
+        return Response::json(201, endpointJson(req.baseUrl, endpoint, true));
+      },
+      "Register a webhook endpoint for a channel (url, channelId; optional eventTypes filter and description). "
+      "The response carries the signing secret; it is never shown again.",
+      "webhooks");
+  router.document("POST", "/webhooks/endpoints", {}, "WebhookEndpoint");
+
+  router.add(
+      "GET", "/webhooks/endpoints/channel/{channelId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
+        for (const auto& e : ctx.webhooks->listForChannel(orgId, pathId(req.param("channelId"), "Channel")))
+          list->add(endpointJson(req.baseUrl, e, false));
+        return Response::json(200, list);
+      },
+      "Webhook endpoints of a channel (without their secrets).", "webhooks");
+  // A bare array (interface §4.7): the schema catalog holds objects only; items are WebhookEndpoint.
+
+  router.add(
+      "GET", "/webhooks/endpoints/{id}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        auto endpoint = ctx.webhooks->get(orgId, pathId(req.param("id"), "Webhook endpoint"));
+        return Response::json(200, endpointJson(req.baseUrl, endpoint, false));
+      },
+      "A webhook endpoint (without its secret).", "webhooks");
+  router.document("GET", "/webhooks/endpoints/{id}", {}, "WebhookEndpoint");
+
+  router.add(
+      "PATCH", "/webhooks/endpoints/{id}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        const auto id = pathId(req.param("id"), "Webhook endpoint");
+        BodyReader body(req.jsonBody());
+        auto input = endpointInput(body, false);
+        checkBody(ctx, body, orgId, id, input);
+        auto endpoint = ctx.webhooks->update(orgId, id, input);
+        return Response::json(200, endpointJson(req.baseUrl, endpoint, false));
+      },
+      "Change a webhook endpoint's url, eventTypes, description or active (true re-enables an endpoint that was "
+      "disabled after failing; false drops its pending messages).",
+      "webhooks");
+  router.document("PATCH", "/webhooks/endpoints/{id}", {}, "WebhookEndpoint");
+
+  router.add(
+      "DELETE", "/webhooks/endpoints/{id}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        ctx.webhooks->remove(orgId, pathId(req.param("id"), "Webhook endpoint"));
+        return Response::noContent();
+      },
+      "Delete a webhook endpoint; its pending deliveries and retries stop.", "webhooks");
+
+  router.add(
+      "GET", "/webhooks/deliveries/{endpointId}",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        const auto limit = queryInt(req.queryFilter("limit"), "limit", 50, 1, 200);
+        Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
+        for (const auto& a :
+             ctx.webhooks->deliveries(orgId, pathId(req.param("endpointId"), "Webhook endpoint"), limit))
+          list->add(deliveryJson(a));
+        return Response::json(200, list);
+      },
+      "Delivery attempts of a webhook endpoint, newest first (statusCode 0: no HTTP answer; responseBody truncated "
+      "to 4 KiB; nextAttemptAt when a retry is scheduled).",
+      "webhooks");
+  router.document("GET", "/webhooks/deliveries/{endpointId}", {{"limit", "integer", "1..200, default 50", {}, false}},
+                  "");  // a bare array of delivery records (interface §4.7)
+
+  router.add(
+      "POST", "/webhooks/endpoints/{id}/deliveries/{deliveryId}/redeliver",
+      [&ctx](Request& req) {
+        const auto orgId = actingOrg(ctx, req);
+        ctx.webhooks->redeliver(orgId, pathId(req.param("id"), "Webhook endpoint"),
+                                pathId(req.param("deliveryId"), "Webhook delivery"));
+        auto obj = newObject();
+        obj->set("queued", true);
+        return Response::json(202, obj);
+      },
+      "Send the message of a delivery attempt again (same webhook-id), as a new series of attempts.", "webhooks");
+
+  router.add(
+      "POST", "/webhooks/ingest/{endpointId}",
+      [&ctx](Request& req) {
+        // No client credentials apply: only the service's internal key (decisions §7).
+        const auto key = req.header("x-internal-key");
+        ctx.webhooks->requireInternalKey(key);  // before anything else, a bad path included
+        auto pending = ctx.webhooks->ingest(key, pathId(req.param("endpointId"), "Webhook endpoint"));
+        auto obj = newObject();
+        obj->set("pending", pending);
+        return Response::json(202, obj);
+      },
+      "Internal: used by the service to deliver webhooks (makes the endpoint's pending messages due now). Answers "
+      "403 to every caller without the service's internal key (x-internal-key).",
+      "webhooks", true);
+}
+
+}  // namespace aev::http

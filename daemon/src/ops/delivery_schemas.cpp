@@ -1,0 +1,79 @@
+// JSON Schemas of the /webhooks/* and /export-destinations responses (interface §2.9, §2.10, §4.7, §4.9,
+// decisions §7).
+#include "ops/schemas.h"
+
+namespace aev::ops {
+
+const std::map<std::string, std::string>& deliverySchemas() {
+  static const std::map<std::string, std::string> schemas = {
+      {"WebhookEndpoint", R"json({
+  "title": "WebhookEndpoint", "type": "object",
+  "required": ["id", "endpointId", "orgId", "channelId", "url", "eventTypes", "description", "active", "createdAt",
+               "updatedAt"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "id": {"type": "integer"}, "endpointId": {"type": "string", "pattern": "^[0-9]+$"},
+    "orgId": {"type": "string", "pattern": "^[0-9]+$"}, "channelId": {"type": "integer"},
+    "url": {"type": "string", "maxLength": 2048},
+    "eventTypes": {"type": ["array", "null"], "items": {"type": "string"},
+                   "description": "null: every event type"},
+    "description": {"type": "string", "maxLength": 500},
+    "secret": {"type": "string", "pattern": "^whsec_", "description": "only in the creation response"},
+    "active": {"type": "boolean"},
+    "failingSince": {"type": ["string", "null"], "format": "date-time"},
+    "disabledAt": {"type": ["string", "null"], "format": "date-time"},
+    "disabledReason": {"type": ["string", "null"]},
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
+  }})json"},
+      {"ExportDestination", R"json({
+  "title": "ExportDestination", "type": "object",
+  "required": ["id", "destinationId", "orgId", "name", "kind", "endpointUrl", "envSlug", "signals", "eventTypeFilter",
+               "headerKeys", "serviceName", "encoding", "active", "createdAt", "updatedAt"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "id": {"type": "string", "pattern": "^[0-9]+$"}, "destinationId": {"type": "string", "pattern": "^[0-9]+$"},
+    "orgId": {"type": "string", "pattern": "^[0-9]+$"}, "name": {"type": "string", "minLength": 1, "maxLength": 120},
+    "kind": {"type": "string", "enum": ["otlp", "http"]}, "endpointUrl": {"type": "string", "format": "uri"},
+    "envSlug": {"type": "string", "description": "an environment slug of the organization, or *"},
+    "signals": {"type": "array", "items": {"type": "string", "enum": ["traces", "logs", "metrics"]}},
+    "eventTypeFilter": {"type": "array", "items": {"type": "string"}, "description": "empty: every event type"},
+    "headerKeys": {"type": "array", "items": {"type": "string"}, "description": "header values are write-only"},
+    "serviceName": {"type": ["string", "null"]}, "encoding": {"type": "string", "enum": ["protobuf", "json"]},
+    "active": {"type": "boolean"},
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
+  }})json"},
+      {"ExportDestinationList", R"json({
+  "title": "ExportDestinationList", "type": "object", "required": ["data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"$ref": "ExportDestination.json"}}
+  }})json"},
+      {"ExportDeliveryList", R"json({
+  "title": "ExportDeliveryList", "type": "object", "required": ["data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"type": "object",
+      "required": ["id", "deliveryId", "destinationId", "eventId", "attempt", "statusCode", "responseBody", "outcome",
+                   "durationMs", "nextAttemptAt", "createdAt"],
+      "properties": {
+        "id": {"type": "string"}, "deliveryId": {"type": "string"}, "destinationId": {"type": "string"},
+        "eventId": {"type": ["string", "null"], "description": "the first event of the batch"},
+        "attempt": {"type": "integer"}, "statusCode": {"type": "integer"},
+        "responseBody": {"type": "string", "maxLength": 4096},
+        "outcome": {"type": "string", "enum": ["delivered", "retrying", "failed"]},
+        "durationMs": {"type": "integer"}, "nextAttemptAt": {"type": ["string", "null"], "format": "date-time"},
+        "createdAt": {"type": "string", "format": "date-time"}
+      }}}
+  }})json"},
+      {"ExportTestResult", R"json({
+  "title": "ExportTestResult", "type": "object", "required": ["ok", "statusCode", "responseBody", "durationMs"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "ok": {"type": "boolean"}, "statusCode": {"type": "integer"}, "responseBody": {"type": "string"},
+    "durationMs": {"type": "integer"}
+  }})json"},
+  };
+  return schemas;
+}
+
+}  // namespace aev::ops

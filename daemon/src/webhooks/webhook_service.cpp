@@ -1,0 +1,179 @@
+#include "webhooks/webhook_service.h"
+
+#include <set>
+
+#include "common/clock.h"
+#include "common/crypto.h"
+#include "events/event.h"
+#include "webhooks/signature.h"
+
+namespace aev::webhooks {
+
+namespace {
+
+constexpr std::size_t kMaxUrlLength = 2048;
+constexpr std::size_t kMaxDescriptionLength = 500;
+const std::string kKind = "webhook";
+
+}  // namespace
+
+std::vector<FieldError> WebhookService::problems(std::int64_t orgId, std::optional<std::int64_t> endpointId,
+                                                 const EndpointInput& in) {
+  std::vector<FieldError> out;
+  const bool creating = !endpointId;
+  if (in.url) {
+    if (in.url->empty() || in.url->size() > kMaxUrlLength)
+      out.push_back({"body.url", "must be 1 to 2048 characters", in.url->substr(0, 200)});
+    else if (auto refused = outbound_.refuseUrl(*in.url); !refused.empty())
+      out.push_back({"body.url", refused, *in.url});
+  } else if (creating) {
+    out.push_back({"body.url", "is required", ""});
+  }
+  if (creating) {
+    if (!in.channelId) {
+      out.push_back({"body.channelId", "is required", ""});
+    } else {
+      auto conn = db_.acquire();
+      // Another organization's channel reads exactly like a missing one.
+      if (!endpoints_.channelInOrg(*conn, orgId, *in.channelId))
+        out.push_back({"body.channelId", "is not a channel of the organization", std::to_string(*in.channelId)});
+    }
+  }
+  if (in.eventTypes && *in.eventTypes) {
+    const auto& types = **in.eventTypes;
+    if (types.empty()) out.push_back({"body.eventTypes", "must name at least one event type, or be null for all", "[]"});
+    for (const auto& t : types)
+      if (!events::isEventType(t)) out.push_back({"body.eventTypes", "is not an event type (interface §6.1)", t});
+  }
+  if (in.description && in.description->size() > kMaxDescriptionLength)
+    out.push_back({"body.description", "must be at most 500 characters", in.description->substr(0, 200)});
+  return out;
+}
+
+namespace {
+
+std::optional<std::vector<std::string>> distinctTypes(const std::optional<std::vector<std::string>>& types) {
+  if (!types) return std::nullopt;
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& t : *types)
+    if (seen.insert(t).second) out.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+store::WebhookEndpointRecord WebhookService::create(std::int64_t orgId, const EndpointInput& in) {
+  if (auto found = problems(orgId, std::nullopt, in); !found.empty()) throw errors::validation(std::move(found));
+  store::WebhookEndpointRecord e;
+  e.orgId = orgId;
+  e.channelId = *in.channelId;
+  e.url = *in.url;
+  e.secret = newSecret();
+  e.eventTypes = in.eventTypes ? distinctTypes(*in.eventTypes) : std::nullopt;
+  e.description = in.description.value_or("");
+  e.active = in.active.value_or(true);
+  e.createdAt = e.updatedAt = clock::nowMicros();
+  auto sealed = e;
+  sealed.secret = secrets_.seal(e.secret);
+  e.id = db_.transaction([&](store::Connection& c) { return endpoints_.insert(c, sealed); });
+  outbox_.invalidate();
+  return e;
+}
+
+std::vector<store::WebhookEndpointRecord> WebhookService::listForChannel(std::int64_t orgId, std::int64_t channelId) {
+  auto conn = db_.acquire();
+  if (!endpoints_.channelInOrg(*conn, orgId, channelId)) throw errors::notFound("Channel");
+  return endpoints_.listForChannel(*conn, orgId, channelId);
+}
+
+store::WebhookEndpointRecord WebhookService::get(std::int64_t orgId, std::int64_t endpointId) {
+  auto conn = db_.acquire();
+  auto found = endpoints_.find(*conn, orgId, endpointId);
+  if (!found) throw errors::notFound("Webhook endpoint");
+  return *found;
+}
+
+store::WebhookEndpointRecord WebhookService::update(std::int64_t orgId, std::int64_t endpointId,
+                                                    const EndpointInput& in) {
+  auto e = get(orgId, endpointId);
+  if (auto found = problems(orgId, endpointId, in); !found.empty()) throw errors::validation(std::move(found));
+  if (in.url) e.url = *in.url;
+  if (in.eventTypes) e.eventTypes = distinctTypes(*in.eventTypes);
+  if (in.description) e.description = *in.description;
+  if (in.active) {
+    if (*in.active && !e.active) {
+      // Re-enabling starts a fresh failure window.
+      e.failingSince.reset();
+      e.disabledAt.reset();
+      e.disabledReason.reset();
+    }
+    e.active = *in.active;
+  }
+  e.updatedAt = clock::nowMicros();
+  db_.transaction([&](store::Connection& c) {
+    endpoints_.update(c, e);
+    // A disabled endpoint's queue is dropped: nothing piles up to flood it later.
+    if (!e.active) messages_.dropTarget(c, orgId, kKind, endpointId, false);
+  });
+  outbox_.invalidate();
+  return e;
+}
+
+void WebhookService::remove(std::int64_t orgId, std::int64_t endpointId) {
+  bool removed = db_.transaction([&](store::Connection& c) {
+    if (!endpoints_.remove(c, orgId, endpointId)) return false;
+    messages_.dropTarget(c, orgId, kKind, endpointId, true);  // pending retries stop
+    return true;
+  });
+  if (!removed) throw errors::notFound("Webhook endpoint");
+  outbox_.invalidate();
+}
+
+std::vector<store::DeliveryAttemptRecord> WebhookService::deliveries(std::int64_t orgId, std::int64_t endpointId,
+                                                                     std::int64_t limit) {
+  get(orgId, endpointId);
+  auto conn = db_.acquire();
+  return messages_.attempts(*conn, orgId, kKind, endpointId, limit);
+}
+
+std::int64_t WebhookService::pending(std::int64_t orgId, std::int64_t endpointId) {
+  auto conn = db_.acquire();
+  return messages_.pendingCount(*conn, orgId, kKind, endpointId);
+}
+
+void WebhookService::redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId) {
+  auto endpoint = get(orgId, endpointId);
+  db_.transaction([&](store::Connection& c) {
+    auto attempt = messages_.attempt(c, orgId, deliveryId);
+    if (!attempt || attempt->targetKind != kKind || attempt->targetId != endpointId)
+      throw errors::notFound("Webhook delivery");
+    if (!endpoint.active)
+      throw errors::conflict("The webhook endpoint is disabled; enable it (PATCH active: true) to redeliver.");
+    messages_.enqueue(c, orgId, kKind, endpointId, attempt->eventId, attempt->messageId, std::nullopt,
+                      clock::nowMicros());
+  });
+  engine_.wake();
+}
+
+void WebhookService::requireInternalKey(const std::string& key) const {
+  // Clients may not deliver through the service (decisions §7): only a caller holding
+  // the internal key, and no key is configured by default.
+  if (internalKey_.empty() || !crypto::constantTimeEquals(key, internalKey_))
+    throw errors::forbidden("This endpoint is used internally by the service to deliver webhooks.");
+}
+
+std::int64_t WebhookService::ingest(const std::string& key, std::int64_t endpointId) {
+  requireInternalKey(key);
+  std::int64_t pendingNow = 0;
+  db_.transaction([&](store::Connection& c) {
+    auto endpoint = endpoints_.findForIngest(c, endpointId);
+    if (!endpoint) throw errors::notFound("Webhook endpoint");
+    endpoints_.hurryPending(c, endpoint->orgId, endpointId, clock::nowMicros());
+    pendingNow = messages_.pendingCount(c, endpoint->orgId, kKind, endpointId);
+  });
+  engine_.wake();
+  return pendingNow;
+}
+
+}  // namespace aev::webhooks

@@ -1,0 +1,206 @@
+// Export destinations (interface §2.10, §4.9; decisions §7) with real receivers: CRUD
+// with write-only header values and every 422, other organizations' destinations 404;
+// events of the organization filtered by envSlug and eventTypeFilter flow in batches
+// through the OTLP exporter (protobuf decoded by the OpenTelemetry JS packages' code
+// generated from the official proto definitions) and the HTTP exporter (JSON batches),
+// retried on 503, with the attempts listed and a test call.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+
+#include "integration/delivery/delivery_support.h"
+#include "support/process.h"
+
+namespace aev::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class ExportDestinationsApi : public DeliveryTest {
+ protected:
+  static HttpResult postDestination(const Tenant& t, Poco::JSON::Object::Ptr body) {
+    return t.http.post("/export-destinations", body);
+  }
+  static Poco::JSON::Object::Ptr createDestination(const Tenant& t, Poco::JSON::Object::Ptr body) {
+    auto r = postDestination(t, body);
+    if (r.status != 201) throw std::runtime_error("create destination: " + r.describe());
+    return r.object();
+  }
+  static std::vector<Poco::JSON::Object::Ptr> exportDeliveries(const Tenant& t, const std::string& id) {
+    auto r = t.http.get("/export-destinations/" + id + "/deliveries?limit=200");
+    if (r.status != 200) throw std::runtime_error("deliveries: " + r.describe());
+    return objects(r.object()->getArray("data"));
+  }
+  // Decodes an OTLP/HTTP protobuf body with tests/exports/decode.mjs.
+  static Poco::JSON::Object::Ptr decodeOtlp(const std::string& signal, const std::string& body) {
+    const char* node = std::getenv("AEV_NODE");
+    const char* decoder = std::getenv("AEV_OTLP_DECODE");
+    if (!node || !*node || !decoder || !*decoder)
+      throw std::runtime_error("AEV_NODE and AEV_OTLP_DECODE must name node and tests/exports/decode.mjs (CTest)");
+    TempDir dir("aev-otlp-decode");
+    writeFile(dir.file("body.bin"), body);
+    auto r = runCommand({node, decoder, signal, dir.file("body.bin")}, 60s);
+    if (!r.ok()) throw std::runtime_error("decode.mjs failed: " + r.output);
+    return parseJson(r.output).extract<Poco::JSON::Object::Ptr>();
+  }
+};
+
+TEST_F(ExportDestinationsApi, CrudKeepsHeaderValuesWriteOnly) {
+  auto t = newTenant("exp");
+  HttpReceiver receiver;
+  auto created = createDestination(
+      t, obj({{"name", "collector"}, {"endpointUrl", receiver.url("")}, {"envSlug", "*"}, {"signals", arr({"traces"})},
+              {"headers", obj({{"authorization", "Bearer top-secret-value"}})}, {"serviceName", "svc"}}));
+  const auto id = strField(created, "destinationId");
+  EXPECT_EQ(strField(created, "kind"), "otlp");
+  EXPECT_EQ(strField(created, "encoding"), "protobuf");
+  EXPECT_EQ(strField(created, "orgId"), std::to_string(t.orgId));
+  EXPECT_EQ(strField(created, "envSlug"), "*");
+  EXPECT_EQ(strField(created, "serviceName"), "svc");
+  EXPECT_TRUE(created->getValue<bool>("active"));
+  ASSERT_EQ(created->getArray("headerKeys")->size(), 1u);
+  EXPECT_EQ(created->getArray("headerKeys")->getElement<std::string>(0), "authorization");
+  EXPECT_FALSE(created->has("headers"));
+  EXPECT_EQ(strField(created, "$schema"), schemaBase() + "ExportDestination.json");
+
+  for (const auto& r : {t.http.get("/export-destinations"), t.http.get("/export-destinations/" + id),
+                        t.http.patch("/export-destinations/" + id, obj({{"name", "renamed"}}))}) {
+    ASSERT_TRUE(r.status == 200) << r.describe();
+    EXPECT_EQ(r.body.find("top-secret-value"), std::string::npos) << r.body;
+  }
+  auto listed = objects(t.http.get("/export-destinations").object()->getArray("data"));
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(strField(listed[0], "name"), "renamed");
+  ASSERT_STATUS(t.http.del("/export-destinations/" + id), 204);
+  EXPECT_TRUE(IsProblem(t.http.get("/export-destinations/" + id), 404));
+  EXPECT_TRUE(IsProblem(t.http.get("/export-destinations/" + id + "/deliveries"), 404));
+}
+
+TEST_F(ExportDestinationsApi, BadFieldsAreOne422AndOtherOrganizationsSeeNothing) {
+  auto t = newTenant("expbad");
+  auto r = postDestination(t, obj({{"kind", "kafka"}, {"signals", arr({"traces", "bogus"})},
+                                   {"eventTypeFilter", arr({"agent.nope"})}, {"encoding", "xml"},
+                                   {"headers", obj({{"bad header", "x"}})}}));
+  ASSERT_TRUE(IsProblem(r, 422));
+  auto where = errorLocations(r);
+  for (const char* f : {"body.name", "body.endpointUrl", "body.envSlug", "body.kind", "body.signals",
+                        "body.eventTypeFilter", "body.encoding", "body.headers.bad header"})
+    EXPECT_NE(std::find(where.begin(), where.end(), f), where.end()) << f << " in " << r.body;
+  auto base = [](const std::string& env, Poco::JSON::Array::Ptr signals, const std::string& url) {
+    return obj({{"name", "n"}, {"endpointUrl", url}, {"envSlug", env}, {"signals", signals}});
+  };
+  EXPECT_TRUE(IsProblem(postDestination(t, base("no-such-env", arr({"traces"}), "http://127.0.0.1:9")), 422));
+  EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({}), "http://127.0.0.1:9")), 422));
+  EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({"metrics"}), "http://127.0.0.1:9")), 422));  // not shipped
+  EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({"traces"}), "file:///etc/passwd")), 422));
+  EXPECT_EQ(t.http.get("/export-destinations").object()->getArray("data")->size(), 0u);
+
+  auto other = newTenant("expother");
+  const auto id = strField(createDestination(t, base("*", arr({"traces"}), "http://127.0.0.1:9")), "destinationId");
+  for (const auto& res : {other.http.get("/export-destinations/" + id),
+                          other.http.patch("/export-destinations/" + id, obj({{"active", false}})),
+                          other.http.del("/export-destinations/" + id),
+                          other.http.get("/export-destinations/" + id + "/deliveries"),
+                          other.http.post("/export-destinations/" + id + "/test")})
+    EXPECT_TRUE(IsProblem(res, 404)) << res.describe();
+  EXPECT_EQ(other.http.get("/export-destinations").object()->getArray("data")->size(), 0u);
+  EXPECT_TRUE(t.http.get("/export-destinations/" + id).object()->getValue<bool>("active"));
+}
+
+TEST_F(ExportDestinationsApi, OtlpProtobufSpansDecodeWithTheOfficialDefinitions) {
+  auto t = newTenant("expotlp");
+  const auto ch = newChannel(t);
+  HttpReceiver receiver;
+  createDestination(t, obj({{"name", "otel"}, {"endpointUrl", receiver.url("")}, {"envSlug", "*"},
+                            {"signals", arr({"traces"})}, {"serviceName", "checkout-agent"},
+                            {"headers", obj({{"x-api-token", "tok-123"}})}}));
+  const std::string traceId = "0af7651916cd43dd8448eb211c80319c";
+  std::vector<std::string> names;
+  for (int i = 0; i < 3; ++i) {
+    names.push_back("step-" + std::to_string(i));
+    publish(t.http, ch, names.back(), obj({{"i", i}}),
+            obj({{"traceId", traceId}, {"spanId", "b7ad6b716920333" + std::to_string(i)},
+                 {"eventType", "agent.tool_call.end"}}));
+  }
+  std::vector<Poco::JSON::Object::Ptr> spans;
+  std::string service;
+  ASSERT_TRUE(eventually([&] {
+    spans.clear();
+    for (const auto& r : receiver.requests()) {
+      if (r.path != "/v1/traces") continue;
+      auto decoded = decodeOtlp("traces", r.body);
+      for (const auto& rs : objects(decoded->getArray("resourceSpans"))) {
+        for (const auto& a : objects(rs->getObject("resource")->getArray("attributes")))
+          if (strField(a, "key") == "service.name") service = a->getObject("value")->getValue<std::string>("stringValue");
+        for (const auto& ss : objects(rs->getArray("scopeSpans")))
+          for (const auto& s : objects(ss->getArray("spans"))) spans.push_back(s);
+      }
+    }
+    return spans.size() >= 3;
+  }, 20s)) << daemon().logTail();
+  ASSERT_EQ(spans.size(), 3u);
+  auto first = receiver.requests().front();
+  EXPECT_EQ(first.header("content-type"), "application/x-protobuf");
+  EXPECT_EQ(first.header("x-api-token"), "tok-123");
+  EXPECT_EQ(service, "checkout-agent");
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    EXPECT_EQ(strField(spans[i], "name"), names[i]);
+    EXPECT_EQ(strField(spans[i], "traceId"), traceId);
+    EXPECT_EQ(strField(spans[i], "spanId"), "b7ad6b716920333" + std::to_string(i));
+  }
+}
+
+TEST_F(ExportDestinationsApi, HttpJsonBatchesFollowTheEnvironmentAndTypeFilters) {
+  auto t = newTenant("exphttp");
+  const auto ch = newChannel(t);
+  ASSERT_STATUS(t.http.post("/environments", obj({{"name", "Production"}, {"slug", "prod"}})), 201);
+  HttpReceiver receiver;
+  receiver.respond([](const ReceivedRequest&, std::size_t i) {
+    return i == 0 ? Reply{503, "warming up", {}, 0ms} : Reply{};
+  });
+  const auto id = strField(
+      createDestination(t, obj({{"name", "json"}, {"kind", "http"}, {"endpointUrl", receiver.url("/batches")},
+                                {"envSlug", "prod"}, {"signals", arr({"logs"})},
+                                {"eventTypeFilter", arr({"agent.error", "custom"})}})),
+      "destinationId");
+  auto prod = obj({{"environment", "prod"}});
+  publish(t.http, ch, "dev-event", nullptr, obj({{"metadata", obj({{"environment", "dev"}})}}));
+  publish(t.http, ch, "prod-message", nullptr, obj({{"metadata", prod}, {"eventType", "agent.message"}}));
+  const auto want1 = intField(publish(t.http, ch, "prod-custom", nullptr, obj({{"metadata", prod}})), "id");
+  const auto want2 = intField(
+      publish(t.http, ch, "prod-error", nullptr, obj({{"metadata", prod}, {"eventType", "agent.error"}})), "id");
+  std::set<std::int64_t> exported;
+  ASSERT_TRUE(eventually([&] {
+    exported.clear();
+    auto got = receiver.requests();
+    for (std::size_t i = 1; i < got.size(); ++i) {
+      auto body = parseJson(got[i].body).extract<Poco::JSON::Object::Ptr>();
+      for (const auto& e : objects(body->getArray("events"))) exported.insert(intField(e, "id"));
+    }
+    return exported.size() >= 2;
+  }, 20s)) << daemon().logTail();
+  EXPECT_EQ(exported, (std::set<std::int64_t>{want1, want2}));
+  EXPECT_EQ(receiver.requests()[1].header("x-agent-events-signal"), "logs");
+  auto first = parseJson(receiver.requests()[1].body).extract<Poco::JSON::Object::Ptr>();
+  EXPECT_EQ(strField(first, "signal"), "logs");
+
+  ASSERT_TRUE(eventually([&] { return exportDeliveries(t, id).size() >= 2; }));
+  auto attempts = exportDeliveries(t, id);  // newest first
+  EXPECT_EQ(intField(attempts.back(), "statusCode"), 503);
+  EXPECT_EQ(strField(attempts.back(), "outcome"), "retrying");
+  EXPECT_EQ(intField(attempts.front(), "statusCode"), 200);
+  EXPECT_EQ(strField(attempts.front(), "outcome"), "delivered");
+
+  // The test call goes out now, through the same exporter.
+  const auto before = receiver.count();
+  auto test = t.http.post("/export-destinations/" + id + "/test");
+  ASSERT_STATUS(test, 200);
+  EXPECT_TRUE(test.object()->getValue<bool>("ok")) << test.body;
+  EXPECT_EQ(intField(test.object(), "statusCode"), 200);
+  EXPECT_EQ(receiver.count(), before + 1);
+  EXPECT_NE(receiver.requests().back().body.find("agent-events.export-test"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace aev::testing
