@@ -8,6 +8,7 @@
 
 #include "alerts/alert_rule.h"
 #include "common/clock.h"
+#include "notifications/sink_message.h"
 
 namespace aev::alerts {
 
@@ -49,6 +50,14 @@ std::string AlertEvaluator::alertJson(const store::AlertRuleRecord& r, const std
   return out.str();
 }
 
+void AlertEvaluator::notify(store::Connection& c, const store::AlertRuleRecord& rule, store::AlertEventRecord event) {
+  event.id = rules_.insertEvent(c, event);
+  // The notification rides the delivery engine's outbox, written with the history row.
+  if (rule.destination && rule.destinationType)
+    notifications::enqueue(c, rule.orgId, notifications::kAlertTarget, rule.id,
+                           {*rule.destinationType, *rule.destination, event.notification, event.id}, event.createdAt);
+}
+
 EvaluationResult AlertEvaluator::evaluate(std::int64_t now) {
   EvaluationResult result;
   std::vector<store::AlertRuleRecord> rules;
@@ -73,14 +82,14 @@ EvaluationResult AlertEvaluator::evaluate(std::int64_t now) {
       if (firing && rule->state != "firing") {
         rule->state = "firing";
         rule->firedAt = now;
-        rules_.insertEvent(c, {0, rule->orgId, rule->id, "firing", value, rule->threshold, now, std::nullopt,
-                               alertJson(*rule, "firing", value, now, std::nullopt), std::nullopt, now});
+        notify(c, *rule, {0, rule->orgId, rule->id, "firing", value, rule->threshold, now, std::nullopt,
+                          alertJson(*rule, "firing", value, now, std::nullopt), std::nullopt, now});
         ++result.fired;
       } else if (!firing && rule->state == "firing") {
         const auto firedAt = rule->firedAt.value_or(now);
         rule->state = "ok";
-        rules_.insertEvent(c, {0, rule->orgId, rule->id, "resolved", value, rule->threshold, firedAt, now,
-                               alertJson(*rule, "resolved", value, firedAt, now), std::nullopt, now});
+        notify(c, *rule, {0, rule->orgId, rule->id, "resolved", value, rule->threshold, firedAt, now,
+                          alertJson(*rule, "resolved", value, firedAt, now), std::nullopt, now});
         ++result.resolved;
       }
       rules_.setState(c, *rule);

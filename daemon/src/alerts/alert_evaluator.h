@@ -31,6 +31,8 @@ class AlertEvaluator {
   void onStateChanges(std::function<void()> listener) { changed_ = std::move(listener); }
 
  private:
+  // Records a change of state and, when the rule has a destination, its notification.
+  void notify(store::Connection& c, const store::AlertRuleRecord& rule, store::AlertEventRecord event);
   std::string alertJson(const store::AlertRuleRecord& rule, const std::string& state, std::optional<double> value,
                         std::int64_t firedAt, std::optional<std::int64_t> resolvedAt) const;
 

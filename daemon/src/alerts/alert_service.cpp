@@ -7,9 +7,9 @@
 #include "audit/audit_log.h"
 #include "audit/changes.h"
 #include "common/clock.h"
-#include "common/json_text.h"
 #include "common/text.h"
 #include "identity/environment_rules.h"
+#include "notifications/sink_message.h"
 #include "plugins/components.h"
 #include "plugins/registry.h"
 
@@ -73,11 +73,7 @@ Poco::JSON::Object::Ptr snapshot(const store::AlertRuleRecord& r) {
 }  // namespace
 
 std::string AlertService::sinkConfig(const std::string& destination) const {
-  std::string out = "{\"destination\":";
-  appendJsonString(out, destination);
-  out += ",\"allowPrivateAddresses\":";
-  out += allowPrivateAddresses_ ? "true}" : "false}";
-  return out;
+  return notifications::sinkConfig(destination, allowPrivateAddresses_);
 }
 
 std::vector<FieldError> AlertService::problems(store::Connection& c, const store::AlertRuleRecord& r) {

@@ -41,12 +41,15 @@
 #include "moderation/rule_cache.h"
 #include "moderation/rule_service.h"
 #include "moderation/violation_service.h"
+#include "notifications/sink_sender.h"
+#include "store/alert_repository.h"
 #include "store/change_feed.h"
 #include "spend/accountant.h"
 #include "spend/policy_cache.h"
 #include "spend/policy_service.h"
 #include "store/database.h"
 #include "store/migrations.h"
+#include "store/spend_ledger_repository.h"
 #include "delivery/delivery_engine.h"
 #include "delivery/outbound_http.h"
 #include "webhooks/event_outbox.h"
@@ -237,6 +240,10 @@ struct Components {
         exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),
         exportDestinations(*database, outbound, exporterPool, exportOutbox),
+        sinkSender(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout,
+                   [this](const store::OutboxMessage& message, const notifications::SinkMessage& m) {
+                     markNotified(message, m);
+                   }),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -279,6 +286,9 @@ struct Components {
     exportOutbox.onEnqueued([this] { delivery.wake(); });
     delivery.addSender("webhook", &webhookSender);
     delivery.addSender("export", &exportSender);
+    delivery.addSender(notifications::kAlertTarget, &sinkSender);
+    delivery.addSender(notifications::kSpendTarget, &sinkSender);
+    alertEvaluator.onStateChanges([this] { delivery.wake(); });
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
     apiKeys.onRevoked(endStreams);
@@ -325,6 +335,16 @@ struct Components {
     options.publicUrl = cfg.getString("http.public_url");
     options.corsOrigins = splitList(cfg.getString("http.cors_origins"));
     server = std::make_unique<http::Server>(options, router);
+  }
+
+  // A notification an alert sink accepted: its record shows when.
+  void markNotified(const store::OutboxMessage& message, const notifications::SinkMessage& m) {
+    auto c = database->acquire();
+    const auto now = clock::nowMicros();
+    if (message.targetKind == notifications::kAlertTarget)
+      store::AlertRepository().markDelivered(*c, message.orgId, m.recordId, now);
+    else if (message.targetKind == notifications::kSpendTarget)
+      store::SpendLedgerRepository().markSent(*c, message.orgId, m.recordId, now);
   }
 
   // A change committed by any node (this one included: applying it twice is harmless).
@@ -394,6 +414,7 @@ struct Components {
   exports::ExportOutbox exportOutbox;
   exports::ExportSender exportSender;
   exports::DestinationService exportDestinations;
+  notifications::SinkSender sinkSender;  // alert and spend notifications through the alert sinks
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/exceptions.h"
+#include "notifications/sink_message.h"
 #include "spend/notification.h"
 #include "store/spend_policy_repository.h"
 
@@ -208,7 +209,9 @@ void Accountant::recordCrossings(const ActivePolicy& policy, std::int64_t spentN
       n.destinationType = *r.destinationType;
       n.payloadJson = alertPayload(policy, rung, spentNanos, windowAt(policy.window, now).start, now);
       n.createdAt = now;
-      ledger_.insertNotification(c, n);
+      n.id = ledger_.insertNotification(c, n);
+      notifications::enqueue(c, r.orgId, notifications::kSpendTarget, r.id,
+                             {n.destinationType, n.destination, n.payloadJson, n.id}, now);
     }
   });
   std::lock_guard lock(knownMutex_);

@@ -123,6 +123,11 @@ std::int64_t AlertRepository::insertEvent(Connection& c, const AlertEventRecord&
        e.notification, e.createdAt});
 }
 
+void AlertRepository::markDelivered(Connection& c, std::int64_t orgId, std::int64_t eventId, std::int64_t at) {
+  c.exec("UPDATE alert_events SET delivered_at = ? WHERE org_id = ? AND id = ? AND delivered_at IS NULL",
+         {at, orgId, eventId});
+}
+
 std::vector<AlertEventRecord> AlertRepository::events(Connection& c, std::int64_t orgId, std::int64_t ruleId,
                                                      std::int64_t limit) {
   std::vector<AlertEventRecord> out;

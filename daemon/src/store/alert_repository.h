@@ -62,6 +62,7 @@ class AlertRepository {
   void setState(Connection& c, const AlertRuleRecord& r);
 
   std::int64_t insertEvent(Connection& c, const AlertEventRecord& e);
+  void markDelivered(Connection& c, std::int64_t orgId, std::int64_t eventId, std::int64_t at);
   std::vector<AlertEventRecord> events(Connection& c, std::int64_t orgId, std::int64_t ruleId, std::int64_t limit);
 };
 

@@ -7,14 +7,24 @@
 #include <chrono>
 #include <thread>
 
+#include <Poco/JSON/Parser.h>
+
 #include "integration/telemetry/traces_support.h"
+#include "support/http_receiver.h"
 
 namespace aev::testing {
 namespace {
 
 class AlertsApi : public TracesTest {
  public:
-  static void SetUpTestSuite() { startDaemon(options({{"alerts.evaluate_interval_seconds", "1"}})); }
+  // Evaluated every second; notifications to a receiver in this process (loopback) are
+  // retried after 200 ms.
+  static void SetUpTestSuite() {
+    startDaemon(options({{"alerts.evaluate_interval_seconds", "1"},
+                         {"outbound.allow_private_addresses", "true"},
+                         {"delivery.retry_schedule", "200ms,200ms,200ms"},
+                         {"delivery.poll_interval_ms", "100"}}));
+  }
 
  protected:
   static Poco::JSON::Object::Ptr create(const Tenant& t, Poco::JSON::Object::Ptr body) {
@@ -164,6 +174,43 @@ TEST_F(AlertsApi, FiresOnPublishedErrorsAndResolvesWithHistory) {
   EXPECT_FALSE(h[0]->isNull("resolvedAt"));
   EXPECT_EQ(strField(p.tenant.user.http.get("/v2/alerts/" + id + "/events").object(), "$schema"),
             schemaBase() + "AlertEventList.json");
+}
+
+TEST_F(AlertsApi, NotifiesItsDestinationThroughTheWebhookSinkWithRetries) {
+  HttpReceiver receiver;
+  receiver.respond([](const ReceivedRequest&, std::size_t index) {
+    return index == 0 ? Reply{503, "busy", {}, {}} : Reply{};  // the first attempt fails
+  });
+  auto p = newPublisher("alert-notify");
+  auto rule = create(p.tenant, obj({{"name", "Any traffic"},
+                                    {"metric", "event_count"},
+                                    {"operator", "gte"},
+                                    {"threshold", 1},
+                                    {"appId", std::to_string(p.appId)},
+                                    {"destination", receiver.url("/alerts")},
+                                    {"destinationType", "webhook"}}));
+  const auto id = strField(rule, "alertRuleId");
+  publishOne(p.keyed, p.channelId, "trace-notify", TraceEventSpec("call", "agent.message"));
+  waitForState(p.tenant, id, "firing");
+  ASSERT_TRUE(receiver.waitFor(2, std::chrono::seconds(10))) << "the notification was not retried to success";
+  const auto requests = receiver.requests();
+  EXPECT_EQ(requests[0].body, requests[1].body) << "a retry sends the same notification";
+  EXPECT_EQ(requests[1].path, "/alerts");
+  auto body = Poco::JSON::Parser().parse(requests[1].body).extract<Poco::JSON::Object::Ptr>();
+  EXPECT_EQ(body->getValue<std::string>("type"), "alert.firing");
+  auto data = body->getObject("data");
+  EXPECT_EQ(data->getValue<std::string>("alertRuleId"), id);
+  EXPECT_EQ(data->getValue<std::string>("state"), "firing");
+
+  // The history shows when the sink accepted it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  bool delivered = false;
+  while (!delivered && std::chrono::steady_clock::now() < deadline) {
+    delivered = !history(p.tenant, id).front()->isNull("deliveredAt");
+    if (!delivered) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(delivered);
+  EXPECT_EQ(receiver.count(), 2u) << "delivered once, not again";
 }
 
 }  // namespace
