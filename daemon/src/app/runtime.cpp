@@ -235,11 +235,11 @@ struct Components {
         webhookSecrets(webhooks::loadOrCreateSecretKey(cfg.getString("webhooks.secret_key"), dataDir)),
         webhookSender(*database, outbound, webhookOutbox, webhookSecrets,
                       std::chrono::seconds(cfg.getInt64("webhooks.auto_disable_after_seconds"))),
-        webhooks(*database, outbound, webhookOutbox, delivery, webhookSecrets, cfg.getString("webhooks.internal_key")),
+        webhooks(*database, auditLog, outbound, webhookOutbox, delivery, webhookSecrets, cfg.getString("webhooks.internal_key")),
         exporterPool(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout),
         exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),
-        exportDestinations(*database, outbound, exporterPool, exportOutbox),
+        exportDestinations(*database, auditLog, outbound, exporterPool, exportOutbox),
         sinkSender(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout,
                    [this](const store::OutboxMessage& message, const notifications::SinkMessage& m) {
                      markNotified(message, m);
@@ -358,8 +358,11 @@ struct Components {
       apiKeys.forget(r);
       hub.closeOwnedBy(r);
       moderationCache.invalidate(n.orgId);
+      spendCache.invalidate(n.orgId);
     } else if (n.topic == "moderation.changed") {
       moderationCache.invalidate(n.orgId);
+    } else if (n.topic == "spend.changed") {
+      spendCache.invalidate(n.orgId);
     }
   }
 
@@ -400,7 +403,6 @@ struct Components {
   alerts::AlertService alertRules;
   alerts::AlertEvaluator alertEvaluator;
   PeriodicTask alertTask;
-  std::unique_ptr<store::ChangeListener> changes;  // PostgreSQL only
   spend::PolicyCache spendCache;
   spend::Accountant spendAccountant;
   spend::PolicyService spendPolicies;
@@ -415,6 +417,8 @@ struct Components {
   exports::ExportSender exportSender;
   exports::DestinationService exportDestinations;
   notifications::SinkSender sinkSender;  // alert and spend notifications through the alert sinks
+  // PostgreSQL only; after everything its notices touch, so it is destroyed first.
+  std::unique_ptr<store::ChangeListener> changes;
   http::AppContext ctx;
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;

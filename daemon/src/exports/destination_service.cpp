@@ -1,9 +1,13 @@
 #include "exports/destination_service.h"
 
+#include <Poco/JSON/Array.h>
+
 #include <agentevents/http_post.hpp>
 
 #include <set>
 
+#include "audit/audit_log.h"
+#include "audit/changes.h"
 #include "common/clock.h"
 #include "events/event.h"
 #include "exports/export_sender.h"
@@ -109,7 +113,35 @@ std::vector<FieldError> DestinationService::problems(std::int64_t orgId, std::op
   return out;
 }
 
-store::ExportDestinationRecord DestinationService::create(std::int64_t orgId, const DestinationInput& in) {
+namespace {
+
+Poco::JSON::Array::Ptr listOf(const std::vector<std::string>& values) {
+  Poco::JSON::Array::Ptr a = new Poco::JSON::Array;
+  for (const auto& v : values) a->add(v);
+  return a;
+}
+
+// What the audit log keeps of a destination: header names, never their values.
+Poco::JSON::Object::Ptr snapshot(const store::ExportDestinationRecord& d) {
+  std::vector<std::string> headerKeys;
+  for (const auto& [name, _] : d.headers) headerKeys.push_back(name);
+  return audit::metadata(
+      {{"name", d.name},
+       {"kind", d.kind},
+       {"endpointUrl", d.endpointUrl},
+       {"envSlug", d.envSlug},
+       {"signals", listOf(d.signals)},
+       {"eventTypeFilter", d.eventTypeFilter ? Poco::Dynamic::Var(listOf(*d.eventTypeFilter)) : Poco::Dynamic::Var()},
+       {"headerKeys", listOf(headerKeys)},
+       {"serviceName", d.serviceName ? Poco::Dynamic::Var(*d.serviceName) : Poco::Dynamic::Var()},
+       {"encoding", d.encoding},
+       {"active", d.active}});
+}
+
+}  // namespace
+
+store::ExportDestinationRecord DestinationService::create(std::int64_t orgId, const DestinationInput& in,
+                                                          const audit::Actor& actor) {
   if (auto found = problems(orgId, std::nullopt, in); !found.empty()) throw errors::validation(std::move(found));
   store::ExportDestinationRecord base;
   base.kind = "otlp";
@@ -117,7 +149,11 @@ store::ExportDestinationRecord DestinationService::create(std::int64_t orgId, co
   auto d = merged(base, in);
   d.orgId = orgId;
   d.createdAt = d.updatedAt = clock::nowMicros();
-  d.id = db_.transaction([&](store::Connection& c) { return destinations_.insert(c, d); });
+  d.id = db_.transaction([&](store::Connection& c) {
+    const auto id = destinations_.insert(c, d);
+    audit_.record(c, orgId, actor, audit::Change::of("export_destination", "create", id, snapshot(d)));
+    return id;
+  });
   outbox_.invalidate();
   return d;
 }
@@ -135,7 +171,7 @@ store::ExportDestinationRecord DestinationService::get(std::int64_t orgId, std::
 }
 
 store::ExportDestinationRecord DestinationService::update(std::int64_t orgId, std::int64_t id,
-                                                          const DestinationInput& in) {
+                                                          const DestinationInput& in, const audit::Actor& actor) {
   auto current = get(orgId, id);
   if (auto found = problems(orgId, id, in); !found.empty()) throw errors::validation(std::move(found));
   auto d = merged(current, in);
@@ -143,16 +179,21 @@ store::ExportDestinationRecord DestinationService::update(std::int64_t orgId, st
   db_.transaction([&](store::Connection& c) {
     destinations_.update(c, d);
     if (!d.active) messages_.dropTarget(c, orgId, kKind, id, false);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("export_destination", "update", id,
+                                    audit::changes(*snapshot(current), *snapshot(d))));
   });
   pool_.forget(id);
   outbox_.invalidate();
   return d;
 }
 
-void DestinationService::remove(std::int64_t orgId, std::int64_t id) {
+void DestinationService::remove(std::int64_t orgId, std::int64_t id, const audit::Actor& actor) {
   bool removed = db_.transaction([&](store::Connection& c) {
-    if (!destinations_.remove(c, orgId, id)) return false;
+    auto destination = destinations_.find(c, orgId, id);
+    if (!destination || !destinations_.remove(c, orgId, id)) return false;
     messages_.dropTarget(c, orgId, kKind, id, true);
+    audit_.record(c, orgId, actor, audit::Change::of("export_destination", "delete", id, snapshot(*destination)));
     return true;
   });
   if (!removed) throw errors::notFound("Export destination");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/actor.h"
 #include "common/errors.h"
 #include "delivery/outbound_http.h"
 #include "delivery/sender.h"
@@ -17,6 +18,10 @@
 #include "store/database.h"
 #include "store/export_destination_repository.h"
 #include "store/outbox_repository.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::exports {
 
@@ -43,17 +48,18 @@ struct TestResult {
 
 class DestinationService {
  public:
-  DestinationService(store::Database& db, const delivery::OutboundHttp& outbound, ExporterPool& pool,
-                     ExportOutbox& outbox)
-      : db_(db), outbound_(outbound), pool_(pool), outbox_(outbox) {}
+  DestinationService(store::Database& db, audit::AuditLog& audit, const delivery::OutboundHttp& outbound,
+                     ExporterPool& pool, ExportOutbox& outbox)
+      : db_(db), audit_(audit), outbound_(outbound), pool_(pool), outbox_(outbox) {}
 
   // The value problems of a create (id absent) or update of `input`, saving nothing.
   std::vector<FieldError> problems(std::int64_t orgId, std::optional<std::int64_t> id, const DestinationInput& input);
-  store::ExportDestinationRecord create(std::int64_t orgId, const DestinationInput& input);
+  store::ExportDestinationRecord create(std::int64_t orgId, const DestinationInput& input, const audit::Actor& actor);
   std::vector<store::ExportDestinationRecord> list(std::int64_t orgId);
   store::ExportDestinationRecord get(std::int64_t orgId, std::int64_t id);
-  store::ExportDestinationRecord update(std::int64_t orgId, std::int64_t id, const DestinationInput& input);
-  void remove(std::int64_t orgId, std::int64_t id);
+  store::ExportDestinationRecord update(std::int64_t orgId, std::int64_t id, const DestinationInput& input,
+                                        const audit::Actor& actor);
+  void remove(std::int64_t orgId, std::int64_t id, const audit::Actor& actor);
   std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t id, std::int64_t limit);
   TestResult test(std::int64_t orgId, std::int64_t id);
 
@@ -64,6 +70,7 @@ class DestinationService {
   store::ExportDestinationRecord merged(store::ExportDestinationRecord d, const DestinationInput& input) const;
 
   store::Database& db_;
+  audit::AuditLog& audit_;
   const delivery::OutboundHttp& outbound_;
   ExporterPool& pool_;
   ExportOutbox& outbox_;

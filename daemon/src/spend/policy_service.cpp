@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "spend/validation.h"
 #include "store/app_repository.h"
+#include "store/change_feed.h"
 #include "store/credential_repositories.h"
 #include "store/environment_repository.h"
 #include "store/spend_ledger_repository.h"
@@ -108,6 +109,7 @@ PolicyView PolicyService::create(std::int64_t orgId, const PolicyInput& input, c
     policy.createdAt = policy.updatedAt = clock::nowMicros();
     policy.id = policies_.insert(c, policy);
     audit_.record(c, orgId, actor, audit::Change::of("spend_policy", "create", policy.id, snapshot(policy)));
+    store::notifyChange(c, {"spend.changed", orgId, 0});
     return policy;
   });
   // Enforcement sees the policy first, then its counter is set from the events already
@@ -167,6 +169,7 @@ PolicyView PolicyService::update(std::int64_t orgId, std::int64_t policyId, cons
     policies_.update(c, *policy);
     audit_.record(c, orgId, actor,
                   audit::Change::of("spend_policy", "update", policyId, audit::changes(*before, *snapshot(*policy))));
+    store::notifyChange(c, {"spend.changed", orgId, 0});
     return *policy;
   });
   cache_.invalidate(orgId);
@@ -182,6 +185,7 @@ void PolicyService::remove(std::int64_t orgId, std::int64_t policyId, const audi
     store::SpendLedgerRepository().removeBuckets(c, policyId, std::numeric_limits<std::int64_t>::min(),
                                                  std::numeric_limits<std::int64_t>::max());
     audit_.record(c, orgId, actor, audit::Change::of("spend_policy", "delete", policyId, snapshot(*policy)));
+    store::notifyChange(c, {"spend.changed", orgId, 0});
   });
   cache_.invalidate(orgId);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Cross-node invalidation on PostgreSQL (ARCHITECTURE.md, "Scaling out"): a change that
 // other nodes cache (an API key revoked, an organization deleted, moderation rules
-// edited) sends a notice with pg_notify inside its own transaction, so it is delivered
+// or spend policies edited) sends a notice with pg_notify inside its own transaction, so it is delivered
 // exactly when the change commits; every node LISTENs on one dedicated connection and
 // hands each notice to the runtime. A node that loses that connection may have missed
 // notices, so it is told (connected = false) and must stop trusting its caches until the
@@ -19,7 +19,7 @@
 namespace aev::store {
 
 struct ChangeNotice {
-  std::string topic;  // apikey.revoked | organization.deleted | moderation.changed
+  std::string topic;  // apikey.revoked | organization.deleted | moderation.changed | spend.changed
   std::int64_t orgId = 0;
   std::int64_t id = 0;  // the key id for apikey.revoked, else 0
 };

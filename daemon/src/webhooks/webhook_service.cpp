@@ -1,7 +1,11 @@
 #include "webhooks/webhook_service.h"
 
+#include <Poco/JSON/Array.h>
+
 #include <set>
 
+#include "audit/audit_log.h"
+#include "audit/changes.h"
 #include "common/clock.h"
 #include "common/crypto.h"
 #include "events/event.h"
@@ -63,7 +67,27 @@ std::optional<std::vector<std::string>> distinctTypes(const std::optional<std::v
 
 }  // namespace
 
-store::WebhookEndpointRecord WebhookService::create(std::int64_t orgId, const EndpointInput& in) {
+namespace {
+
+// What the audit log keeps of an endpoint: never its secret.
+Poco::JSON::Object::Ptr snapshot(const store::WebhookEndpointRecord& e) {
+  Poco::Dynamic::Var types;
+  if (e.eventTypes) {
+    Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
+    for (const auto& t : *e.eventTypes) list->add(t);
+    types = list;
+  }
+  return audit::metadata({{"url", e.url},
+                          {"channelId", std::to_string(e.channelId)},
+                          {"eventTypes", types},
+                          {"description", e.description},
+                          {"active", e.active}});
+}
+
+}  // namespace
+
+store::WebhookEndpointRecord WebhookService::create(std::int64_t orgId, const EndpointInput& in,
+                                                    const audit::Actor& actor) {
   if (auto found = problems(orgId, std::nullopt, in); !found.empty()) throw errors::validation(std::move(found));
   store::WebhookEndpointRecord e;
   e.orgId = orgId;
@@ -76,7 +100,11 @@ store::WebhookEndpointRecord WebhookService::create(std::int64_t orgId, const En
   e.createdAt = e.updatedAt = clock::nowMicros();
   auto sealed = e;
   sealed.secret = secrets_.seal(e.secret);
-  e.id = db_.transaction([&](store::Connection& c) { return endpoints_.insert(c, sealed); });
+  e.id = db_.transaction([&](store::Connection& c) {
+    const auto id = endpoints_.insert(c, sealed);
+    audit_.record(c, orgId, actor, audit::Change::of("webhook", "create", id, snapshot(e)));
+    return id;
+  });
   outbox_.invalidate();
   return e;
 }
@@ -95,8 +123,9 @@ store::WebhookEndpointRecord WebhookService::get(std::int64_t orgId, std::int64_
 }
 
 store::WebhookEndpointRecord WebhookService::update(std::int64_t orgId, std::int64_t endpointId,
-                                                    const EndpointInput& in) {
+                                                    const EndpointInput& in, const audit::Actor& actor) {
   auto e = get(orgId, endpointId);
+  const auto before = snapshot(e);
   if (auto found = problems(orgId, endpointId, in); !found.empty()) throw errors::validation(std::move(found));
   if (in.url) e.url = *in.url;
   if (in.eventTypes) e.eventTypes = distinctTypes(*in.eventTypes);
@@ -115,15 +144,19 @@ store::WebhookEndpointRecord WebhookService::update(std::int64_t orgId, std::int
     endpoints_.update(c, e);
     // A disabled endpoint's queue is dropped: nothing piles up to flood it later.
     if (!e.active) messages_.dropTarget(c, orgId, kKind, endpointId, false);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("webhook", "update", endpointId, audit::changes(*before, *snapshot(e))));
   });
   outbox_.invalidate();
   return e;
 }
 
-void WebhookService::remove(std::int64_t orgId, std::int64_t endpointId) {
+void WebhookService::remove(std::int64_t orgId, std::int64_t endpointId, const audit::Actor& actor) {
   bool removed = db_.transaction([&](store::Connection& c) {
-    if (!endpoints_.remove(c, orgId, endpointId)) return false;
+    auto endpoint = endpoints_.find(c, orgId, endpointId);
+    if (!endpoint || !endpoints_.remove(c, orgId, endpointId)) return false;
     messages_.dropTarget(c, orgId, kKind, endpointId, true);  // pending retries stop
+    audit_.record(c, orgId, actor, audit::Change::of("webhook", "delete", endpointId, snapshot(*endpoint)));
     return true;
   });
   if (!removed) throw errors::notFound("Webhook endpoint");
@@ -142,7 +175,8 @@ std::int64_t WebhookService::pending(std::int64_t orgId, std::int64_t endpointId
   return messages_.pendingCount(*conn, orgId, kKind, endpointId);
 }
 
-void WebhookService::redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId) {
+void WebhookService::redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId,
+                               const audit::Actor& actor) {
   auto endpoint = get(orgId, endpointId);
   db_.transaction([&](store::Connection& c) {
     auto attempt = messages_.attempt(c, orgId, deliveryId);
@@ -152,6 +186,10 @@ void WebhookService::redeliver(std::int64_t orgId, std::int64_t endpointId, std:
       throw errors::conflict("The webhook endpoint is disabled; enable it (PATCH active: true) to redeliver.");
     messages_.enqueue(c, orgId, kKind, endpointId, attempt->eventId, attempt->messageId, std::nullopt,
                       clock::nowMicros());
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("webhook", "redeliver", endpointId,
+                                    audit::metadata({{"deliveryId", std::to_string(deliveryId)},
+                                                     {"messageId", attempt->messageId}})));
   });
   engine_.wake();
 }

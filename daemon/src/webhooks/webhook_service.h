@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/actor.h"
 #include "common/errors.h"
 #include "delivery/delivery_engine.h"
 #include "delivery/outbound_http.h"
@@ -20,6 +21,10 @@
 #include "store/webhook_repository.h"
 #include "webhooks/event_outbox.h"
 #include "webhooks/secret_box.h"
+
+namespace aev::audit {
+class AuditLog;
+}
 
 namespace aev::webhooks {
 
@@ -34,9 +39,10 @@ struct EndpointInput {
 
 class WebhookService {
  public:
-  WebhookService(store::Database& db, const delivery::OutboundHttp& outbound, EventOutbox& outbox,
-                 delivery::Engine& engine, const SecretBox& secrets, std::string internalKey)
+  WebhookService(store::Database& db, audit::AuditLog& audit, const delivery::OutboundHttp& outbound,
+                 EventOutbox& outbox, delivery::Engine& engine, const SecretBox& secrets, std::string internalKey)
       : db_(db),
+        audit_(audit),
         outbound_(outbound),
         outbox_(outbox),
         engine_(engine),
@@ -47,18 +53,19 @@ class WebhookService {
   std::vector<FieldError> problems(std::int64_t orgId, std::optional<std::int64_t> endpointId,
                                    const EndpointInput& input);
   // The record with the secret in clear (shown once); the store holds it sealed.
-  store::WebhookEndpointRecord create(std::int64_t orgId, const EndpointInput& input);
+  store::WebhookEndpointRecord create(std::int64_t orgId, const EndpointInput& input, const audit::Actor& actor);
   std::vector<store::WebhookEndpointRecord> listForChannel(std::int64_t orgId, std::int64_t channelId);
   store::WebhookEndpointRecord get(std::int64_t orgId, std::int64_t endpointId);
-  store::WebhookEndpointRecord update(std::int64_t orgId, std::int64_t endpointId, const EndpointInput& input);
-  void remove(std::int64_t orgId, std::int64_t endpointId);
+  store::WebhookEndpointRecord update(std::int64_t orgId, std::int64_t endpointId, const EndpointInput& input,
+                                      const audit::Actor& actor);
+  void remove(std::int64_t orgId, std::int64_t endpointId, const audit::Actor& actor);
 
   // Newest first, at most `limit`.
   std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t endpointId,
                                                        std::int64_t limit);
   std::int64_t pending(std::int64_t orgId, std::int64_t endpointId);
   // Sends the message of attempt `deliveryId` again (same webhook-id, new attempts).
-  void redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId);
+  void redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId, const audit::Actor& actor);
 
   // POST /webhooks/ingest/:endpointId: 403 unless `key` is the configured internal key
   // (none configured: always 403). With it, the endpoint's pending messages are due now;
@@ -68,6 +75,7 @@ class WebhookService {
 
  private:
   store::Database& db_;
+  audit::AuditLog& audit_;
   const delivery::OutboundHttp& outbound_;
   EventOutbox& outbox_;
   delivery::Engine& engine_;

@@ -75,6 +75,16 @@ TEST_F(ExportDestinationsApi, CrudKeepsHeaderValuesWriteOnly) {
   ASSERT_STATUS(t.http.del("/export-destinations/" + id), 204);
   EXPECT_TRUE(IsProblem(t.http.get("/export-destinations/" + id), 404));
   EXPECT_TRUE(IsProblem(t.http.get("/export-destinations/" + id + "/deliveries"), 404));
+
+  // Audited, with header names and never their values.
+  auto audit = t.http.get("/audit-logs?resourceType=export_destination");
+  ASSERT_STATUS(audit, 200);
+  std::vector<std::string> actions;
+  for (const auto& e : objects(audit.object()->getArray("data"))) actions.push_back(strField(e, "action"));
+  EXPECT_EQ(actions, (std::vector<std::string>{"export_destination.delete", "export_destination.update",
+                                               "export_destination.create"}));
+  EXPECT_EQ(audit.body.find("top-secret-value"), std::string::npos) << audit.body;
+  EXPECT_NE(audit.body.find("authorization"), std::string::npos);
 }
 
 TEST_F(ExportDestinationsApi, BadFieldsAreOne422AndOtherOrganizationsSeeNothing) {

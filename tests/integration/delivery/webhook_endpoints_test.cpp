@@ -51,6 +51,15 @@ TEST_F(WebhookEndpointsApi, CreateShowsTheSecretOnceAndListsWithoutIt) {
   EXPECT_TRUE(IsProblem(t.http.del("/webhooks/endpoints/" + std::to_string(id)), 404));
   EXPECT_TRUE(IsProblem(t.http.get("/webhooks/deliveries/" + std::to_string(id)), 404));
   EXPECT_EQ(objects(t.http.get("/webhooks/endpoints/channel/" + std::to_string(ch)).array()).size(), 1u);
+
+  // Audited, never with the secret.
+  auto audit = t.http.get("/audit-logs?resourceType=webhook");
+  ASSERT_STATUS(audit, 200);
+  std::vector<std::string> actions;
+  for (const auto& e : objects(audit.object()->getArray("data"))) actions.push_back(strField(e, "action"));
+  EXPECT_EQ(actions, (std::vector<std::string>{"webhook.delete", "webhook.create", "webhook.create"}));
+  EXPECT_EQ(audit.body.find(secret), std::string::npos);
+  EXPECT_EQ(audit.body.find("whsec_"), std::string::npos);
 }
 
 TEST_F(WebhookEndpointsApi, BadFieldsAreOne422AndSaveNothing) {

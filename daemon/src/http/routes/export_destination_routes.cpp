@@ -7,6 +7,7 @@
 
 #include "auth/authenticator.h"
 #include "exports/destination_service.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -19,10 +20,6 @@ namespace {
 
 const std::set<std::string> kFields = {"name",    "kind",        "endpointUrl", "envSlug",  "signals",
                                        "eventTypeFilter", "headers", "serviceName", "encoding", "active"};
-
-std::int64_t actingOrg(AppContext& ctx, const Request& req) {
-  return ctx.authenticator->user(credentialsOf(req)).requireOrg();
-}
 
 Poco::JSON::Array::Ptr arrayOf(const std::vector<std::string>& values) {
   Poco::JSON::Array::Ptr a = new Poco::JSON::Array;
@@ -124,11 +121,12 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
   router.add(
       "POST", "/export-destinations",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto input = destinationInput(body, true);
         checkBody(ctx, body, orgId, std::nullopt, input);
-        return Response::json(201, destinationJson(req.baseUrl, ctx.exportDestinations->create(orgId, input), true));
+        return Response::json(201, destinationJson(req.baseUrl, ctx.exportDestinations->create(orgId, input, who.actor), true));
       },
       "Create an export destination (name, endpointUrl, envSlug, signals; kind otlp | http, eventTypeFilter, "
       "headers (write-only), serviceName, encoding protobuf | json).",
@@ -138,7 +136,7 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/export-destinations",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto obj = withSchema(req.baseUrl, "ExportDestinationList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
         for (const auto& d : ctx.exportDestinations->list(orgId)) data->add(destinationJson(req.baseUrl, d, false));
@@ -151,7 +149,7 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/export-destinations/{destinationId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto d = ctx.exportDestinations->get(orgId, pathId(req.param("destinationId"), "Export destination"));
         return Response::json(200, destinationJson(req.baseUrl, d, true));
       },
@@ -161,12 +159,13 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
   router.add(
       "PATCH", "/export-destinations/{destinationId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         const auto id = pathId(req.param("destinationId"), "Export destination");
         BodyReader body(req.jsonBody());
         auto input = destinationInput(body, false);
         checkBody(ctx, body, orgId, id, input);
-        return Response::json(200, destinationJson(req.baseUrl, ctx.exportDestinations->update(orgId, id, input), true));
+        return Response::json(200, destinationJson(req.baseUrl, ctx.exportDestinations->update(orgId, id, input, who.actor), true));
       },
       "Change fields of an export destination (headers, when sent, replace all headers; active false drops its "
       "queue).",
@@ -176,8 +175,9 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
   router.add(
       "DELETE", "/export-destinations/{destinationId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
-        ctx.exportDestinations->remove(orgId, pathId(req.param("destinationId"), "Export destination"));
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
+        ctx.exportDestinations->remove(orgId, pathId(req.param("destinationId"), "Export destination"), who.actor);
         return Response::noContent();
       },
       "Delete an export destination; its queued batches are dropped.", "exports");
@@ -185,7 +185,7 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/export-destinations/{destinationId}/deliveries",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         const auto limit = queryInt(req.queryFilter("limit"), "limit", 50, 1, 200);
         auto obj = withSchema(req.baseUrl, "ExportDeliveryList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
@@ -202,7 +202,7 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
   router.add(
       "POST", "/export-destinations/{destinationId}/test",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto r = ctx.exportDestinations->test(orgId, pathId(req.param("destinationId"), "Export destination"));
         auto obj = withSchema(req.baseUrl, "ExportTestResult");
         obj->set("ok", r.ok);

@@ -8,6 +8,7 @@
 
 #include "auth/authenticator.h"
 #include "common/clock.h"
+#include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -20,10 +21,6 @@ namespace aev::http {
 namespace {
 
 const std::set<std::string> kEndpointFields = {"url", "channelId", "eventTypes", "description", "active"};
-
-std::int64_t actingOrg(AppContext& ctx, const Request& req) {
-  return ctx.authenticator->user(credentialsOf(req)).requireOrg();
-}
 
 // The superset of both shapes (decisions §1): integer id and channelId as the first
 // shape takes them, endpointId and orgId as decimal strings.
@@ -107,11 +104,12 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "POST", "/webhooks/endpoints",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto input = endpointInput(body, true);
         checkBody(ctx, body, orgId, std::nullopt, input);
-        auto endpoint = ctx.webhooks->create(orgId, input);
+        auto endpoint = ctx.webhooks->create(orgId, input, who.actor);
         return Response::json(201, endpointJson(req.baseUrl, endpoint, true));
       },
       "Register a webhook endpoint for a channel (url, channelId; optional eventTypes filter and description). "
@@ -122,7 +120,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/webhooks/endpoints/channel/{channelId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
         for (const auto& e : ctx.webhooks->listForChannel(orgId, pathId(req.param("channelId"), "Channel")))
           list->add(endpointJson(req.baseUrl, e, false));
@@ -134,7 +132,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/webhooks/endpoints/{id}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         auto endpoint = ctx.webhooks->get(orgId, pathId(req.param("id"), "Webhook endpoint"));
         return Response::json(200, endpointJson(req.baseUrl, endpoint, false));
       },
@@ -144,12 +142,13 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "PATCH", "/webhooks/endpoints/{id}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         const auto id = pathId(req.param("id"), "Webhook endpoint");
         BodyReader body(req.jsonBody());
         auto input = endpointInput(body, false);
         checkBody(ctx, body, orgId, id, input);
-        auto endpoint = ctx.webhooks->update(orgId, id, input);
+        auto endpoint = ctx.webhooks->update(orgId, id, input, who.actor);
         return Response::json(200, endpointJson(req.baseUrl, endpoint, false));
       },
       "Change a webhook endpoint's url, eventTypes, description or active (true re-enables an endpoint that was "
@@ -160,8 +159,9 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "DELETE", "/webhooks/endpoints/{id}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
-        ctx.webhooks->remove(orgId, pathId(req.param("id"), "Webhook endpoint"));
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
+        ctx.webhooks->remove(orgId, pathId(req.param("id"), "Webhook endpoint"), who.actor);
         return Response::noContent();
       },
       "Delete a webhook endpoint; its pending deliveries and retries stop.", "webhooks");
@@ -169,7 +169,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/webhooks/deliveries/{endpointId}",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto orgId = actingUser(ctx, req).orgId;
         const auto limit = queryInt(req.queryFilter("limit"), "limit", 50, 1, 200);
         Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
         for (const auto& a :
@@ -186,9 +186,10 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "POST", "/webhooks/endpoints/{id}/deliveries/{deliveryId}/redeliver",
       [&ctx](Request& req) {
-        const auto orgId = actingOrg(ctx, req);
+        const auto who = actingUser(ctx, req);
+        const auto orgId = who.orgId;
         ctx.webhooks->redeliver(orgId, pathId(req.param("id"), "Webhook endpoint"),
-                                pathId(req.param("deliveryId"), "Webhook delivery"));
+                                pathId(req.param("deliveryId"), "Webhook delivery"), who.actor);
         auto obj = newObject();
         obj->set("queued", true);
         return Response::json(202, obj);
