@@ -168,9 +168,9 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(moderationMigration(d));
   list.push_back(auditMigration(d));
   list.push_back(spendMigration(d));
-  list.push_back(alertsMigration(d));
   list.push_back(deliveryMigration(d));
   list.push_back(exportsMigration(d));
+  list.push_back(alertsMigration(d));
   return list;
 }
 

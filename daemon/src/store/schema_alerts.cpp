@@ -1,11 +1,11 @@
-// v12: alert rules (decisions §7) with their evaluation state, and the history of their
+// v11: alert rules (decisions §7) with their evaluation state, and the history of their
 // state changes (each one a notification for the rule's destination).
 #include "store/schema_parts.h"
 
 namespace aev::store {
 
 Migration alertsMigration(Dialect d) {
-  return {12,
+  return {11,
           "alerts",
           {// app_id / environment_id are filters, not foreign keys: deleting an app leaves
            // the rule (it then matches nothing) rather than silently dropping an alert.

@@ -15,8 +15,8 @@ Migration environmentsMigration(Dialect d);  // v5: environments
 Migration moderationMigration(Dialect d);    // v6: moderation rules and violations
 Migration auditMigration(Dialect d);         // v7: audit log, heads, signed checkpoints
 Migration spendMigration(Dialect d);         // v8: spend policies, counters, crossings, notifications
-Migration alertsMigration(Dialect d);        // v12: alert rules and their state history
 Migration deliveryMigration(Dialect d);      // v9: outbox, delivery attempts, webhook endpoints
 Migration exportsMigration(Dialect d);       // v10: export destinations
+Migration alertsMigration(Dialect d);        // v11: alert rules and their state history
 
 }  // namespace aev::store
