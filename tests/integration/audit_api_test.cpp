@@ -6,7 +6,9 @@
 #include <Poco/DigestEngine.h>
 #include <Poco/SHA2Engine.h>
 
+#include <atomic>
 #include <sstream>
+#include <thread>
 
 #include "support/api_fixture.h"
 
@@ -124,6 +126,28 @@ TEST_F(AuditApi, TheChainRecomputesFromTheDocumentedCanonicalForm) {
   // A second verify finds the checkpoint it signed and matches the chain against it.
   auto again = u.http.get("/audit-logs/verify").object();
   EXPECT_EQ(intField(again, "checkpointsVerified"), 1);
+}
+
+TEST_F(AuditApi, FiftyConcurrentChangesKeepOneGaplessChain) {
+  auto u = registerUser("audit-concurrent");
+  std::vector<std::thread> threads;
+  std::atomic<int> created{0};
+  for (int t = 0; t < 10; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i)
+        if (u.http.post("/apps", R"({"name":"app )" + std::to_string(t) + "-" + std::to_string(i) + R"("})").status ==
+            201)
+          ++created;
+    });
+  for (auto& th : threads) th.join();
+  ASSERT_EQ(created.load(), 50);
+  auto list = entries(u, "?limit=200");
+  ASSERT_EQ(list.size(), 52u);  // register, login, 50 apps
+  for (std::size_t i = 0; i < list.size(); ++i)
+    EXPECT_EQ(intField(list[i], "seq"), static_cast<std::int64_t>(list.size() - i));
+  auto verify = u.http.get("/audit-logs/verify").object();
+  EXPECT_TRUE(verify->getValue<bool>("ok")) << strField(verify, "reason");
+  EXPECT_EQ(intField(verify, "checked"), 52);
 }
 
 TEST_F(AuditApi, FiltersAndBounds) {

@@ -8,19 +8,15 @@
 
 #include <memory>
 #include <thread>
+#include <tuple>
 
 #include "alerts/alert_evaluator.h"
 #include "alerts/alert_rule.h"
 #include "common/clock.h"
-#include "store/migrations.h"
-#include "support/postgres_server.h"
-#include "support/process.h"
+#include "unit/store_test.h"
 
 namespace aev::alerts {
 namespace {
-
-using aev::testing::PostgresServer;
-using aev::testing::TempDir;
 
 TEST(AlertRule, OperatorsCompareAsNamed) {
   EXPECT_TRUE(crosses("gt", 2, 1));
@@ -33,36 +29,15 @@ TEST(AlertRule, OperatorsCompareAsNamed) {
   EXPECT_THROW(crosses("ne", 1, 1), std::logic_error);
 }
 
-enum class Backend { SQLite, PostgreSQL };
-std::string nameOf(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::SQLite ? "SQLite" : "PostgreSQL";
-}
-
 constexpr std::int64_t kNow = 1'800'000'000'000'000;  // µs
 
-class AlertEvaluatorTest : public ::testing::TestWithParam<Backend> {
+class AlertEvaluatorTest : public aev::testing::StoreTest {
  protected:
   void SetUp() override {
-    dir_ = std::make_unique<TempDir>("aev-unit-alerts");
-    store::DatabaseOptions options;
-    options.poolSize = 4;
-    if (GetParam() == Backend::PostgreSQL) {
-      if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
-      options.url = PostgresServer::instance().createDatabase();
-    } else {
-      options.dataDir = dir_->path();
-      options.sqliteSynchronous = "OFF";
-    }
-    db_ = std::make_unique<store::Database>(options);
-    store::migrate(*db_);
-    org_ = db_->insert(
-        "INSERT INTO organizations (name, slug, plan, created_at, updated_at) VALUES ('o', 'o', 'free', 0, 0) "
-        "RETURNING id");
-    app_ = db_->insert("INSERT INTO apps (org_id, name, created_at, updated_at) VALUES (?, 'a', 0, 0) RETURNING id",
-                       {org_});
-    channel_ = db_->insert(
-        "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, 'c', 0, 0) RETURNING id",
-        {org_, app_});
+    openStore();
+    if (IsSkipped()) return;
+    org_ = addOrganization("o");
+    std::tie(app_, channel_) = addAppAndChannel(org_);
     evaluator_ = std::make_unique<AlertEvaluator>(*db_, "https://events.example.com");
   }
 
@@ -104,8 +79,6 @@ class AlertEvaluatorTest : public ::testing::TestWithParam<Backend> {
     return AlertMetrics().value(*c, stored(id), now);
   }
 
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<store::Database> db_;
   std::unique_ptr<AlertEvaluator> evaluator_;
   store::AlertRepository repo_;
   std::int64_t org_ = 0, app_ = 0, channel_ = 0, seq_ = 0;
@@ -200,8 +173,7 @@ TEST_P(AlertEvaluatorTest, ConcurrentRoundsFireOnce) {
   EXPECT_EQ(stored(id).state, "firing");
 }
 
-INSTANTIATE_TEST_SUITE_P(Dialects, AlertEvaluatorTest, ::testing::Values(Backend::SQLite, Backend::PostgreSQL),
-                         nameOf);
+AEV_STORE_BACKENDS(AlertEvaluatorTest);
 
 }  // namespace
 }  // namespace aev::alerts

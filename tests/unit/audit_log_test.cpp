@@ -18,13 +18,12 @@
 #include "common/crypto.h"
 #include "common/errors.h"
 #include "store/migrations.h"
-#include "support/postgres_server.h"
 #include "support/process.h"
+#include "unit/store_test.h"
 
 namespace aev::audit {
 namespace {
 
-using aev::testing::PostgresServer;
 using aev::testing::TempDir;
 
 // ---------------------------------------------------------------- canonical form
@@ -101,36 +100,15 @@ TEST(AuditSigner, RefusesAFileThatIsNotAKey) {
 
 // ---------------------------------------------------------------- the log on both stores
 
-enum class Backend { SQLite, PostgreSQL };
-std::string nameOf(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::SQLite ? "SQLite" : "PostgreSQL";
-}
-
-class AuditLogTest : public ::testing::TestWithParam<Backend> {
+class AuditLogTest : public aev::testing::StoreTest {
  protected:
   void SetUp() override {
-    dir_ = std::make_unique<TempDir>("aev-unit-audit");
-    store::DatabaseOptions options;
-    options.poolSize = 8;
-    if (GetParam() == Backend::PostgreSQL) {
-      if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
-      options.url = PostgresServer::instance().createDatabase();
-    } else {
-      options.dataDir = dir_->path();
-      options.sqliteSynchronous = "OFF";
-    }
-    db_ = std::make_unique<store::Database>(options);
-    store::migrate(*db_);
+    openStore(8);
+    if (IsSkipped()) return;
     signer_ = std::make_unique<CheckpointSigner>(CheckpointSigner::loadOrCreate(dir_->path() + "/audit.key"));
     log_ = std::make_unique<AuditLog>(*db_, signer_.get());
     orgA_ = addOrganization("a");
     orgB_ = addOrganization("b");
-  }
-
-  std::int64_t addOrganization(const std::string& slug) {
-    return db_->insert(
-        "INSERT INTO organizations (name, slug, plan, created_at, updated_at) VALUES (?, ?, 'free', 0, 0) RETURNING id",
-        {slug, slug});
   }
 
   void change(std::int64_t orgId, const std::string& verb, std::int64_t id) {
@@ -168,8 +146,6 @@ class AuditLogTest : public ::testing::TestWithParam<Backend> {
     db_->exec("UPDATE audit_heads SET entry_hash = ? WHERE org_id = ?", {prev, orgId});
   }
 
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<store::Database> db_;
   std::unique_ptr<CheckpointSigner> signer_;
   std::unique_ptr<AuditLog> log_;
   const Actor actor_{"dashboard", "1", "admin@example.com", "127.0.0.1", "req-1"};
@@ -383,7 +359,7 @@ TEST_P(AuditLogTest, ListFiltersNewestFirstAndValidates) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Dialects, AuditLogTest, ::testing::Values(Backend::SQLite, Backend::PostgreSQL), nameOf);
+AEV_STORE_BACKENDS(AuditLogTest);
 
 }  // namespace
 }  // namespace aev::audit

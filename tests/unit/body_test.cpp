@@ -199,3 +199,39 @@ TEST(QueryInt, OutOfRangeOrGarbageIs422OnQueryLocation) {
 
 }  // namespace
 }  // namespace aev::http
+
+namespace aev::http {
+namespace {
+
+TEST(BodyReaderValueProblems, AddedOnlyForWellTypedTopLevelFields) {
+  BodyReader r(Poco::JSON::Parser().parse(R"({"name":7,"rungs":[{"at":"x"}],"limit":-1})")
+                   .extract<Poco::JSON::Object::Ptr>());
+  r.string("name", true);
+  r.fail("rungs[0].at", "must be an integer", "\"x\"");
+  bool asked = false;
+  auto valueProblems = [&] {
+    asked = true;
+    return std::vector<FieldError>{{"body.name", "is too short", ""},         // mistyped: dropped
+                                   {"body.rungs", "must ascend", ""},         // mistyped below: dropped
+                                   {"body.limit", "must be positive", "-1"}};  // well typed: kept
+  };
+  try {
+    r.done(valueProblems);
+    FAIL() << "a mistyped body must be a 422";
+  } catch (const ApiError& e) {
+    std::vector<std::string> locations;
+    for (const auto& f : e.fieldErrors()) locations.push_back(f.location);
+    EXPECT_EQ(locations, (std::vector<std::string>{"body.name", "body.rungs[0].at", "body.limit"}));
+    EXPECT_EQ(e.fieldErrors().front().message, "must be a string");
+  }
+  EXPECT_TRUE(asked);
+
+  BodyReader clean(Poco::JSON::Parser().parse(R"({"name":"x"})").extract<Poco::JSON::Object::Ptr>());
+  clean.string("name", true);
+  asked = false;
+  EXPECT_NO_THROW(clean.done(valueProblems));
+  EXPECT_FALSE(asked) << "value problems are the caller's to raise when the types are right";
+}
+
+}  // namespace
+}  // namespace aev::http

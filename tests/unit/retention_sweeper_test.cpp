@@ -7,51 +7,21 @@
 
 #include "common/clock.h"
 #include "events/retention_sweeper.h"
-#include "store/migrations.h"
-#include "support/postgres_server.h"
-#include "support/process.h"
+#include "unit/store_test.h"
 
 namespace aev::events {
 namespace {
 
-using aev::testing::PostgresServer;
-using aev::testing::TempDir;
-
-enum class Backend { SQLite, PostgreSQL };
-std::string nameOf(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::SQLite ? "SQLite" : "PostgreSQL";
-}
-
 constexpr std::int64_t kNow = 1'800'000'000'000'000;  // µs
 
-class RetentionSweeperTest : public ::testing::TestWithParam<Backend> {
+class RetentionSweeperTest : public aev::testing::StoreTest {
  protected:
-  void SetUp() override {
-    dir_ = std::make_unique<TempDir>("aev-unit-retention");
-    store::DatabaseOptions options;
-    options.poolSize = 4;
-    if (GetParam() == Backend::PostgreSQL) {
-      if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
-      options.url = PostgresServer::instance().createDatabase();
-    } else {
-      options.dataDir = dir_->path();
-      options.sqliteSynchronous = "OFF";
-    }
-    db_ = std::make_unique<store::Database>(options);
-    store::migrate(*db_);
-  }
+  void SetUp() override { openStore(); }
 
   // An organization on `plan` with one app and channel; returns {org, channel}.
   std::pair<std::int64_t, std::int64_t> organization(const std::string& slug, const std::string& plan) {
-    const auto org = db_->insert(
-        "INSERT INTO organizations (name, slug, plan, created_at, updated_at) VALUES (?, ?, ?, 0, 0) RETURNING id",
-        {slug, slug, plan});
-    const auto app = db_->insert(
-        "INSERT INTO apps (org_id, name, created_at, updated_at) VALUES (?, 'a', 0, 0) RETURNING id", {org});
-    const auto channel = db_->insert(
-        "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, 'c', 0, 0) RETURNING id",
-        {org, app});
-    return {org, channel};
+    const auto org = addOrganization(slug, plan);
+    return {org, addAppAndChannel(org).second};
   }
 
   void addEvents(std::int64_t org, std::int64_t channel, int n, std::int64_t receivedAt, const std::string& traceId) {
@@ -76,8 +46,6 @@ class RetentionSweeperTest : public ::testing::TestWithParam<Backend> {
     return identity::PlanCatalog({{"free", {"free", 1000, freeDays, 5}}, {"team", {"team", 1000, 90, 5}}}, "free");
   }
 
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<store::Database> db_;
   std::int64_t seq_ = 0;
 };
 
@@ -119,8 +87,7 @@ TEST_P(RetentionSweeperTest, RefusesABatchSizeBelowOne) {
   EXPECT_THROW(RetentionSweeper(*db_, catalog, 0), std::invalid_argument);
 }
 
-INSTANTIATE_TEST_SUITE_P(Dialects, RetentionSweeperTest, ::testing::Values(Backend::SQLite, Backend::PostgreSQL),
-                         nameOf);
+AEV_STORE_BACKENDS(RetentionSweeperTest);
 
 }  // namespace
 }  // namespace aev::events

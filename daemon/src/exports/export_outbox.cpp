@@ -3,6 +3,7 @@
 #include <map>
 
 #include "common/clock.h"
+#include "delivery/seq_ranges.h"
 
 namespace aev::exports {
 
@@ -18,14 +19,7 @@ void ExportOutbox::enqueue(store::Connection& c, const std::vector<store::Stored
       loadedAt_ = now;
     }
     if (orgs_.empty()) return;
-    for (const auto& e : events) {
-      if (!orgs_.count(e.orgId)) continue;
-      auto [it, fresh] = ranges.try_emplace(e.channelId, e.seq, e.seq);
-      if (!fresh) {
-        it->second.first = std::min(it->second.first, e.seq);
-        it->second.second = std::max(it->second.second, e.seq);
-      }
-    }
+    ranges = delivery::seqRanges(events, [&](const store::StoredEvent& e) { return orgs_.count(e.orgId) > 0; });
   }
   const auto now = clock::nowMicros();
   std::size_t written = 0;

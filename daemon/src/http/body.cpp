@@ -3,6 +3,7 @@
 #include <Poco/JSON/Array.h>
 
 #include <charconv>
+#include <set>
 
 #include "common/clock.h"
 #include "http/request.h"
@@ -141,6 +142,28 @@ void BodyReader::done() const {
   std::string detail = errors_.front().location + " " + errors_.front().message;
   if (errors_.size() > 1) detail += " (and " + std::to_string(errors_.size() - 1) + " more)";
   throw errors::validation(errors_, detail);
+}
+
+namespace {
+// "body.rungs[1].at_percent" → "body.rungs": the top-level field a problem is about.
+std::string topField(const std::string& location) {
+  const auto dot = location.find('.');
+  const auto end = location.find_first_of(".[", dot == std::string::npos ? 0 : dot + 1);
+  return location.substr(0, end);
+}
+}  // namespace
+
+void BodyReader::done(const std::function<std::vector<FieldError>()>& valueProblems) const {
+  try {
+    done();
+  } catch (ApiError& typeProblems) {
+    // A field with a type problem was not (fully) read: its value checks would mislead.
+    std::set<std::string> mistyped;
+    for (const auto& f : typeProblems.fieldErrors()) mistyped.insert(topField(f.location));
+    for (auto& f : valueProblems())
+      if (!mistyped.count(topField(f.location))) typeProblems.withFieldError(std::move(f));
+    throw;
+  }
 }
 
 std::int64_t pathId(const std::string& value, const std::string& what) {

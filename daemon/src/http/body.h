@@ -4,6 +4,7 @@
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ class BodyReader {
   void fail(const std::string& field, const std::string& message, const std::string& value = "");
   // Throws one 422 listing every recorded problem.
   void done() const;
+  // As done(), and when the body has type problems the 422 also lists the value problems
+  // (e.g. a service's problems() check) of the top-level fields that were well typed:
+  // every mistake in one answer. valueProblems is called only then.
+  void done(const std::function<std::vector<FieldError>()>& valueProblems) const;
   const Poco::JSON::Object::Ptr& object() const { return body_; }
 
  private:

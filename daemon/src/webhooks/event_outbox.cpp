@@ -3,6 +3,7 @@
 #include <map>
 
 #include "common/clock.h"
+#include "delivery/seq_ranges.h"
 
 namespace aev::webhooks {
 
@@ -22,14 +23,7 @@ void EventOutbox::enqueue(store::Connection& c, const std::vector<store::StoredE
     std::lock_guard lock(mutex_);
     refreshLocked(c);
     if (channels_.empty()) return;
-    for (const auto& e : events) {
-      if (!channels_.count(e.channelId)) continue;
-      auto [it, fresh] = ranges.try_emplace(e.channelId, e.seq, e.seq);
-      if (!fresh) {
-        it->second.first = std::min(it->second.first, e.seq);
-        it->second.second = std::max(it->second.second, e.seq);
-      }
-    }
+    ranges = delivery::seqRanges(events, [&](const store::StoredEvent& e) { return channels_.count(e.channelId) > 0; });
   }
   const auto now = clock::nowMicros();
   std::size_t written = 0;

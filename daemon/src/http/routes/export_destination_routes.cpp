@@ -102,19 +102,6 @@ exports::DestinationInput destinationInput(BodyReader& body, bool creating) {
   return in;
 }
 
-void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optional<std::int64_t> id,
-               const exports::DestinationInput& input) {
-  try {
-    body.done();
-  } catch (ApiError& typeProblems) {
-    std::set<std::string> seen;
-    for (const auto& f : typeProblems.fieldErrors()) seen.insert(f.location);
-    for (auto& f : ctx.exportDestinations->problems(orgId, id, input))
-      if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
-    throw;
-  }
-}
-
 }  // namespace
 
 void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
@@ -125,7 +112,7 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
         const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto input = destinationInput(body, true);
-        checkBody(ctx, body, orgId, std::nullopt, input);
+        body.done([&] { return ctx.exportDestinations->problems(orgId, std::nullopt, input); });
         return Response::json(201, destinationJson(req.baseUrl, ctx.exportDestinations->create(orgId, input, who.actor), true));
       },
       "Create an export destination (name, endpointUrl, envSlug, signals; kind otlp | http, eventTypeFilter, "
@@ -164,7 +151,7 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
         const auto id = pathId(req.param("destinationId"), "Export destination");
         BodyReader body(req.jsonBody());
         auto input = destinationInput(body, false);
-        checkBody(ctx, body, orgId, id, input);
+        body.done([&] { return ctx.exportDestinations->problems(orgId, id, input); });
         return Response::json(200, destinationJson(req.baseUrl, ctx.exportDestinations->update(orgId, id, input, who.actor), true));
       },
       "Change fields of an export destination (headers, when sent, replace all headers; active false drops its "

@@ -58,21 +58,6 @@ moderation::RuleInput ruleInput(BodyReader& body, bool creating) {
   return in;
 }
 
-// Type problems of the body (BodyReader) plus the value problems of the fields that were
-// well typed (the service's checks), so every mistake comes back in one 422.
-void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optional<std::int64_t> ruleId,
-               const moderation::RuleInput& input) {
-  try {
-    body.done();
-  } catch (ApiError& typeProblems) {
-    std::set<std::string> seen;
-    for (const auto& f : typeProblems.fieldErrors()) seen.insert(f.location);
-    for (auto& f : ctx.moderationRules->problems(orgId, ruleId, input))
-      if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
-    throw;
-  }
-}
-
 }  // namespace
 
 void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
@@ -83,7 +68,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
         const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto input = ruleInput(body, true);
-        checkBody(ctx, body, orgId, std::nullopt, input);
+        body.done([&] { return ctx.moderationRules->problems(orgId, std::nullopt, input); });
         auto rule = ctx.moderationRules->create(orgId, input, who.actor);
         return Response::json(201, ruleJson(req.baseUrl, rule, true));
       },
@@ -122,7 +107,7 @@ void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
         const auto id = pathId(req.param("ruleId"), "Moderation rule");
         BodyReader body(req.jsonBody());
         auto input = ruleInput(body, false);
-        checkBody(ctx, body, orgId, id, input);
+        body.done([&] { return ctx.moderationRules->problems(orgId, id, input); });
         auto rule = ctx.moderationRules->update(orgId, id, input, who.actor);
         return Response::json(200, ruleJson(req.baseUrl, rule, true));
       },

@@ -170,26 +170,6 @@ spend::PolicyInput policyInput(BodyReader& body, bool creating) {
   return in;
 }
 
-// Type problems of the body plus the value problems of the well-typed fields.
-void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optional<std::int64_t> policyId,
-               const spend::PolicyInput& input) {
-  try {
-    body.done();
-  } catch (ApiError& typeProblems) {
-    std::set<std::string> seen;
-    bool rungTypes = false;  // then the rungs were not read: their value checks would mislead
-    for (const auto& f : typeProblems.fieldErrors()) {
-      seen.insert(f.location);
-      if (f.location.rfind("body.rungs", 0) == 0) rungTypes = true;
-    }
-    for (auto& f : ctx.spendPolicies->problems(orgId, policyId, input)) {
-      if (rungTypes && f.location.rfind("body.rungs", 0) == 0) continue;
-      if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
-    }
-    throw;
-  }
-}
-
 Response checkSpend(AppContext& ctx, Request& req) {
   auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "publish");
   const auto orgId = p.requireOrg();
@@ -241,7 +221,7 @@ void registerSpendPolicyRoutes(Router& router, AppContext& ctx) {
         const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto input = policyInput(body, true);
-        checkBody(ctx, body, orgId, std::nullopt, input);
+        body.done([&] { return ctx.spendPolicies->problems(orgId, std::nullopt, input); });
         return Response::json(201, policyJson(req.baseUrl, ctx.spendPolicies->create(orgId, input, who.actor), true));
       },
       "Create a spend policy (name, limitUsd, windowType, rungs; scope apiKeyId, appId, environmentId, userId, model, "
@@ -288,7 +268,7 @@ void registerSpendPolicyRoutes(Router& router, AppContext& ctx) {
         const auto id = pathId(req.param("policyId"), "Spend policy");
         BodyReader body(req.jsonBody());
         auto input = policyInput(body, false);
-        checkBody(ctx, body, orgId, id, input);
+        body.done([&] { return ctx.spendPolicies->problems(orgId, id, input); });
         return Response::json(200, policyJson(req.baseUrl, ctx.spendPolicies->update(orgId, id, input, who.actor), true));
       },
       "Change fields of a spend policy (null clears a scope field); its window spend is recounted from the events.",

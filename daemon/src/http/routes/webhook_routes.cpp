@@ -85,19 +85,6 @@ webhooks::EndpointInput endpointInput(BodyReader& body, bool creating) {
   return in;
 }
 
-void checkBody(AppContext& ctx, BodyReader& body, std::int64_t orgId, std::optional<std::int64_t> endpointId,
-               const webhooks::EndpointInput& input) {
-  try {
-    body.done();
-  } catch (ApiError& typeProblems) {
-    std::set<std::string> seen;
-    for (const auto& f : typeProblems.fieldErrors()) seen.insert(f.location);
-    for (auto& f : ctx.webhooks->problems(orgId, endpointId, input))
-      if (seen.insert(f.location).second) typeProblems.withFieldError(std::move(f));
-    throw;
-  }
-}
-
 }  // namespace
 
 void registerWebhookRoutes(Router& router, AppContext& ctx) {
@@ -108,7 +95,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
         const auto orgId = who.orgId;
         BodyReader body(req.jsonBody());
         auto input = endpointInput(body, true);
-        checkBody(ctx, body, orgId, std::nullopt, input);
+        body.done([&] { return ctx.webhooks->problems(orgId, std::nullopt, input); });
         auto endpoint = ctx.webhooks->create(orgId, input, who.actor);
         return Response::json(201, endpointJson(req.baseUrl, endpoint, true));
       },
@@ -147,7 +134,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
         const auto id = pathId(req.param("id"), "Webhook endpoint");
         BodyReader body(req.jsonBody());
         auto input = endpointInput(body, false);
-        checkBody(ctx, body, orgId, id, input);
+        body.done([&] { return ctx.webhooks->problems(orgId, id, input); });
         auto endpoint = ctx.webhooks->update(orgId, id, input, who.actor);
         return Response::json(200, endpointJson(req.baseUrl, endpoint, false));
       },
