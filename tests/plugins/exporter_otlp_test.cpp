@@ -185,7 +185,8 @@ TEST_F(OtlpExporter, SpansAndLogsAsJson) {
 
 // Four stored events for the metrics signal: two chat turns of one group (tokens under
 // the nested and the flat GenAI names, costs, durations), an error of another group of
-// the same service, and a tool call of the default service (the batch's earliest event).
+// the same service (with a negative cost and a NaN duration, both ignored), and a tool
+// call of the default service (the batch's earliest event).
 const std::string kMetricEvents = R"([
   {"id": 1, "identifier": "turn-1", "eventType": "agent.message", "agentId": "planner",
    "metadata": {"service": "checkout", "model": "gpt-4o", "provider": "openai", "duration_ms": 250,
@@ -197,7 +198,7 @@ const std::string kMetricEvents = R"([
                 "cost_usd": 0.02},
    "timestamp": "2026-01-02T03:04:05.5Z"},
   {"id": 3, "identifier": "failed", "eventType": "agent.error", "agentId": "planner",
-   "metadata": {"service": "checkout"}, "timestamp": "2026-01-02T03:04:06Z"},
+   "metadata": {"service": "checkout", "cost_usd": -1, "duration_ms": "NaN"}, "timestamp": "2026-01-02T03:04:06Z"},
   {"id": 4, "identifier": "search", "eventType": "agent.tool_call.end",
    "metadata": {"model": "claude-sonnet", "gen_ai.provider.name": "anthropic", "status": "error"},
    "timestamp": "2026-01-02T03:04:04Z"}
@@ -281,6 +282,7 @@ TEST_F(OtlpExporter, MetricsAsProtobufAggregateTheBatch) {
   // agent_events.cost_usd: a double Sum.
   auto costSum = pbOne(checkout.at("agent_events.cost_usd"), 7).bytes;
   EXPECT_EQ(pbOne(checkout.at("agent_events.cost_usd"), 3).bytes, "USD");
+  ASSERT_EQ(pbAll(costSum, 1).size(), 1u);  // the error's negative cost is no point
   auto cost = pointWith(costSum, 7, chat);
   EXPECT_TRUE(pbAll(cost, 6).empty());
   EXPECT_DOUBLE_EQ(asDouble(pbOne(cost, 4).value), 0.01 + 0.02);  // as_double

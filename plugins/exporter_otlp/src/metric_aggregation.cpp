@@ -1,6 +1,7 @@
 #include "metric_aggregation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -50,8 +51,8 @@ struct ServiceTotals {
 };
 
 // A metadata number under the first present key (flat, then nested path); numeric
-// strings count too, since agents send "12" as often as 12. Negative values are dropped:
-// the sums are monotonic.
+// strings count too, since agents send "12" as often as 12. Negative and non-finite values
+// are dropped: the sums are monotonic and must stay numbers.
 std::optional<double> metadataNumber(const Value& metadata, std::initializer_list<std::string_view> keys) {
   for (auto k : keys) {
     const Value* v = metadata.find(k);
@@ -67,7 +68,7 @@ std::optional<double> metadataNumber(const Value& metadata, std::initializer_lis
     } else {
       continue;
     }
-    if (d >= 0 && d == d) return d;
+    if (std::isfinite(d) && d >= 0) return d;
   }
   return std::nullopt;
 }
