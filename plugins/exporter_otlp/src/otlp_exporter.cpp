@@ -1,6 +1,7 @@
 // exporter_otlp: ships events to an OpenTelemetry collector over OTLP/HTTP, as spans
 // (traces signal), log records (logs signal) or per-batch aggregates (metrics signal,
-// metric_aggregation.h), encoded as binary protobuf (default) or JSON. The protobuf encoding is hand-written (protobuf_writer.h): no protobuf library.
+// metric_aggregation.h), encoded as binary protobuf (default) or JSON. The protobuf
+// encoding is hand-written (protobuf_writer.h): no protobuf library.
 //
 // Results follow the OTLP specification: 2xx ok (a partial success is logged and
 // counted, not retried), 429/502/503/504 and network failures retry (honouring
@@ -40,8 +41,8 @@ std::uint64_t nowUnixNano() {
           .count());
 }
 
-// rejected_spans / rejected_log_records / rejected_data_points of an OTLP response's partial_success (field 1,
-// its field 1), in either encoding; 0 when absent or unreadable.
+// rejected_spans / rejected_log_records / rejected_data_points of an OTLP response's
+// partial_success (field 1, its field 1), in either encoding; 0 when absent or unreadable.
 std::int64_t rejectedCount(const std::string& body, bool json) {
   if (json) {
     try {
