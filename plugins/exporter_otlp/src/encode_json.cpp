@@ -14,6 +14,14 @@ using aev::json::appendString;
 
 void anyValue(std::string& out, const AnyValue& v);
 
+// A double in the protobuf JSON mapping: a number, or "NaN" / "Infinity" / "-Infinity".
+void number(std::string& out, double d) {
+  char buf[40];
+  if (std::isfinite(d)) std::snprintf(buf, sizeof buf, "%.17g", d);
+  else std::snprintf(buf, sizeof buf, "\"%s\"", std::isnan(d) ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"));
+  out += buf;
+}
+
 void keyValues(std::string& out, const std::vector<KeyValue>& kvs) {
   out += '[';
   for (std::size_t i = 0; i < kvs.size(); ++i) {
@@ -36,15 +44,11 @@ void anyValue(std::string& out, const AnyValue& v) {
       return;
     case AnyValue::Kind::Bool: out += v.b ? "{\"boolValue\":true}" : "{\"boolValue\":false}"; return;
     case AnyValue::Kind::Int: out += "{\"intValue\":\"" + std::to_string(v.i) + "\"}"; return;  // int64 as string
-    case AnyValue::Kind::Double: {
-      char buf[40];
-      if (std::isfinite(v.d)) std::snprintf(buf, sizeof buf, "%.17g", v.d);
-      else std::snprintf(buf, sizeof buf, "\"%s\"", std::isnan(v.d) ? "NaN" : (v.d > 0 ? "Infinity" : "-Infinity"));
+    case AnyValue::Kind::Double:
       out += "{\"doubleValue\":";
-      out += buf;
+      number(out, v.d);
       out += '}';
       return;
-    }
     case AnyValue::Kind::Array:
       out += "{\"arrayValue\":{\"values\":[";
       for (std::size_t i = 0; i < v.array.size(); ++i) {
@@ -85,6 +89,59 @@ void resourceAndScope(std::string& out, const ResourceBatch& b, const Scope& sco
   out += ",\"version\":";
   appendString(out, scope.version);
   out += '}';
+}
+
+void pointTimes(std::string& out, const std::vector<KeyValue>& attributes, std::uint64_t start, std::uint64_t time) {
+  out += "{\"attributes\":";
+  keyValues(out, attributes);
+  nanos(out, "startTimeUnixNano", start);
+  nanos(out, "timeUnixNano", time);
+}
+
+void metric(std::string& out, const Metric& m) {
+  out += "{\"name\":";
+  appendString(out, m.name);
+  if (!m.description.empty()) field(out, "description", m.description);
+  if (!m.unit.empty()) field(out, "unit", m.unit);
+  if (m.kind == Metric::Kind::Sum) {
+    out += ",\"sum\":{\"dataPoints\":[";
+    for (std::size_t i = 0; i < m.numberPoints.size(); ++i) {
+      const auto& p = m.numberPoints[i];
+      if (i) out += ',';
+      pointTimes(out, p.attributes, p.startTimeUnixNano, p.timeUnixNano);
+      if (p.isDouble) {
+        out += ",\"asDouble\":";
+        number(out, p.asDouble);
+      } else {
+        out += ",\"asInt\":\"" + std::to_string(p.asInt) + "\"";  // sfixed64 as string
+      }
+      out += '}';
+    }
+    out += "],\"aggregationTemporality\":" + std::to_string(kTemporalityDelta) + ",\"isMonotonic\":true}}";
+    return;
+  }
+  out += ",\"histogram\":{\"dataPoints\":[";
+  for (std::size_t i = 0; i < m.histogramPoints.size(); ++i) {
+    const auto& p = m.histogramPoints[i];
+    if (i) out += ',';
+    pointTimes(out, p.attributes, p.startTimeUnixNano, p.timeUnixNano);
+    out += ",\"count\":\"" + std::to_string(p.count) + "\",\"sum\":";
+    number(out, p.sum);
+    out += ",\"bucketCounts\":[";
+    for (std::size_t b = 0; b < p.bucketCounts.size(); ++b)
+      out += (b ? ",\"" : "\"") + std::to_string(p.bucketCounts[b]) + "\"";
+    out += "],\"explicitBounds\":[";
+    for (std::size_t b = 0; b < p.explicitBounds.size(); ++b) {
+      if (b) out += ',';
+      number(out, p.explicitBounds[b]);
+    }
+    out += "],\"min\":";
+    number(out, p.min);
+    out += ",\"max\":";
+    number(out, p.max);
+    out += '}';
+  }
+  out += "],\"aggregationTemporality\":" + std::to_string(kTemporalityDelta) + "}}";
 }
 
 }  // namespace
@@ -144,6 +201,23 @@ std::string logsJson(const std::vector<ResourceBatch>& batches, const Scope& sco
       if (!l.spanId.empty()) out += ",\"spanId\":\"" + toHex(l.spanId) + "\"";
       if (!l.eventName.empty()) field(out, "eventName", l.eventName);
       out += '}';
+    }
+    out += "]}]}";
+  }
+  out += "]}";
+  return out;
+}
+
+std::string metricsJson(const std::vector<ResourceBatch>& batches, const Scope& scope) {
+  std::string out = "{\"resourceMetrics\":[";
+  for (std::size_t bi = 0; bi < batches.size(); ++bi) {
+    const auto& b = batches[bi];
+    if (bi) out += ',';
+    resourceAndScope(out, b, scope, "scopeMetrics");
+    out += ",\"metrics\":[";
+    for (std::size_t i = 0; i < b.metrics.size(); ++i) {
+      if (i) out += ',';
+      metric(out, b.metrics[i]);
     }
     out += "]}]}";
   }

@@ -1,5 +1,5 @@
-// Field numbers from opentelemetry-proto (collector/{trace,logs}/v1, trace/v1, logs/v1,
-// common/v1, resource/v1).
+// Field numbers from opentelemetry-proto (collector/{trace,logs,metrics}/v1, trace/v1,
+// logs/v1, metrics/v1, common/v1, resource/v1).
 #include "encoders.h"
 #include "protobuf_writer.h"
 
@@ -90,6 +90,52 @@ Writer logRecord(const LogRecord& l) {
   return w;
 }
 
+Writer numberDataPoint(const NumberDataPoint& p) {
+  Writer w;
+  w.fixed64Field(2, p.startTimeUnixNano);       // start_time_unix_nano
+  w.fixed64Field(3, p.timeUnixNano);            // time_unix_nano
+  if (p.isDouble) w.doubleField(4, p.asDouble);  // as_double
+  else w.fixed64Field(6, static_cast<std::uint64_t>(p.asInt));  // as_int (sfixed64)
+  for (const auto& kv : p.attributes) w.messageField(7, keyValue(kv));  // attributes
+  return w;
+}
+
+Writer histogramDataPoint(const HistogramDataPoint& p) {
+  Writer w;
+  w.fixed64Field(2, p.startTimeUnixNano);       // start_time_unix_nano
+  w.fixed64Field(3, p.timeUnixNano);            // time_unix_nano
+  w.fixed64Field(4, p.count);                   // count
+  w.doubleField(5, p.sum);                      // sum (optional: always present)
+  Writer buckets, bounds;                       // packed repeated fixed64 / double
+  for (auto c : p.bucketCounts) buckets.rawFixed64(c);
+  for (auto b : p.explicitBounds) bounds.rawDouble(b);
+  w.bytesField(6, buckets.bytes());             // bucket_counts
+  w.bytesField(7, bounds.bytes());              // explicit_bounds
+  for (const auto& kv : p.attributes) w.messageField(9, keyValue(kv));  // attributes
+  w.doubleField(11, p.min);                     // min
+  w.doubleField(12, p.max);                     // max
+  return w;
+}
+
+Writer metric(const Metric& m) {
+  Writer w;
+  w.bytesField(1, m.name);                      // name
+  w.stringFieldIfSet(2, m.description);         // description
+  w.stringFieldIfSet(3, m.unit);                // unit
+  Writer data;
+  if (m.kind == Metric::Kind::Sum) {            // Sum: data_points = 1, aggregation_temporality = 2, is_monotonic = 3
+    for (const auto& p : m.numberPoints) data.messageField(1, numberDataPoint(p));
+    data.varintField(2, kTemporalityDelta);
+    data.boolField(3, true);
+    w.messageField(7, data);                    // sum
+  } else {                                      // Histogram: data_points = 1, aggregation_temporality = 2
+    for (const auto& p : m.histogramPoints) data.messageField(1, histogramDataPoint(p));
+    data.varintField(2, kTemporalityDelta);
+    w.messageField(9, data);                    // histogram
+  }
+  return w;
+}
+
 }  // namespace
 
 std::string tracesProtobuf(const std::vector<ResourceBatch>& batches, const Scope& scope) {
@@ -116,6 +162,20 @@ std::string logsProtobuf(const std::vector<ResourceBatch>& batches, const Scope&
     resourceLogs.messageField(1, resource(b.resource));
     resourceLogs.messageField(2, scopeLogs);
     request.messageField(1, resourceLogs);
+  }
+  return request.take();
+}
+
+std::string metricsProtobuf(const std::vector<ResourceBatch>& batches, const Scope& scope) {
+  Writer request;  // ExportMetricsServiceRequest: resource_metrics = 1
+  for (const auto& b : batches) {
+    Writer scopeMetrics;  // ScopeMetrics: scope = 1, metrics = 2
+    scopeMetrics.messageField(1, scopeMessage(scope));
+    for (const auto& m : b.metrics) scopeMetrics.messageField(2, metric(m));
+    Writer resourceMetrics;  // ResourceMetrics: resource = 1, scope_metrics = 2
+    resourceMetrics.messageField(1, resource(b.resource));
+    resourceMetrics.messageField(2, scopeMetrics);
+    request.messageField(1, resourceMetrics);
   }
   return request.take();
 }

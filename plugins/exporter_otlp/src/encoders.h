@@ -10,10 +10,12 @@
 
 namespace otlp {
 
-// ExportTraceServiceRequest / ExportLogsServiceRequest.
+// ExportTraceServiceRequest / ExportLogsServiceRequest / ExportMetricsServiceRequest.
 std::string tracesProtobuf(const std::vector<ResourceBatch>& batches, const Scope& scope);
 std::string logsProtobuf(const std::vector<ResourceBatch>& batches, const Scope& scope);
+std::string metricsProtobuf(const std::vector<ResourceBatch>& batches, const Scope& scope);
 std::string tracesJson(const std::vector<ResourceBatch>& batches, const Scope& scope);
 std::string logsJson(const std::vector<ResourceBatch>& batches, const Scope& scope);
+std::string metricsJson(const std::vector<ResourceBatch>& batches, const Scope& scope);
 
 }  // namespace otlp

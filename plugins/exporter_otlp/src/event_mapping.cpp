@@ -26,6 +26,10 @@ std::string text(const Value* v) {
   return t ? *t : std::string();
 }
 
+}  // namespace
+
+const Value& metadataOf(const Value& event) { return member(event, "metadata"); }
+
 // The first present metadata key (flat, then nested), as text.
 std::string metadataText(const Value& metadata, std::initializer_list<std::string_view> keys) {
   for (auto k : keys) {
@@ -40,6 +44,8 @@ std::string serviceOf(const Value& event, const MappingOptions& options) {
   auto s = metadataText(member(event, "metadata"), {"service", "service.name"});
   return s.empty() ? options.serviceName : s;
 }
+
+namespace {
 
 // metadata → attributes: nested objects flatten to dotted keys ("usage.input_tokens"),
 // scalars keep their type, arrays become array values.
@@ -66,6 +72,8 @@ const char* operationOf(std::string_view eventType) {
   return nullptr;
 }
 
+}  // namespace
+
 std::uint64_t eventTime(const Value& event) {
   for (const char* k : {"occurredAt", "timestamp"}) {
     if (const Value* v = event.find(k); v && v->isString())
@@ -77,6 +85,8 @@ std::uint64_t eventTime(const Value& event) {
 bool isError(const Value& event, const Value& metadata) {
   return event.stringOr("eventType", "") == "agent.error" || metadataText(metadata, {"status"}) == "error";
 }
+
+namespace {
 
 // Attributes shared by spans and log records.
 std::vector<KeyValue> commonAttributes(const Value& event, const Value& metadata) {
@@ -98,6 +108,8 @@ std::vector<KeyValue> commonAttributes(const Value& event, const Value& metadata
   return attrs;
 }
 
+}  // namespace
+
 ResourceBatch& batchFor(std::vector<ResourceBatch>& batches, std::vector<std::string>& names,
                         const std::string& service, const MappingOptions& options) {
   for (std::size_t i = 0; i < names.size(); ++i)
@@ -111,17 +123,19 @@ ResourceBatch& batchFor(std::vector<ResourceBatch>& batches, std::vector<std::st
   return batches.back();
 }
 
+namespace {
+
 std::string idSource(const Value& event, const char* key) {
   return text(event.find(key));
 }
+
+}  // namespace
 
 void forEachEvent(const Value& events, const std::function<void(const Value&)>& fn) {
   if (!events.isArray()) return;
   for (const auto& e : events.items())
     if (e.isObject()) fn(e);
 }
-
-}  // namespace
 
 AnyValue toAnyValue(const Value& v) {
   switch (v.type()) {

@@ -1,6 +1,7 @@
 // exporter_otlp: ships events to an OpenTelemetry collector over OTLP/HTTP, as spans
-// (traces signal) or log records (logs signal), encoded as binary protobuf (default) or
-// JSON. The protobuf encoding is hand-written (protobuf_writer.h): no protobuf library.
+// (traces signal), log records (logs signal) or per-batch aggregates (metrics signal,
+// metric_aggregation.h), encoded as binary protobuf (default) or JSON. The protobuf
+// encoding is hand-written (protobuf_writer.h): no protobuf library.
 //
 // Results follow the OTLP specification: 2xx ok (a partial success is logged and
 // counted, not retried), 429/502/503/504 and network failures retry (honouring
@@ -14,6 +15,7 @@
 
 #include "encoders.h"
 #include "event_mapping.h"
+#include "metric_aggregation.h"
 #include "signal_url.h"
 
 namespace {
@@ -39,15 +41,15 @@ std::uint64_t nowUnixNano() {
           .count());
 }
 
-// rejected_spans / rejected_log_records of an OTLP response's partial_success (field 1,
-// its field 1), in either encoding; 0 when absent or unreadable.
+// rejected_spans / rejected_log_records / rejected_data_points of an OTLP response's
+// partial_success (field 1, its field 1), in either encoding; 0 when absent or unreadable.
 std::int64_t rejectedCount(const std::string& body, bool json) {
   if (json) {
     try {
       auto v = aev::json::parse(body);
       const auto* partial = v.find("partialSuccess");
       if (!partial) return 0;
-      for (const char* k : {"rejectedSpans", "rejectedLogRecords"}) {
+      for (const char* k : {"rejectedSpans", "rejectedLogRecords", "rejectedDataPoints"}) {
         if (const auto* r = partial->find(k)) {
           auto t = r->scalarText();
           return t ? std::strtoll(t->c_str(), nullptr, 10) : 0;
@@ -95,11 +97,14 @@ class OtlpExporter final : public aev::Exporter {
     }
     tracesUrl_ = otlp::signalUrl(destination_.url, "/v1/traces");
     logsUrl_ = otlp::signalUrl(destination_.url, "/v1/logs");
-    rejected_ = host.counter("rejected_total", "Spans and log records an OTLP receiver rejected (partial success)");
+    metricsUrl_ = otlp::signalUrl(destination_.url, "/v1/metrics");
+    rejected_ = host.counter("rejected_total",
+                             "Spans, log records and data points an OTLP receiver rejected (partial success)");
   }
 
   aev::Status exportBatch(const aev::ExportInput& in, const aev::Call& call) override {
-    if (in.signal != AEV_SIGNAL_TRACES && in.signal != AEV_SIGNAL_LOGS) return aev::Status::Unsupported;
+    if (in.signal != AEV_SIGNAL_TRACES && in.signal != AEV_SIGNAL_LOGS && in.signal != AEV_SIGNAL_METRICS)
+      return aev::Status::Unsupported;
     aev::json::Value events;
     try {
       events = aev::json::parse(in.eventsJson);
@@ -107,23 +112,43 @@ class OtlpExporter final : public aev::Exporter {
       call.error(std::string("events are not JSON: ") + e.what());
       return aev::Status::Permanent;
     }
-    bool traces = in.signal == AEV_SIGNAL_TRACES;
     otlp::MappingOptions options = mapping_;
     options.nowUnixNano = nowUnixNano();
-    auto batches = traces ? otlp::toSpans(events, options) : otlp::toLogs(events, options);
+    std::vector<otlp::ResourceBatch> batches;
+    std::string body;
+    const std::string* url = nullptr;
+    const char* items = nullptr;
+    switch (in.signal) {
+      case AEV_SIGNAL_TRACES:
+        batches = otlp::toSpans(events, options);
+        body = json_ ? otlp::tracesJson(batches, scope_) : otlp::tracesProtobuf(batches, scope_);
+        url = &tracesUrl_;
+        items = " spans";
+        break;
+      case AEV_SIGNAL_LOGS:
+        batches = otlp::toLogs(events, options);
+        body = json_ ? otlp::logsJson(batches, scope_) : otlp::logsProtobuf(batches, scope_);
+        url = &logsUrl_;
+        items = " log records";
+        break;
+      default:
+        batches = otlp::toMetrics(events, options);
+        body = json_ ? otlp::metricsJson(batches, scope_) : otlp::metricsProtobuf(batches, scope_);
+        url = &metricsUrl_;
+        items = " data points";
+        break;
+    }
     if (batches.empty()) return aev::Status::Ok;  // nothing to send
 
-    std::string body = traces ? (json_ ? otlp::tracesJson(batches, scope_) : otlp::tracesProtobuf(batches, scope_))
-                              : (json_ ? otlp::logsJson(batches, scope_) : otlp::logsProtobuf(batches, scope_));
     auto request = aev::http::requestTo(destination_, call, std::move(body),
                                         json_ ? "application/json" : "application/x-protobuf");
-    request.url = traces ? tracesUrl_ : logsUrl_;
+    request.url = *url;
     auto response = client_.post(request);
     auto status = aev::http::report(response, call, aev::http::RetryRule::Otlp);
     if (status == aev::Status::Ok) {
       if (auto rejected = rejectedCount(response.body, json_); rejected > 0) {
         rejected_.add(rejected);
-        host_.warn("receiver rejected " + std::to_string(rejected) + (traces ? " spans" : " log records") +
+        host_.warn("receiver rejected " + std::to_string(rejected) + items +
                    " of a batch (partial success)");
       }
     }
@@ -136,7 +161,7 @@ class OtlpExporter final : public aev::Exporter {
   bool json_ = false;
   otlp::MappingOptions mapping_;
   otlp::Scope scope_;
-  std::string tracesUrl_, logsUrl_;
+  std::string tracesUrl_, logsUrl_, metricsUrl_;
   aev::Counter rejected_;
   aev::http::Client client_;
 };
@@ -146,6 +171,7 @@ void initCurl(const aev::Host&) { aev::http::curlGlobalInit(); }
 }  // namespace
 
 AEV_PLUGIN("exporter_otlp", "1.0.0", "agent-events", aev::onLoad(&initCurl),
-           aev::exporter<OtlpExporter>("otlp", "OTLP/HTTP to an OpenTelemetry collector: spans and log records, "
-                                               "protobuf or JSON",
-                                       AEV_SIGNAL_TRACES | AEV_SIGNAL_LOGS, 0, kSchema))
+           aev::exporter<OtlpExporter>("otlp",
+                                       "OTLP/HTTP to an OpenTelemetry collector: spans, log records and "
+                                       "per-batch metrics, protobuf or JSON",
+                                       AEV_SIGNAL_TRACES | AEV_SIGNAL_LOGS | AEV_SIGNAL_METRICS, 0, kSchema))

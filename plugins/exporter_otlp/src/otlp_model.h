@@ -1,5 +1,5 @@
-// The small part of the OTLP data model this exporter produces: resources with spans or
-// log records, attributes as AnyValue trees. Both encoders (protobuf, JSON) write from it.
+// The small part of the OTLP data model this exporter produces: resources with spans,
+// log records or metrics, attributes as AnyValue trees. Both encoders (protobuf, JSON) write from it.
 #pragma once
 
 #include <cstdint>
@@ -62,11 +62,50 @@ struct LogRecord {
   std::string eventName;
 };
 
+// AggregationTemporality of the OTLP metrics data model.
+enum : int { kTemporalityDelta = 1 };
+
+// NumberDataPoint: an int64 (as_int) or a double (as_double) value.
+struct NumberDataPoint {
+  std::vector<KeyValue> attributes;
+  std::uint64_t startTimeUnixNano = 0;
+  std::uint64_t timeUnixNano = 0;
+  bool isDouble = false;
+  std::int64_t asInt = 0;
+  double asDouble = 0;
+};
+
+// HistogramDataPoint with explicit bounds: bucketCounts has explicitBounds.size() + 1
+// entries; min and max are always set (a point is only made from at least one value).
+struct HistogramDataPoint {
+  std::vector<KeyValue> attributes;
+  std::uint64_t startTimeUnixNano = 0;
+  std::uint64_t timeUnixNano = 0;
+  std::uint64_t count = 0;
+  double sum = 0;
+  std::vector<std::uint64_t> bucketCounts;
+  std::vector<double> explicitBounds;
+  double min = 0;
+  double max = 0;
+};
+
+// A monotonic delta Sum (numberPoints) or a delta Histogram (histogramPoints).
+struct Metric {
+  enum class Kind { Sum, Histogram };
+  std::string name;
+  std::string description;
+  std::string unit;
+  Kind kind = Kind::Sum;
+  std::vector<NumberDataPoint> numberPoints;
+  std::vector<HistogramDataPoint> histogramPoints;
+};
+
 // Events of one service.name, in batch order.
 struct ResourceBatch {
   std::vector<KeyValue> resource;
   std::vector<Span> spans;
   std::vector<LogRecord> logs;
+  std::vector<Metric> metrics;
 };
 
 struct Scope {

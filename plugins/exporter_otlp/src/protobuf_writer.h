@@ -23,12 +23,20 @@ class Writer {
   void boolField(std::uint32_t field, bool v) { varintField(field, v ? 1 : 0); }
   void fixed64Field(std::uint32_t field, std::uint64_t v) {
     tag(field, kFixed64);
-    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    rawFixed64(v);
   }
   void doubleField(std::uint32_t field, double v) {
+    tag(field, kFixed64);
+    rawDouble(v);
+  }
+  // Untagged values, for the body of a packed repeated fixed64 / double field.
+  void rawFixed64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  }
+  void rawDouble(double v) {
     std::uint64_t bits;
     std::memcpy(&bits, &v, sizeof bits);
-    fixed64Field(field, bits);
+    rawFixed64(bits);
   }
   void bytesField(std::uint32_t field, std::string_view bytes) {
     tag(field, kLengthDelimited);

@@ -2,11 +2,13 @@
 // with write-only header values and every 422, other organizations' destinations 404;
 // events of the organization filtered by envSlug and eventTypeFilter flow in batches
 // through the OTLP exporter (protobuf decoded by the OpenTelemetry JS packages' code
-// generated from the official proto definitions) and the HTTP exporter (JSON batches),
-// retried on 503, with the attempts listed and a test call.
+// generated from the official proto definitions: spans, and metrics aggregated per batch
+// in both encodings) and the HTTP exporter (JSON batches), retried on 503, with the
+// attempts listed and a test call.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "integration/delivery/delivery_support.h"
@@ -43,6 +45,49 @@ class ExportDestinationsApi : public DeliveryTest {
     auto r = runCommand({node, decoder, signal, dir.file("body.bin")}, 60s);
     if (!r.ok()) throw std::runtime_error("decode.mjs failed: " + r.output);
     return parseJson(r.output).extract<Poco::JSON::Object::Ptr>();
+  }
+
+  // What a receiver got on the metrics signal, summed over its requests (the daemon may
+  // split the events into several batches): "name{k=v,...}" (attributes sorted) → value;
+  // histograms add "<name>.count" and "<name>.sum". Works on the OTLP/JSON of a request
+  // and on decode.mjs's rendering of its protobuf alike (int64 as strings in both).
+  struct MetricTotals {
+    std::map<std::string, double> values;
+    std::set<std::string> services;
+    std::set<std::string> temporalities;  // "1" (JSON) or "AGGREGATION_TEMPORALITY_DELTA" (decoded)
+    bool allMonotonic = true;
+  };
+  static std::string pointKey(const std::string& name, const Poco::JSON::Object::Ptr& point) {
+    std::map<std::string, std::string> attrs;
+    if (auto a = point->getArray("attributes"))
+      for (const auto& kv : objects(a))
+        attrs[strField(kv, "key")] = kv->getObject("value")->getValue<std::string>("stringValue");
+    std::string key = name + "{";
+    for (const auto& [k, v] : attrs) key += (key.back() == '{' ? "" : ",") + k + "=" + v;
+    return key + "}";
+  }
+  static void addMetrics(const Poco::JSON::Object::Ptr& request, MetricTotals& totals) {
+    for (const auto& rm : objects(request->getArray("resourceMetrics"))) {
+      for (const auto& a : objects(rm->getObject("resource")->getArray("attributes")))
+        if (strField(a, "key") == "service.name")
+          totals.services.insert(a->getObject("value")->getValue<std::string>("stringValue"));
+      for (const auto& sm : objects(rm->getArray("scopeMetrics")))
+        for (const auto& m : objects(sm->getArray("metrics"))) {
+          const auto name = strField(m, "name");
+          auto data = m->has("sum") ? m->getObject("sum") : m->getObject("histogram");
+          totals.temporalities.insert(data->get("aggregationTemporality").convert<std::string>());
+          if (m->has("sum") && !data->optValue<bool>("isMonotonic", false)) totals.allMonotonic = false;
+          for (const auto& p : objects(data->getArray("dataPoints"))) {
+            const auto key = pointKey(name, p);
+            if (m->has("histogram")) {
+              totals.values[key + ".count"] += p->get("count").convert<double>();
+              totals.values[key + ".sum"] += p->get("sum").convert<double>();
+            } else {
+              totals.values[key] += p->get(p->has("asDouble") ? "asDouble" : "asInt").convert<double>();
+            }
+          }
+        }
+    }
   }
 };
 
@@ -102,7 +147,9 @@ TEST_F(ExportDestinationsApi, BadFieldsAreOne422AndOtherOrganizationsSeeNothing)
   };
   EXPECT_TRUE(IsProblem(postDestination(t, base("no-such-env", arr({"traces"}), "http://127.0.0.1:9")), 422));
   EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({}), "http://127.0.0.1:9")), 422));
-  EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({"metrics"}), "http://127.0.0.1:9")), 422));  // not shipped
+  auto httpMetrics = base("*", arr({"metrics"}), "http://127.0.0.1:9");
+  httpMetrics->set("kind", "http");
+  EXPECT_TRUE(IsProblem(postDestination(t, httpMetrics), 422));  // the http exporter ships no metrics
   EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({"traces"}), "file:///etc/passwd")), 422));
   EXPECT_EQ(t.http.get("/export-destinations").object()->getArray("data")->size(), 0u);
 
@@ -159,6 +206,97 @@ TEST_F(ExportDestinationsApi, OtlpProtobufSpansDecodeWithTheOfficialDefinitions)
     EXPECT_EQ(strField(spans[i], "traceId"), traceId);
     EXPECT_EQ(strField(spans[i], "spanId"), "b7ad6b716920333" + std::to_string(i));
   }
+}
+
+TEST_F(ExportDestinationsApi, OtlpMetricsAggregateTheEventsInBothEncodings) {
+  auto t = newTenant("expmetrics");
+  const auto ch = newChannel(t);
+  HttpReceiver protobuf, json;
+  const auto id = strField(createDestination(t, obj({{"name", "otel-metrics"}, {"endpointUrl", protobuf.url("")},
+                                                     {"envSlug", "*"}, {"signals", arr({"metrics"})},
+                                                     {"serviceName", "billing-agent"}})),
+                           "destinationId");
+  createDestination(t, obj({{"name", "otel-metrics-json"}, {"endpointUrl", json.url("/otlp")}, {"envSlug", "*"},
+                            {"signals", arr({"metrics"})}, {"serviceName", "billing-agent"},
+                            {"encoding", "json"}}));
+  // Two chat turns and an error of one model and agent; costs are binary fractions so
+  // the sums are exact.
+  struct Sent {
+    const char* type;
+    int input, output;
+    double cost;
+    int durationMs;  // 0: none
+  };
+  const std::vector<Sent> sent = {
+      {"agent.message", 10, 100, 0.5, 40}, {"agent.message", 20, 200, 0.25, 60}, {"agent.error", 30, 300, 1.0, 0}};
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    auto metadata = obj({{"model", "gpt-4o"}, {"provider", "openai"}, {"cost_usd", sent[i].cost},
+                         {"usage", obj({{"input_tokens", sent[i].input}, {"output_tokens", sent[i].output}})}});
+    if (sent[i].durationMs) metadata->set("duration_ms", sent[i].durationMs);
+    publish(t.http, ch, "turn-" + std::to_string(i), nullptr,
+            obj({{"eventType", sent[i].type}, {"agentId", "billing-bot"}, {"metadata", metadata}}));
+  }
+
+  const std::string group = "agent_events.event.type=agent.message,gen_ai.agent.name=billing-bot,"
+                            "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
+  const std::string errorGroup = "agent_events.event.type=agent.error,gen_ai.agent.name=billing-bot,"
+                                 "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
+  auto totalsOf = [&](const HttpReceiver& receiver, bool decode) {
+    MetricTotals totals;
+    for (const auto& r : receiver.requests()) {
+      EXPECT_EQ(r.path, decode ? "/v1/metrics" : "/otlp/v1/metrics");
+      addMetrics(decode ? decodeOtlp("metrics", r.body) : parseJson(r.body).extract<Poco::JSON::Object::Ptr>(),
+                 totals);
+    }
+    return totals;
+  };
+  auto eventCount = [&](const MetricTotals& m) {
+    auto value = [&](const std::string& key) { return m.values.count(key) ? m.values.at(key) : 0.0; };
+    return value("agent_events.events{" + group + "}") + value("agent_events.events{" + errorGroup + "}");
+  };
+  MetricTotals decoded, parsed;
+  ASSERT_TRUE(eventually([&] {
+    decoded = totalsOf(protobuf, true);
+    parsed = totalsOf(json, false);
+    return eventCount(decoded) >= 3 && eventCount(parsed) >= 3;
+  }, 20s)) << daemon().logTail();
+  EXPECT_EQ(protobuf.requests().front().header("content-type"), "application/x-protobuf");
+  EXPECT_EQ(json.requests().front().header("content-type"), "application/json");
+
+  const std::map<std::string, double> want = {
+      {"agent_events.events{" + group + "}", 2},
+      {"agent_events.events{" + errorGroup + "}", 1},
+      {"agent_events.errors{" + errorGroup + "}", 1},
+      {"agent_events.tokens{" + group + ",gen_ai.token.type=input}", 30},
+      {"agent_events.tokens{" + group + ",gen_ai.token.type=output}", 300},
+      {"agent_events.tokens{" + errorGroup + ",gen_ai.token.type=input}", 30},
+      {"agent_events.tokens{" + errorGroup + ",gen_ai.token.type=output}", 300},
+      {"agent_events.cost_usd{" + group + "}", 0.75},
+      {"agent_events.cost_usd{" + errorGroup + "}", 1.0},
+      {"agent_events.duration_ms{" + group + "}.count", 2},
+      {"agent_events.duration_ms{" + group + "}.sum", 100},
+  };
+  EXPECT_EQ(decoded.values, want);
+  EXPECT_EQ(parsed.values, want);
+  EXPECT_EQ(decoded.services, std::set<std::string>{"billing-agent"});
+  EXPECT_EQ(parsed.services, std::set<std::string>{"billing-agent"});
+  EXPECT_EQ(decoded.temporalities, std::set<std::string>{"AGGREGATION_TEMPORALITY_DELTA"});
+  EXPECT_EQ(parsed.temporalities, std::set<std::string>{"1"});  // enums as numbers in OTLP/JSON
+  EXPECT_TRUE(decoded.allMonotonic);
+  EXPECT_TRUE(parsed.allMonotonic);
+
+  // The test call aggregates its one synthetic event.
+  const auto before = protobuf.count();
+  auto test = t.http.post("/export-destinations/" + id + "/test");
+  ASSERT_STATUS(test, 200);
+  EXPECT_TRUE(test.object()->getValue<bool>("ok")) << test.body;
+  ASSERT_EQ(protobuf.count(), before + 1);
+  MetricTotals probe;
+  addMetrics(decodeOtlp("metrics", protobuf.requests().back().body), probe);
+  double events = 0;
+  for (const auto& [key, value] : probe.values)
+    if (key.rfind("agent_events.events{", 0) == 0) events += value;
+  EXPECT_EQ(events, 1);
 }
 
 TEST_F(ExportDestinationsApi, HttpJsonBatchesFollowTheEnvironmentAndTypeFilters) {
