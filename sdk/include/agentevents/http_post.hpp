@@ -31,6 +31,11 @@
 #include <vector>
 
 namespace aev::http {
+// Everything here is compiled into each plugin (and into the daemon's delivery engine).
+// The inline namespace gives it its own symbol names, so a program that also has other
+// aev::http types (the daemon's own Request/Response) never links two different classes
+// under one name (an ODR violation: the linker keeps one constructor for both).
+inline namespace sdk_v1 {
 
 // ------------------------------------------------------------------ address policy
 
@@ -355,4 +360,5 @@ class Client {
   CURL* curl_;
 };
 
+}  // namespace sdk_v1
 }  // namespace aev::http
