@@ -38,8 +38,10 @@ class AuditApi : public ApiTest {
       return s.str();
     };
     std::ostringstream meta;
-    if (e->isNull("metadata")) meta << "null";
-    else e->getObject("metadata")->stringify(meta, 0);  // sorted keys, no whitespace
+    if (e->isNull("metadata"))
+      meta << "null";
+    else
+      e->getObject("metadata")->stringify(meta, 0);  // sorted keys, no whitespace
     return std::string("{\"action\":") + q("action") + ",\"actorEmail\":" + q("actorEmail") +
            ",\"actorId\":" + q("actorId") + ",\"createdAt\":" + q("createdAt") + ",\"ipAddress\":" + q("ipAddress") +
            ",\"metadata\":" + meta.str() + ",\"organizationId\":" + q("organizationId") +
@@ -63,7 +65,7 @@ TEST_F(AuditApi, ChangesOfEachResourceAppendEntriesWithActorAndRequest) {
   ASSERT_STATUS(u.http.del("/api-keys/" + keyId), 204);
   ASSERT_STATUS(u.http.post("/environments", R"({"name":"Production"})"), 201);
   ASSERT_STATUS(u.http.post("/moderation/rules", R"({"name":"no secrets","action":"redact","detector":"regex",)"
-                                                  R"("pattern":"sk-[a-z]+"})"),
+                                                 R"("pattern":"sk-[a-z]+"})"),
                 201);
   auto patch = u.http.patch("/organizations/" + org, R"({"description":"ours"})");
   ASSERT_STATUS(patch, 200);
@@ -97,7 +99,8 @@ TEST_F(AuditApi, ChangesOfEachResourceAppendEntriesWithActorAndRequest) {
 
 TEST_F(AuditApi, TheChainRecomputesFromTheDocumentedCanonicalForm) {
   auto u = registerUser("audit");
-  for (int i = 0; i < 5; ++i) ASSERT_STATUS(u.http.post("/apps", R"({"name":"app )" + std::to_string(i) + R"("})"), 201);
+  for (int i = 0; i < 5; ++i)
+    ASSERT_STATUS(u.http.post("/apps", R"({"name":"app )" + std::to_string(i) + R"("})"), 201);
   auto list = entries(u, "?limit=200");
   ASSERT_EQ(list.size(), 7u);  // register, login, 5 apps
   std::string prev(64, '0');
@@ -194,9 +197,9 @@ TEST_F(AuditApi, OnlyAdminsReadAndNothingCrossesOrganizations) {
   }
 
   // A role change by the owner is a member.role_change with from/to.
-  ASSERT_STATUS(owner.http.patch("/organizations/" + std::to_string(owner.personalOrgId) + "/members/" +
-                                     std::to_string(member.id),
-                                 R"({"role":"admin"})"),
+  ASSERT_STATUS(owner.http.patch(
+                    "/organizations/" + std::to_string(owner.personalOrgId) + "/members/" + std::to_string(member.id),
+                    R"({"role":"admin"})"),
                 200);
   auto change = entries(owner, "?action=member.role_change");
   ASSERT_EQ(change.size(), 1u);

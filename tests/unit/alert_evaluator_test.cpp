@@ -2,15 +2,15 @@
 // injected clock (fires once on ok → firing, stays quiet while firing, resolves, and
 // notifies both), filters, undefined metrics, concurrent rounds — on SQLite and a real
 // PostgreSQL.
-#include <gtest/gtest.h>
+#include "alerts/alert_evaluator.h"
 
 #include <Poco/JSON/Parser.h>
+#include <gtest/gtest.h>
 
 #include <memory>
 #include <thread>
 #include <tuple>
 
-#include "alerts/alert_evaluator.h"
 #include "alerts/alert_rule.h"
 #include "common/clock.h"
 #include "unit/store_test.h"

@@ -1,6 +1,8 @@
 // audit/: the hash chain, its serialization under concurrent changes, signed
 // checkpoints, and verification failing at the right seq when rows are edited, deleted,
 // reordered, truncated or rewritten in the database — on SQLite and a real PostgreSQL.
+#include "audit/audit_log.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -11,7 +13,6 @@
 #include <thread>
 #include <vector>
 
-#include "audit/audit_log.h"
 #include "audit/canonical_json.h"
 #include "audit/chain.h"
 #include "audit/changes.h"
@@ -55,10 +56,11 @@ TEST(AuditChain, EntryTextIsTheDocumentedCanonicalObject) {
   e.requestId = "r1";
   e.metadata = R"({"name":"x"})";
   e.createdAt = 1'700'000'000'000'001;
-  EXPECT_EQ(entryText(e),
-            R"({"action":"app.create","actorEmail":"ada@example.com","actorId":"12",)"
-            R"("createdAt":"2023-11-14T22:13:20.000001Z","ipAddress":"10.0.0.1","metadata":{"name":"x"},)"
-            R"("organizationId":"7","requestId":"r1","resourceId":"4","resourceType":"app","seq":3,"source":"dashboard"})");
+  EXPECT_EQ(
+      entryText(e),
+      R"({"action":"app.create","actorEmail":"ada@example.com","actorId":"12",)"
+      R"("createdAt":"2023-11-14T22:13:20.000001Z","ipAddress":"10.0.0.1","metadata":{"name":"x"},)"
+      R"("organizationId":"7","requestId":"r1","resourceId":"4","resourceType":"app","seq":3,"source":"dashboard"})");
   EXPECT_EQ(entryHash(kGenesisHash, e), crypto::sha256Hex(kGenesisHash + entryText(e)));
   e.metadata.reset();
   EXPECT_NE(entryText(e).find(R"("metadata":null)"), std::string::npos);
@@ -189,9 +191,9 @@ TEST_P(AuditLogTest, EachOrganizationHasItsOwnChainAndList) {
 TEST_P(AuditLogTest, AChangeThatRollsBackLeavesNoEntryAndNoGap) {
   changes(orgA_, 2);
   EXPECT_THROW(db_->transaction([&](store::Connection& c) {
-                 log_->record(c, orgA_, actor_, Change::of("app", "delete", 9));
-                 throw errors::conflict("the change failed after its entry was appended");
-               }),
+    log_->record(c, orgA_, actor_, Change::of("app", "delete", 9));
+    throw errors::conflict("the change failed after its entry was appended");
+  }),
                ApiError);
   change(orgA_, "create", 3);
   auto entries = chain(orgA_);

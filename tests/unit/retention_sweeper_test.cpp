@@ -1,12 +1,13 @@
 // events/retention_sweeper.h on SQLite and a real PostgreSQL: events past their
 // organization's plan retention are deleted in bounded batches (with their attributes),
 // newer ones and other plans' stay, trace rollups follow, retention 0 keeps everything.
+#include "events/retention_sweeper.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
 
 #include "common/clock.h"
-#include "events/retention_sweeper.h"
 #include "unit/store_test.h"
 
 namespace aev::events {

@@ -67,8 +67,8 @@ class StoreTest : public ::testing::TestWithParam<StoreBackend> {
 
 }  // namespace aev::testing
 
-#define AEV_STORE_BACKENDS(Fixture)                                                                            \
-  INSTANTIATE_TEST_SUITE_P(Dialects, Fixture,                                                                 \
-                           ::testing::Values(aev::testing::StoreBackend::SQLite,                              \
-                                             aev::testing::StoreBackend::PostgreSQL),                         \
-                           aev::testing::storeBackendName)
+#define AEV_STORE_BACKENDS(Fixture)                                                                  \
+  INSTANTIATE_TEST_SUITE_P(                                                                          \
+      Dialects, Fixture,                                                                             \
+      ::testing::Values(aev::testing::StoreBackend::SQLite, aev::testing::StoreBackend::PostgreSQL), \
+      aev::testing::storeBackendName)

@@ -82,14 +82,16 @@ EvaluationResult AlertEvaluator::evaluate(std::int64_t now) {
       if (firing && rule->state != "firing") {
         rule->state = "firing";
         rule->firedAt = now;
-        notify(c, *rule, {0, rule->orgId, rule->id, "firing", value, rule->threshold, now, std::nullopt,
-                          alertJson(*rule, "firing", value, now, std::nullopt), std::nullopt, now});
+        notify(c, *rule,
+               {0, rule->orgId, rule->id, "firing", value, rule->threshold, now, std::nullopt,
+                alertJson(*rule, "firing", value, now, std::nullopt), std::nullopt, now});
         ++result.fired;
       } else if (!firing && rule->state == "firing") {
         const auto firedAt = rule->firedAt.value_or(now);
         rule->state = "ok";
-        notify(c, *rule, {0, rule->orgId, rule->id, "resolved", value, rule->threshold, firedAt, now,
-                          alertJson(*rule, "resolved", value, firedAt, now), std::nullopt, now});
+        notify(c, *rule,
+               {0, rule->orgId, rule->id, "resolved", value, rule->threshold, firedAt, now,
+                alertJson(*rule, "resolved", value, firedAt, now), std::nullopt, now});
         ++result.resolved;
       }
       rules_.setState(c, *rule);
@@ -98,8 +100,7 @@ EvaluationResult AlertEvaluator::evaluate(std::int64_t now) {
   });
   if (!applied) spdlog::debug("alerts: another node applied this round");
   if (result.fired || result.resolved) {
-    spdlog::info("alerts: {} fired, {} resolved ({} rules evaluated)", result.fired, result.resolved,
-                 result.evaluated);
+    spdlog::info("alerts: {} fired, {} resolved ({} rules evaluated)", result.fired, result.resolved, result.evaluated);
     if (changed_) changed_();
   }
   return result;

@@ -6,8 +6,8 @@
 namespace aev::alerts {
 
 const std::vector<std::string>& metricNames() {
-  static const std::vector<std::string> names = {"event_count",    "error_count",    "error_rate",    "cost_usd",
-                                                 "tokens",         "latency_p50_ms", "latency_p95_ms", "latency_p99_ms"};
+  static const std::vector<std::string> names = {"event_count", "error_count",    "error_rate",     "cost_usd",
+                                                 "tokens",      "latency_p50_ms", "latency_p95_ms", "latency_p99_ms"};
   return names;
 }
 

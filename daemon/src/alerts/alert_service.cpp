@@ -48,7 +48,9 @@ void apply(store::AlertRuleRecord& r, const AlertInput& in) {
   if (in.enabled) r.enabled = *in.enabled;
 }
 
-Poco::Dynamic::Var opt(const std::optional<std::string>& v) { return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var(); }
+Poco::Dynamic::Var opt(const std::optional<std::string>& v) {
+  return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var();
+}
 Poco::Dynamic::Var opt(const std::optional<std::int64_t>& v) {
   return v ? Poco::Dynamic::Var(std::to_string(*v)) : Poco::Dynamic::Var();
 }
@@ -138,8 +140,8 @@ store::AlertRuleRecord AlertService::create(std::int64_t orgId, const AlertInput
   return db_.transaction([&](store::Connection& c) {
     if (auto p = problems(c, rule); !p.empty()) throw errors::validation(std::move(p));
     if (rules_.count(c, orgId) >= kMaxRulesPerOrg)
-      throw errors::invalidField("body", "an organization has at most " + std::to_string(kMaxRulesPerOrg) +
-                                             " alert rules; delete some first");
+      throw errors::invalidField(
+          "body", "an organization has at most " + std::to_string(kMaxRulesPerOrg) + " alert rules; delete some first");
     rule.id = rules_.insert(c, rule);
     audit_.record(c, orgId, actor, audit::Change::of("alert_rule", "create", rule.id, snapshot(rule)));
     return rule;
@@ -168,7 +170,8 @@ store::AlertRuleRecord AlertService::update(std::int64_t orgId, std::int64_t id,
     if (auto p = problems(c, *rule); !p.empty()) throw errors::validation(std::move(p));
     rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);
     rules_.update(c, *rule);
-    audit_.record(c, orgId, actor, audit::Change::of("alert_rule", "update", id, audit::changes(*before, *snapshot(*rule))));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("alert_rule", "update", id, audit::changes(*before, *snapshot(*rule))));
     return *rule;
   });
 }

@@ -21,7 +21,8 @@ void print(std::ostream& out, std::int64_t orgId, const audit::VerifyReport& r) 
   out << ", " << r.checkpointsVerified << " signed checkpoint(s) matched";
   if (r.checkpointsUnverifiable) out << ", " << r.checkpointsUnverifiable << " signed with another key";
   if (r.latestCheckpoint)
-    out << ", newest checkpoint seq " << r.latestCheckpoint->seq << " signed " << clock::toRfc3339(r.latestCheckpoint->signedAt);
+    out << ", newest checkpoint seq " << r.latestCheckpoint->seq << " signed "
+        << clock::toRfc3339(r.latestCheckpoint->signedAt);
   out << "\n";
   if (!r.ok) out << "  broken at seq " << r.brokenAtSeq.value_or(0) << ": " << r.reason << "\n";
 }

@@ -3,13 +3,13 @@
 // itself (decisions §7). Built by the http module from the authenticated principal and
 // the request; services take it as a parameter so the entry is written in the same
 // transaction as the change.
+#include <Poco/JSON/Object.h>
+
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
-
-#include <Poco/JSON/Object.h>
 
 namespace aev::audit {
 

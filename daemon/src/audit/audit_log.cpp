@@ -51,7 +51,7 @@ std::vector<store::AuditRecord> AuditLog::list(std::int64_t orgId, const AuditQu
 }
 
 std::optional<store::AuditCheckpointRecord> AuditLog::signHead(store::Connection& c, std::int64_t orgId,
-                                                              const store::AuditHead& head) {
+                                                               const store::AuditHead& head) {
   if (!signer_ || head.seq == 0) return std::nullopt;
   store::AuditCheckpointRecord cp{orgId, head.seq, head.entryHash, clock::nowMicros(), signer_->keyId(), ""};
   cp.signature = signer_->sign(checkpointText(cp));
@@ -76,8 +76,8 @@ std::size_t AuditLog::checkpointAll() {
     // Only a chain that verifies gets a signature: signing a tampered head would bless it.
     auto report = verifyChain(*c, orgId, signer_);
     if (!report.ok) {
-      spdlog::error("audit log of organization {} does not verify at seq {}: {}", orgId,
-                    report.brokenAtSeq.value_or(0), report.reason);
+      spdlog::error("audit log of organization {} does not verify at seq {}: {}", orgId, report.brokenAtSeq.value_or(0),
+                    report.reason);
       continue;
     }
     if (report.head && signHead(*c, orgId, *report.head)) ++signedCount;

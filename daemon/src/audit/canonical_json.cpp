@@ -59,14 +59,18 @@ void append(std::string& out, const Poco::Dynamic::Var& v) {
     out += "null";
   } else if (v.type() == typeid(Poco::JSON::Object::Ptr)) {
     auto p = v.extract<Poco::JSON::Object::Ptr>();
-    if (p.isNull()) out += "null";
-    else appendObject(out, *p);
+    if (p.isNull())
+      out += "null";
+    else
+      appendObject(out, *p);
   } else if (v.type() == typeid(Poco::JSON::Object)) {
     appendObject(out, v.extract<Poco::JSON::Object>());
   } else if (v.type() == typeid(Poco::JSON::Array::Ptr)) {
     auto p = v.extract<Poco::JSON::Array::Ptr>();
-    if (p.isNull()) out += "null";
-    else appendArray(out, *p);
+    if (p.isNull())
+      out += "null";
+    else
+      appendArray(out, *p);
   } else if (v.type() == typeid(Poco::JSON::Array)) {
     appendArray(out, v.extract<Poco::JSON::Array>());
   } else if (v.type() == typeid(bool)) {

@@ -13,12 +13,12 @@ namespace aev::audit {
 
 struct VerifyReport {
   bool ok = true;
-  std::int64_t checked = 0;                // entries whose hashes were recomputed
+  std::int64_t checked = 0;                 // entries whose hashes were recomputed
   std::optional<std::int64_t> brokenAtSeq;  // the first seq that is missing, altered or out of place
   std::string reason;                       // why, for a human ("" when ok)
   std::optional<store::AuditHead> head;
-  std::int64_t checkpointsVerified = 0;     // signed checkpoints compared with the chain
-  std::int64_t checkpointsUnverifiable = 0;  // signed with a key this node does not hold
+  std::int64_t checkpointsVerified = 0;                          // signed checkpoints compared with the chain
+  std::int64_t checkpointsUnverifiable = 0;                      // signed with a key this node does not hold
   std::optional<store::AuditCheckpointRecord> latestCheckpoint;  // newest verified one
 };
 

@@ -15,7 +15,7 @@ namespace aev::delivery {
 // channel id → [lowest seq, highest seq] of the events `wanted` accepts.
 template <class Wanted>
 std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> seqRanges(const std::vector<store::StoredEvent>& events,
-                                                                       Wanted wanted) {
+                                                                        Wanted wanted) {
   std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> ranges;
   for (const auto& e : events) {
     if (!wanted(e)) continue;

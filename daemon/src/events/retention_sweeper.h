@@ -21,7 +21,8 @@ class RetentionSweeper {
   // One pass as of `now` (µs since the epoch; injected so tests need not wait days).
   // `keepGoing` is asked between batches (false stops early, e.g. at shutdown). Returns
   // the number of events deleted.
-  std::size_t sweep(std::int64_t now, const std::function<bool()>& keepGoing = [] { return true; });
+  std::size_t sweep(
+      std::int64_t now, const std::function<bool()>& keepGoing = [] { return true; });
 
  private:
   store::Database& db_;

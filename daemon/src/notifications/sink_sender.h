@@ -24,7 +24,9 @@ class SinkSender : public delivery::Sender {
 
   SinkSender(const plugins::Registry* registry, bool allowPrivateAddresses, std::chrono::milliseconds timeout,
              DeliveredHook onDelivered)
-      : registry_(registry), allowPrivate_(allowPrivateAddresses), timeout_(timeout),
+      : registry_(registry),
+        allowPrivate_(allowPrivateAddresses),
+        timeout_(timeout),
         onDelivered_(std::move(onDelivered)) {}
 
   delivery::Outcome send(const store::OutboxMessage& message) override;

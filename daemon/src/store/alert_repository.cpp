@@ -92,8 +92,8 @@ std::optional<AlertRuleRecord> AlertRepository::byId(Connection& c, std::int64_t
 
 std::vector<AlertRuleRecord> AlertRepository::list(Connection& c, std::int64_t orgId) {
   std::vector<AlertRuleRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns + " FROM alert_rules WHERE org_id = ? ORDER BY id",
-                               {orgId}))
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kColumns + " FROM alert_rules WHERE org_id = ? ORDER BY id", {orgId}))
     out.push_back(ruleFromRow(r));
   return out;
 }
@@ -111,7 +111,8 @@ std::vector<AlertRuleRecord> AlertRepository::enabled(Connection& c) {
 
 void AlertRepository::setState(Connection& c, const AlertRuleRecord& r) {
   c.exec(
-      "UPDATE alert_rules SET state = ?, last_value = ?, last_evaluated_at = ?, fired_at = ? WHERE org_id = ? AND id = ?",
+      "UPDATE alert_rules SET state = ?, last_value = ?, last_evaluated_at = ?, fired_at = ? WHERE org_id = ? AND id = "
+      "?",
       {r.state, optDouble(r.lastValue), optionalValue(r.lastEvaluatedAt), optionalValue(r.firedAt), r.orgId, r.id});
 }
 
@@ -129,7 +130,7 @@ void AlertRepository::markDelivered(Connection& c, std::int64_t orgId, std::int6
 }
 
 std::vector<AlertEventRecord> AlertRepository::events(Connection& c, std::int64_t orgId, std::int64_t ruleId,
-                                                     std::int64_t limit) {
+                                                      std::int64_t limit) {
   std::vector<AlertEventRecord> out;
   for (const auto& r : c.query(
            "SELECT id, org_id, rule_id, state, value, threshold, fired_at, resolved_at, notification, delivered_at, "

@@ -88,9 +88,9 @@ std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter&
 std::vector<AuditRecord> AuditRepository::chainPage(Connection& c, std::int64_t orgId, std::int64_t afterSeq,
                                                     std::int64_t limit) {
   std::vector<AuditRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns +
-                                   " FROM audit_log WHERE org_id = ? AND seq > ? ORDER BY seq, id LIMIT ?",
-                               {orgId, afterSeq, limit}))
+  for (const auto& r : c.query(
+           std::string("SELECT ") + kColumns + " FROM audit_log WHERE org_id = ? AND seq > ? ORDER BY seq, id LIMIT ?",
+           {orgId, afterSeq, limit}))
     out.push_back(recordFromRow(r));
   return out;
 }
@@ -122,9 +122,9 @@ std::optional<AuditCheckpointRecord> AuditRepository::latestCheckpoint(Connectio
 
 std::vector<std::int64_t> AuditRepository::orgsNeedingCheckpoint(Connection& c) {
   std::vector<std::int64_t> out;
-  for (const auto& r : c.query(
-           "SELECT h.org_id AS org_id FROM audit_heads h WHERE h.seq > "
-           "COALESCE((SELECT MAX(k.seq) FROM audit_checkpoints k WHERE k.org_id = h.org_id), 0) ORDER BY h.org_id"))
+  for (const auto& r :
+       c.query("SELECT h.org_id AS org_id FROM audit_heads h WHERE h.seq > "
+               "COALESCE((SELECT MAX(k.seq) FROM audit_checkpoints k WHERE k.org_id = h.org_id), 0) ORDER BY h.org_id"))
     out.push_back(r.i64("org_id"));
   return out;
 }

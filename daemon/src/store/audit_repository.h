@@ -66,7 +66,7 @@ class AuditRepository {
   // Entries with seq > afterSeq in seq order, at most limit: how verification walks.
   std::vector<AuditRecord> chainPage(Connection& c, std::int64_t orgId, std::int64_t afterSeq, std::int64_t limit);
 
-  void insertCheckpoint(Connection& c, const AuditCheckpointRecord& cp);  // ignores a duplicate seq
+  void insertCheckpoint(Connection& c, const AuditCheckpointRecord& cp);              // ignores a duplicate seq
   std::vector<AuditCheckpointRecord> checkpoints(Connection& c, std::int64_t orgId);  // seq order
   std::optional<AuditCheckpointRecord> latestCheckpoint(Connection& c, std::int64_t orgId);
   // Organizations whose head has moved past their latest checkpoint (or that have none).

@@ -21,8 +21,8 @@ bool RetentionRepository::claimSweep(Connection& c) {
   return c.query("SELECT pg_try_advisory_xact_lock(?) AS got", {kSweepLockKey}).front().boolean("got");
 }
 
-RetentionRepository::Deleted RetentionRepository::deleteBefore(Connection& c, std::int64_t orgId,
-                                                               std::int64_t cutoff, std::int64_t limit) {
+RetentionRepository::Deleted RetentionRepository::deleteBefore(Connection& c, std::int64_t orgId, std::int64_t cutoff,
+                                                               std::int64_t limit) {
   // One fixed statement text each (the prepared-statement cache keeps them): the batch
   // is "the oldest `limit` events before the cutoff", read for its traces, then deleted.
   // received_at only grows, so no event joins that set between the two statements.
@@ -30,9 +30,9 @@ RetentionRepository::Deleted RetentionRepository::deleteBefore(Connection& c, st
       "SELECT id FROM events WHERE org_id = ? AND received_at < ? ORDER BY received_at, id LIMIT ?";
   Deleted out;
   std::set<std::string> traces;
-  for (const auto& r : c.query("SELECT DISTINCT trace_id FROM events WHERE trace_id IS NOT NULL AND id IN (" + kBatch +
-                                   ")",
-                               {orgId, cutoff, limit}))
+  for (const auto& r :
+       c.query("SELECT DISTINCT trace_id FROM events WHERE trace_id IS NOT NULL AND id IN (" + kBatch + ")",
+               {orgId, cutoff, limit}))
     traces.insert(r.str("trace_id"));
   out.events = c.exec("DELETE FROM events WHERE id IN (" + kBatch + ")", {orgId, cutoff, limit});
   out.traceIds.assign(traces.begin(), traces.end());

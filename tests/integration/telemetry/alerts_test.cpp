@@ -2,13 +2,12 @@
 // second shape, every 422, other organizations' rules 404 and unchanged, audit entries,
 // and a rule that fires on published errors and resolves when its threshold moves, with
 // its history (the daemon here evaluates every second).
+#include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <sstream>
 #include <thread>
-
-#include <Poco/JSON/Parser.h>
 
 #include "integration/telemetry/traces_support.h"
 #include "support/http_receiver.h"
@@ -66,8 +65,8 @@ TEST_F(AlertsApi, CreateListGetPatchDeleteWithDefaultsAndAudit) {
   EXPECT_TRUE(a->getValue<bool>("enabled"));
   EXPECT_EQ(strField(a, "state"), "ok");
   EXPECT_DOUBLE_EQ(a->getValue<double>("threshold"), 0.05);
-  for (const char* nullField : {"appId", "environmentId", "model", "service", "release", "destination",
-                                "destinationType", "lastValue"})
+  for (const char* nullField :
+       {"appId", "environmentId", "model", "service", "release", "destination", "destinationType", "lastValue"})
     EXPECT_TRUE(a->isNull(nullField)) << nullField;
 
   auto list = t.user.http.get("/v2/alerts");
@@ -77,7 +76,8 @@ TEST_F(AlertsApi, CreateListGetPatchDeleteWithDefaultsAndAudit) {
 
   const auto appId = createApp(t);
   auto patched = t.user.http.patch("/v2/alerts/" + id, R"({"threshold":0.1,"model":"gpt-4o","windowMins":15,)"
-                                                       R"("appId":")" + std::to_string(appId) + R"(","enabled":false})");
+                                                       R"("appId":")" +
+                                                           std::to_string(appId) + R"(","enabled":false})");
   ASSERT_STATUS(patched, 200);
   auto p = patched.object();
   EXPECT_DOUBLE_EQ(p->getValue<double>("threshold"), 0.1);
@@ -107,14 +107,16 @@ TEST_F(AlertsApi, EveryInvalidFieldIsA422AndChangesNothing) {
   const auto foreignApp = createApp(other);
   auto r = t.user.http.post("/v2/alerts", "{}");
   EXPECT_TRUE(IsProblem(r, 422));
-  EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.name", "body.metric", "body.operator", "body.threshold"}));
+  EXPECT_EQ(errorLocations(r),
+            (std::vector<std::string>{"body.name", "body.metric", "body.operator", "body.threshold"}));
   r = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"p100","operator":"ne","threshold":"high",)"
                                      R"("windowMins":0,"colour":"red"})");
   EXPECT_TRUE(IsProblem(r, 422));
   EXPECT_EQ(errorLocations(r),
             (std::vector<std::string>{"body.metric", "body.operator", "body.threshold", "body.colour"}));
   r = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
-                                     R"("windowMins":1441,"appId":")" + std::to_string(foreignApp) + R"("})");
+                                     R"("windowMins":1441,"appId":")" +
+                                         std::to_string(foreignApp) + R"("})");
   EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.windowMins", "body.appId"}));
   r = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
                                      R"("destinationType":"pager"})");
@@ -128,8 +130,9 @@ TEST_F(AlertsApi, EveryInvalidFieldIsA422AndChangesNothing) {
   EXPECT_EQ(t.user.http.get("/v2/alerts").object()->getArray("data")->size(), 0u);
 
   // A valid webhook destination is accepted.
-  auto ok = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
-                                           R"("destination":"https://hooks.example.com/x","destinationType":"webhook"})");
+  auto ok =
+      t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
+                                     R"("destination":"https://hooks.example.com/x","destinationType":"webhook"})");
   ASSERT_STATUS(ok, 201);
   const auto id = strField(ok.object(), "alertRuleId");
   // Another organization sees none of it.
@@ -151,8 +154,8 @@ TEST_F(AlertsApi, FiresOnPublishedErrorsAndResolvesWithHistory) {
   const auto id = strField(rule, "alertRuleId");
   for (int i = 0; i < 2; ++i) {
     auto meta = obj({{"status", "error"}, {"duration_ms", 120}});
-    publishOne(p.keyed, p.channelId, "trace-alert", TraceEventSpec("call-" + std::to_string(i), "agent.message", "",
-                                                                   std::nullopt, meta));
+    publishOne(p.keyed, p.channelId, "trace-alert",
+               TraceEventSpec("call-" + std::to_string(i), "agent.message", "", std::nullopt, meta));
   }
   auto firing = waitForState(p.tenant, id, "firing");
   EXPECT_EQ(firing->getValue<double>("lastValue"), 2);

@@ -18,8 +18,8 @@ namespace aev::http {
 
 namespace {
 
-const std::set<std::string> kAlertFields = {"name",    "metric",  "operator", "threshold",   "windowMins",
-                                            "appId",   "environmentId", "model", "service",  "release",
+const std::set<std::string> kAlertFields = {"name",        "metric",          "operator", "threshold", "windowMins",
+                                            "appId",       "environmentId",   "model",    "service",   "release",
                                             "destination", "destinationType", "enabled"};
 
 Poco::Dynamic::Var nullable(const std::optional<std::string>& v) {
@@ -90,7 +90,8 @@ alerts::AlertInput alertInput(BodyReader& body, bool creating) {
   readNullableString(body, "destinationType", in.destinationType);
   in.enabled = body.boolean("enabled", false);
   for (const auto& [field, value] : *body.object())
-    if (!kAlertFields.count(field)) body.fail(field, "is not a field of an alert rule", stringify(value).substr(0, 200));
+    if (!kAlertFields.count(field))
+      body.fail(field, "is not a field of an alert rule", stringify(value).substr(0, 200));
   body.done();
   return in;
 }
