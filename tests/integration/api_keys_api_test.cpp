@@ -130,9 +130,21 @@ TEST_F(ApiKeysApi, RevocationOnOneNodeReachesAnotherAtOnce) {
   auto u = registerUser("keytwonodes");
   auto created = createKey(u.http, "shared");
   ASSERT_TRUE(created);
+  // A metric of node B's /metrics (loopback: public), 0 when absent.
+  auto metricOfB = [&](const std::string& name) {
+    const auto text = nodeB.client().get("/metrics").body;
+    const auto at = text.find("\n" + name + " ");
+    return at == std::string::npos ? std::int64_t{0} : std::stoll(text.substr(at + name.size() + 2));
+  };
+  // The feed must be up, or B would not be caching and the check below would prove nothing.
+  for (int i = 0; i < 100 && metricOfB("agent_events_change_feed_connected") != 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(metricOfB("agent_events_change_feed_connected"), 1);
   auto onB = nodeB.client().withApiKey(strField(created, "key"));
   ASSERT_STATUS(onB.get("/auth/whoami"), 200);
-  ASSERT_STATUS(onB.get("/auth/whoami"), 200);  // now from B's cache
+  const auto hitsBefore = metricOfB("agent_events_api_key_cache_hits_total");
+  ASSERT_STATUS(onB.get("/auth/whoami"), 200);
+  ASSERT_EQ(metricOfB("agent_events_api_key_cache_hits_total"), hitsBefore + 1) << "node B did not serve the key from its cache";
   ASSERT_STATUS(u.http.del("/api-keys/" + std::to_string(intField(created, "id"))), 204);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   int status = 200;

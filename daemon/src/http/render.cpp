@@ -118,4 +118,14 @@ void addTokens(JsonObject obj, const auth::TokenPair& pair) {
   obj->set("expires_in", pair.expiresIn);
 }
 
+void setAttemptFields(JsonObject obj, const store::DeliveryAttemptRecord& a) {
+  obj->set("attempt", a.attempt);
+  obj->set("statusCode", a.statusCode);
+  obj->set("responseBody", a.responseBody);
+  obj->set("outcome", a.outcome);
+  obj->set("durationMs", a.durationMs);
+  setTimestamp(obj, "nextAttemptAt", a.nextAttemptAt);
+  setTimestamp(obj, "createdAt", a.createdAt);
+}
+
 }  // namespace aev::http

@@ -10,6 +10,7 @@
 #include "identity/plans.h"
 #include "identity/user_service.h"
 #include "store/event_records.h"
+#include "store/outbox_repository.h"
 #include "store/records.h"
 
 namespace aev::http {
@@ -35,5 +36,8 @@ void addTokens(JsonObject obj, const auth::TokenPair& pair);
 JsonObject pageMeta(std::int64_t total, std::int64_t page, std::int64_t limit);
 // A JSON array of stored events, each rendered by events::toJson.
 std::string eventsJsonArray(const std::vector<store::StoredEvent>& list);
+// The fields every delivery attempt shows (webhooks, export destinations): attempt,
+// statusCode, responseBody, outcome, durationMs, nextAttemptAt, createdAt.
+void setAttemptFields(JsonObject obj, const store::DeliveryAttemptRecord& a);
 
 }  // namespace aev::http

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <sstream>
 
+#include "common/metrics.h"
+
 namespace aev::store {
 
 void notifyChange(Connection& c, const ChangeNotice& notice) {
@@ -50,6 +52,14 @@ void ChangeListener::run() {
   }
 }
 
+namespace {
+std::atomic<std::int64_t>& connectedGauge() {
+  static auto& gauge = Metrics::instance().counter("agent_events_change_feed_connected",
+                                                   "1 while this node LISTENs for other nodes' changes");
+  return gauge;
+}
+}  // namespace
+
 bool ChangeListener::listenOnce() {
   // TCP keep-alives: a silently dead connection must be noticed, or this node would
   // keep trusting caches no notice can reach any more.
@@ -57,6 +67,7 @@ bool ChangeListener::listenOnce() {
   PGconn* conn = PQconnectdb(conninfo.c_str());
   auto finish = [&] {
     if (connected_.exchange(false)) {
+      connectedGauge() = 0;
       spdlog::warn("change feed: lost the LISTEN connection; caches fed by it are off until it is back");
       onConnection_(false);
     }
@@ -77,6 +88,7 @@ bool ChangeListener::listenOnce() {
   }
   // Notices sent before LISTEN took effect are not delivered: the handler re-reads.
   connected_ = true;
+  connectedGauge() = 1;
   onConnection_(true);
   while (!stopping_) {
     pollfd pfd{PQsocket(conn), POLLIN, 0};

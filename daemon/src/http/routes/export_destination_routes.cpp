@@ -55,13 +55,7 @@ JsonObject attemptJson(const store::DeliveryAttemptRecord& a) {
   obj->set("deliveryId", idString(a.id));
   obj->set("destinationId", idString(a.targetId));
   obj->set("eventId", a.eventId ? Poco::Dynamic::Var(idString(*a.eventId)) : Poco::Dynamic::Var());
-  obj->set("attempt", a.attempt);
-  obj->set("statusCode", a.statusCode);
-  obj->set("responseBody", a.responseBody);
-  obj->set("outcome", a.outcome);
-  obj->set("durationMs", a.durationMs);
-  setTimestamp(obj, "nextAttemptAt", a.nextAttemptAt);
-  setTimestamp(obj, "createdAt", a.createdAt);
+  setAttemptFields(obj, a);
   return obj;
 }
 

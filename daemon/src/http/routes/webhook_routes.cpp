@@ -56,13 +56,7 @@ JsonObject deliveryJson(const store::DeliveryAttemptRecord& a) {
   obj->set("endpointId", idString(a.targetId));
   obj->set("webhookId", a.messageId);
   obj->set("eventId", a.eventId ? Poco::Dynamic::Var(*a.eventId) : Poco::Dynamic::Var());
-  obj->set("attempt", a.attempt);
-  obj->set("statusCode", a.statusCode);
-  obj->set("responseBody", a.responseBody);
-  obj->set("outcome", a.outcome);
-  obj->set("durationMs", a.durationMs);
-  setTimestamp(obj, "nextAttemptAt", a.nextAttemptAt);
-  setTimestamp(obj, "createdAt", a.createdAt);
+  setAttemptFields(obj, a);
   return obj;
 }
 
