@@ -329,8 +329,9 @@ struct Components {
     options.host = cfg.getString("http.host");
     options.port = cfg.getInt("http.port");
     options.maxThreads = cfg.getInt("http.max_threads");
-    options.maxQueued = cfg.getInt("http.max_queued");
+    options.maxConnections = cfg.getInt("http.max_connections");
     options.keepAliveTimeoutSeconds = cfg.getInt("http.keepalive_timeout_seconds");
+    options.requestTimeoutSeconds = cfg.getInt("http.request_timeout_seconds");
     options.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     options.publicUrl = cfg.getString("http.public_url");
     options.corsOrigins = splitList(cfg.getString("http.cors_origins"));

@@ -1,271 +1,398 @@
 #include "http/server.h"
 
-#include <Poco/Exception.h>
-#include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-#include <Poco/Net/HTTPServerParams.h>
-#include <Poco/Net/HTTPServerRequest.h>
-#include <Poco/Net/HTTPServerRequestImpl.h>
-#include <Poco/Net/HTTPServerResponse.h>
-#include <Poco/Net/ServerSocket.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/String.h>
-#include <Poco/URI.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/StreamSocket.h>
+#include <Poco/Net/StreamSocketImpl.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <spdlog/spdlog.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-#include <algorithm>
+#include <cerrno>
 #include <chrono>
-#include <istream>
-#include <thread>
+#include <cstring>
+#include <stdexcept>
 
-#include "common/crypto.h"
 #include "common/exceptions.h"
-#include "common/metrics.h"
-#include "http/problem.h"
 
 namespace aev::http {
 
 namespace {
 
-std::string requestIdFrom(const Poco::Net::HTTPServerRequest& req) {
-  auto sent = req.get("X-Request-Id", "");
-  bool ok = !sent.empty() && sent.size() <= 128 &&
-            std::all_of(sent.begin(), sent.end(), [](char c) { return c > 32 && c < 127; });
-  if (ok) return sent;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  for (unsigned char b : crypto::randomBytes(12)) {
-    id += kHex[b >> 4];
-    id += kHex[b & 0xF];
-  }
-  return id;
-}
+constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr int kSendTimeoutMs = 30'000;  // a client that reads nothing for this long is dropped
+constexpr int kLingerMs = 1'000;        // after an error answer: drain what the client still sends
+constexpr std::size_t kLingerBytes = 4 << 20;
 
-// Reads at most limit+1 bytes so an oversized body is detected without buffering it.
-bool readBody(std::istream& in, std::size_t limit, std::string& out) {
-  char buf[16384];
-  while (in) {
-    in.read(buf, sizeof buf);
-    auto n = static_cast<std::size_t>(in.gcount());
-    if (n == 0) break;
-    if (out.size() + n > limit) return false;
-    out.append(buf, n);
+std::int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+
+// Writes all of data to a non-blocking socket, waiting for room when the kernel buffer is full.
+bool sendAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      data.remove_prefix(static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd p{fd, POLLOUT, 0};
+      int r;
+      do r = ::poll(&p, 1, kSendTimeoutMs);
+      while (r < 0 && errno == EINTR);
+      if (r <= 0 || (p.revents & (POLLERR | POLLHUP | POLLNVAL))) return false;
+      continue;
+    }
+    return false;
   }
   return true;
 }
 
-std::string statusClass(int status) { return std::to_string(status / 100) + "xx"; }
-
-// The target's path as sent, still percent-encoded. The router splits it at '/' and
-// decodes each segment once; a path decoded before that had "%25" decoded twice (a 500
-// for a trace id holding '%') and "%2F" turned into a separator. Logs and problem
-// `instance`s show it encoded too, so a "%0A" cannot forge a log line.
-std::string rawPathOf(const std::string& target, const Poco::URI& parsed) {
-  if (!target.empty() && target.front() == '/') return target.substr(0, target.find_first_of("?#"));
-  std::string encoded;  // absolute-form target (RFC 9112 §3.2.2): re-encode the parsed path
-  Poco::URI::encode(parsed.getPath(), "?#", encoded);
-  return encoded;
+Peer peerOf(const sockaddr_storage& sa) {
+  Peer p;
+  char text[INET6_ADDRSTRLEN] = {};
+  if (sa.ss_family == AF_INET) {
+    const auto& in = reinterpret_cast<const sockaddr_in&>(sa);
+    ::inet_ntop(AF_INET, &in.sin_addr, text, sizeof text);
+    p.loopback = (ntohl(in.sin_addr.s_addr) >> 24) == 127;
+  } else if (sa.ss_family == AF_INET6) {
+    const auto& in6 = reinterpret_cast<const sockaddr_in6&>(sa);
+    ::inet_ntop(AF_INET6, &in6.sin6_addr, text, sizeof text);
+    p.loopback = IN6_IS_ADDR_LOOPBACK(&in6.sin6_addr) ||
+                 (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr) && in6.sin6_addr.s6_addr[12] == 127);
+  }
+  p.address = text;
+  return p;
 }
 
-class RequestHandler : public Poco::Net::HTTPRequestHandler {
- public:
-  RequestHandler(const ServerOptions& options, const Router& router) : options_(options), router_(router) {}
-
-  void handleRequest(Poco::Net::HTTPServerRequest& preq, Poco::Net::HTTPServerResponse& presp) override {
-    const auto started = std::chrono::steady_clock::now();
-    Request req;
-    req.requestId = requestIdFrom(preq);
-    req.method = preq.getMethod();
-    Response resp;
-    try {
-      const auto& target = preq.getURI();
-      req.path = target.substr(0, target.find_first_of("?#"));  // the problem's `instance` if parsing fails
-      Poco::URI uri;
-      try {
-        uri = Poco::URI(target);
-        for (const auto& [k, v] : uri.getQueryParameters()) req.query.emplace(k, v);
-      } catch (const Poco::SyntaxException&) {
-        throw errors::badRequest("The request target is not a valid URI (a '%' must start a %XX escape).");
-      }
-      req.path = rawPathOf(target, uri);
-      for (const auto& [k, v] : preq) req.headers[Poco::toLower(k)] = v;
-      req.clientAddress = preq.clientAddress().host().toString();
-      req.fromLoopback = preq.clientAddress().host().isLoopback();
-      req.baseUrl = !options_.publicUrl.empty() ? options_.publicUrl : "http://" + preq.getHost();
-      resp = dispatch(preq, req);
-    } catch (const ApiError& e) {
-      resp = problemResponse(e, req.path);
-    } catch (const std::exception& e) {
-      resp = internalError(req, describeException(e));
-    }
-    write(preq, presp, req, resp, started);
-  }
-
- private:
-  Response dispatch(Poco::Net::HTTPServerRequest& preq, Request& req) {
-    if (preq.hasContentLength() && preq.getContentLength64() > static_cast<Poco::Int64>(options_.maxBodyBytes)) {
-      tooLarge_ = true;
-      throw errors::payloadTooLarge("The body exceeds " + std::to_string(options_.maxBodyBytes) + " bytes.");
-    }
-    // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no
-    // body. Poco would read such a body (of an OPTIONS preflight, say) until the peer
-    // closes or the 30 s timeout passes.
-    const bool hasBody = preq.hasContentLength() || preq.getChunkedTransferEncoding();
-    if (hasBody && !readBody(preq.stream(), options_.maxBodyBytes, req.body)) {
-      tooLarge_ = true;
-      throw errors::payloadTooLarge("The body exceeds " + std::to_string(options_.maxBodyBytes) + " bytes.");
-    }
-    if (req.method == "OPTIONS" && !req.header("origin").empty()) return preflight(req);
-    auto match = router_.match(req.method, req.path);
-    if (!match.handler) {
-      if (!match.allowedMethods.empty()) throw errors::methodNotAllowed(match.allowedMethods);
-      throw ApiError(404, "not-found", "Not Found", "No route for " + req.method + " " + req.path);
-    }
-    req.pathParams = std::move(match.params);
-    try {
-      return (*match.handler)(req);
-    } catch (const ApiError&) {
-      throw;
-    } catch (const std::exception& e) {
-      return internalError(req, describeException(e));
-    }
-  }
-
-  Response internalError(const Request& req, const std::string& what) {
-    // The cause goes to the log with the request id; the client gets no SQL or trace.
-    spdlog::error("request {} {} {} failed: {}", req.requestId, req.method, req.path, what);
-    return problemResponse(
-        ApiError(500, "internal", "Internal Server Error", "An internal error occurred; request id " + req.requestId),
-        req.path);
-  }
-
-  bool originAllowed(const std::string& origin) const {
-    for (const auto& o : options_.corsOrigins)
-      if (o == "*" || o == origin) return true;
-    return false;
-  }
-
-  Response preflight(const Request& req) {
-    Response r = Response::noContent();
-    if (originAllowed(req.header("origin"))) {
-      r.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
-      r.headers.emplace_back("Access-Control-Allow-Headers",
-                             "Authorization, Content-Type, X-API-Key, X-Tenant-Id, X-Request-Id, Last-Event-ID");
-      r.headers.emplace_back("Access-Control-Max-Age", "600");
-    }
-    return r;
-  }
-
-  void write(Poco::Net::HTTPServerRequest& preq, Poco::Net::HTTPServerResponse& presp, const Request& req,
-             const Response& resp, std::chrono::steady_clock::time_point started) {
-    presp.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(resp.status));
-    presp.set("X-Request-Id", req.requestId);
-    auto origin = req.header("origin");
-    if (!origin.empty() && originAllowed(origin)) {
-      presp.set("Access-Control-Allow-Origin", origin);
-      presp.set("Vary", "Origin");
-      presp.set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
-    }
-    for (const auto& [k, v] : resp.headers) presp.set(k, v);
-    if (tooLarge_) presp.setKeepAlive(false);  // the rest of the body was not read
-    if (!resp.contentType.empty()) presp.setContentType(resp.contentType);
-    if (resp.takeover) {
-      handOver(preq, presp, req, resp);
-      return;
-    }
-    presp.setContentLength64(static_cast<Poco::Int64>(resp.body.size()));
-    try {
-      auto& out = presp.send();
-      if (preq.getMethod() != "HEAD") out.write(resp.body.data(), static_cast<std::streamsize>(resp.body.size()));
-      out.flush();
-    } catch (const std::exception& e) {
-      spdlog::debug("request {}: client went away: {}", req.requestId, e.what());
-    }
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    Metrics::instance().add("agent_events_http_requests_total{status=\"" + statusClass(resp.status) + "\"}");
-    // Query strings are never logged: stream tokens travel there (decisions §5).
-    spdlog::info("access request_id={} method={} path={} status={} duration_ms={:.2f} bytes={} client={}",
-                 req.requestId, req.method, req.path, resp.status, ms, resp.body.size(), req.clientAddress);
-  }
-
-  // Head only, then the socket leaves Poco's connection loop (send → flush → detach,
-  // the sequence ARCHITECTURE.md records; without flush the head is lost).
-  void handOver(Poco::Net::HTTPServerRequest& preq, Poco::Net::HTTPServerResponse& presp, const Request& req,
-                const Response& resp) {
-    presp.setKeepAlive(false);
-    presp.setChunkedTransferEncoding(false);
-    presp.set("Cache-Control", "no-cache");
-    presp.set("X-Accel-Buffering", "no");
-    Metrics::instance().add("agent_events_http_requests_total{status=\"2xx\"}");
-    spdlog::info("access request_id={} method={} path={} status={} stream=open client={}", req.requestId, req.method,
-                 req.path, resp.status, req.clientAddress);
-    try {
-      presp.send().flush();
-      auto socket = dynamic_cast<Poco::Net::HTTPServerRequestImpl&>(preq).detachSocket();
-      resp.takeover(socket);
-    } catch (const std::exception& e) {
-      spdlog::info("stream {} ended during set-up: {}", req.requestId, describeException(e));
-    }
-  }
-
-  const ServerOptions& options_;
-  const Router& router_;
-  bool tooLarge_ = false;
-};
-
-class HandlerFactory : public Poco::Net::HTTPRequestHandlerFactory {
- public:
-  HandlerFactory(const ServerOptions& options, std::shared_ptr<Router> router)
-      : options_(options), router_(std::move(router)) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(const Poco::Net::HTTPServerRequest&) override {
-    return new RequestHandler(options_, *router_);
-  }
-
- private:
-  const ServerOptions& options_;
-  std::shared_ptr<Router> router_;
-};
+std::runtime_error socketError(const std::string& what) {
+  return std::runtime_error(what + ": " + std::strerror(errno));
+}
 
 }  // namespace
 
+struct Server::Connection {
+  // Who may touch it: the thread that took its event (kOwned), nobody while it waits in
+  // epoll (kArmed), or the thread that takes the event the reaper's shutdown raises
+  // (kReaping). The state shares one atomic word with the armed connection's deadline, so
+  // the reaper's compare-and-swap can only succeed on the deadline it judged expired.
+  enum : std::uint64_t { kArmed = 0, kOwned = 1, kReaping = 2, kStateBits = 3 };
+
+  Connection(int f, Peer p, const ParserLimits& limits) : fd(f), peer(std::move(p)), parser(limits) {}
+
+  int fd;
+  Peer peer;
+  std::string in;
+  std::size_t pos = 0;  // bytes of `in` consumed by the parser
+  RequestParser parser;
+  bool continueSent = false;
+  std::int64_t requestStart = 0;            // when the current request's first byte arrived; 0: none yet
+  std::atomic<std::uint64_t> word{kOwned};  // (deadline in steady-clock ms) << 2 | state
+
+  void armUntil(std::int64_t deadlineNs) {
+    word.store(static_cast<std::uint64_t>(deadlineNs / 1'000'000) << 2 | kArmed, std::memory_order_release);
+  }
+  // The thread that took the connection's event: false if the reaper got there first.
+  bool take() {
+    auto v = word.load(std::memory_order_acquire);
+    while ((v & kStateBits) == kArmed)
+      if (word.compare_exchange_weak(v, kOwned, std::memory_order_acquire)) return true;
+    return false;
+  }
+  bool reapIfExpired(std::int64_t nowNs) {
+    auto v = word.load(std::memory_order_acquire);
+    if ((v & kStateBits) != kArmed || static_cast<std::int64_t>(v >> 2) > nowNs / 1'000'000) return false;
+    return word.compare_exchange_strong(v, (v & ~std::uint64_t{kStateBits}) | kReaping, std::memory_order_acq_rel);
+  }
+};
+
 Server::Server(ServerOptions options, std::shared_ptr<Router> router)
-    : options_(std::move(options)), router_(std::move(router)) {}
+    : options_(std::move(options)), router_(std::move(router)), dispatcher_(options_, *router_) {}
 
 Server::~Server() { stop(); }
 
 void Server::start() {
   Poco::Net::SocketAddress address(options_.host, static_cast<Poco::UInt16>(options_.port));
-  // Poco 1.11's bind(address, true) also sets SO_REUSEPORT, which would let a second
-  // daemon share a busy port silently; ask for SO_REUSEADDR only.
-  Poco::Net::ServerSocket socket;
-  socket.bind(address, true, false);
-  socket.listen(1024);
-  auto params = new Poco::Net::HTTPServerParams;
-  params->setMaxThreads(options_.maxThreads);
-  params->setMaxQueued(options_.maxQueued);
-  params->setKeepAlive(true);
-  params->setKeepAliveTimeout(Poco::Timespan(options_.keepAliveTimeoutSeconds, 0));
-  params->setTimeout(Poco::Timespan(30, 0));
-  params->setServerName("agent-eventsd");
-  // A private pool: the default pool caps at 16 threads whatever maxThreads says.
-  pool_ = std::make_unique<Poco::ThreadPool>(2, options_.maxThreads, 60);
-  server_ = std::make_unique<Poco::Net::HTTPServer>(new HandlerFactory(options_, router_), *pool_, socket, params);
-  server_->start();
+  listen_ = ::socket(address.af(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (listen_ < 0) throw socketError("socket");
+  // SO_REUSEADDR only: SO_REUSEPORT would let a second daemon share a busy port silently.
+  int one = 1;
+  ::setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (::bind(listen_, address.addr(), address.length()) != 0)
+    throw socketError("cannot listen on " + address.toString());
+  if (::listen(listen_, 4096) != 0) throw socketError("listen on " + address.toString());
+  sockaddr_storage bound{};
+  socklen_t len = sizeof bound;
+  ::getsockname(listen_, reinterpret_cast<sockaddr*>(&bound), &len);
+  boundPort_ = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6&>(bound).sin6_port
+                                                 : reinterpret_cast<sockaddr_in&>(bound).sin_port);
+
+  epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
+  wake_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (epoll_ < 0 || wake_ < 0) throw socketError("epoll");
+  epoll_event ev{};
+  ev.events = EPOLLIN;  // level-triggered and never read: once written, every thread sees it
+  ev.data.ptr = &wake_;
+  ::epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev);
+  ev.events = EPOLLIN | EPOLLONESHOT;
+  ev.data.ptr = &listen_;
+  ::epoll_ctl(epoll_, EPOLL_CTL_ADD, listen_, &ev);
+
+  const int n = std::max(1, options_.maxThreads);
+  for (int i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
+  reaper_ = std::thread([this] { reap(); });
 }
 
 void Server::stop() {
-  if (!server_) return;
-  // stopAll(false) closes the listening socket and tells each connection to end after
-  // the request it is serving; wait (bounded) for them before the stores are closed.
-  server_->stopAll(false);
-  for (int i = 0; i < 200 && server_->currentConnections() > 0; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  server_.reset();
-  pool_->joinAll();
-  pool_.reset();
+  if (threads_.empty()) return;
+  stopping_ = true;
+  ::epoll_ctl(epoll_, EPOLL_CTL_DEL, listen_, nullptr);  // no new connections
+  std::uint64_t one = 1;
+  [[maybe_unused]] auto w = ::write(wake_, &one, sizeof one);
+  // Threads finish the request they are on (answering it with Connection: close), then leave.
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  { std::lock_guard lock(reaperMutex_); }
+  reaperWake_.notify_all();
+  reaper_.join();
+  for (auto* c : connections_) {  // idle keep-alive connections
+    ::close(c->fd);
+    delete c;
+  }
+  connections_.clear();
+  ::close(listen_);
+  ::close(epoll_);
+  ::close(wake_);
 }
 
-int Server::port() const { return server_ ? server_->port() : options_.port; }
+void Server::run() {
+  epoll_event ev;
+  for (;;) {
+    // One event at a time: a thread that took several would serve them one after another
+    // while other threads sleep.
+    const int n = ::epoll_wait(epoll_, &ev, 1, -1);
+    if (n <= 0) continue;  // EINTR
+    if (ev.data.ptr == &wake_) return;
+    if (ev.data.ptr == &listen_) {
+      acceptReady();
+      continue;
+    }
+    auto* c = static_cast<Connection*>(ev.data.ptr);
+    if (!c->take()) {
+      destroy(c, false);  // the reaper shut it down
+      continue;
+    }
+    serve(c);
+  }
+}
+
+void Server::acceptReady() {
+  bool exhausted = false;
+  for (int i = 0; i < 256; ++i) {
+    sockaddr_storage sa{};
+    socklen_t len = sizeof sa;
+    const int fd = ::accept4(listen_, reinterpret_cast<sockaddr*>(&sa), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        spdlog::warn("accept failed: {}; retrying shortly", std::strerror(errno));
+        exhausted = true;
+      }
+      break;  // EAGAIN: nothing more queued
+    }
+    std::size_t open;
+    {
+      std::lock_guard lock(connectionsMutex_);
+      open = connections_.size();
+    }
+    if (open >= static_cast<std::size_t>(options_.maxConnections)) {
+      static constexpr std::string_view kBusy =
+          "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      [[maybe_unused]] auto w = ::send(fd, kBusy.data(), kBusy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      ::close(fd);
+      continue;
+    }
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    ParserLimits limits;
+    limits.maxBodyBytes = options_.maxBodyBytes;
+    auto* c = new Connection(fd, peerOf(sa), limits);
+    {
+      std::lock_guard lock(connectionsMutex_);
+      connections_.insert(c);
+    }
+    c->armUntil(nowNs() + options_.keepAliveTimeoutSeconds * kNsPerSecond);
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLONESHOT;
+    ev.data.ptr = c;
+    if (::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) != 0) {
+      unregister(c);
+      ::close(fd);
+      delete c;
+    }
+  }
+  // Out of descriptors: the listener stays readable; wait a little instead of spinning (C9).
+  if (exhausted) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (stopping_) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLONESHOT;
+  ev.data.ptr = &listen_;
+  ::epoll_ctl(epoll_, EPOLL_CTL_MOD, listen_, &ev);
+}
+
+void Server::serve(Connection* c) {
+  thread_local std::string scratch(kReadChunk, '\0');
+  for (;;) {
+    switch (c->parser.parse(c->in, c->pos)) {
+      case RequestParser::State::kComplete: {
+        auto wire = c->parser.take();
+        if (c->pos == c->in.size()) {
+          c->in.clear();
+          c->pos = 0;
+        }
+        if (!answer(c, std::move(wire))) return;
+        continue;
+      }
+      case RequestParser::State::kError:
+        answerRejected(c);
+        return;
+      case RequestParser::State::kIncomplete:
+        break;
+    }
+    if (c->parser.headComplete() && c->parser.current().expectContinue && !c->continueSent) {
+      c->continueSent = true;
+      if (!sendAll(c->fd, "HTTP/1.1 100 Continue\r\n\r\n")) return destroy(c, false);
+    }
+    if (c->pos > 0) {  // keep only the unparsed tail
+      c->in.erase(0, c->pos);
+      c->pos = 0;
+    }
+    const ssize_t n = ::recv(c->fd, scratch.data(), scratch.size(), 0);
+    if (n > 0) {
+      c->in.append(scratch.data(), static_cast<std::size_t>(n));
+      if (!c->requestStart) c->requestStart = nowNs();
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !stopping_) return arm(c);
+    return destroy(c, false);  // closed by the peer, a socket error, or an idle connection at shutdown
+  }
+}
+
+bool Server::answer(Connection* c, WireRequest&& wire) {
+  const auto started = std::chrono::steady_clock::now();
+  const bool http10 = wire.versionMinor == 0;
+  const bool clientKeepsAlive = wire.keepAlive;
+  Exchange x;
+  dispatcher_.handle(std::move(wire), c->peer, x);
+  if (x.response.takeover) return handOver(c, x);
+  const bool keepAlive = clientKeepsAlive && !stopping_;
+  const bool sent = sendAll(c->fd, dispatcher_.serialize(x, keepAlive, http10));
+  dispatcher_.logAccess(x,
+                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+  c->continueSent = false;
+  c->requestStart = c->pos < c->in.size() ? nowNs() : 0;  // a pipelined request has begun
+  if (!sent || !keepAlive) {
+    destroy(c, false);
+    return false;
+  }
+  return true;
+}
+
+bool Server::answerRejected(Connection* c) {
+  Exchange x;
+  dispatcher_.reject(c->parser.errorStatus(), c->parser.errorDetail(), c->parser.current().target, c->peer, x);
+  sendAll(c->fd, dispatcher_.serialize(x, false, false));
+  dispatcher_.logAccess(x, 0);
+  destroy(c, /*linger=*/true);  // the rest of the request was not read
+  return false;
+}
+
+// Head only, then the socket leaves this server for the stream hub (blocking mode, as the
+// takeover's replay writes expect; the hub makes it non-blocking again).
+bool Server::handOver(Connection* c, Exchange& x) {
+  const bool sent = sendAll(c->fd, dispatcher_.serialize(x, false, false));
+  dispatcher_.logAccess(x, 0);
+  const int fd = c->fd;
+  ::epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
+  unregister(c);
+  delete c;
+  if (!sent) {
+    ::close(fd);
+    return false;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  try {
+    Poco::Net::StreamSocket socket(new Poco::Net::StreamSocketImpl(fd));  // owns fd from here on
+    x.response.takeover(socket);
+  } catch (const std::exception& e) {
+    spdlog::info("stream {} ended during set-up: {}", x.request.requestId, describeException(e));
+  }
+  return false;
+}
+
+void Server::arm(Connection* c) {
+  const bool partial = c->pos < c->in.size() || c->parser.started();
+  // Armed first, then re-registered: once epoll_ctl returns, another thread may own (or
+  // free) the connection, so nothing here touches it after.
+  c->armUntil(partial ? c->requestStart + options_.requestTimeoutSeconds * kNsPerSecond
+                      : nowNs() + options_.keepAliveTimeoutSeconds * kNsPerSecond);
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLONESHOT;
+  ev.data.ptr = c;
+  ::epoll_ctl(epoll_, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+void Server::destroy(Connection* c, bool linger) {
+  if (linger) {
+    // Closing with unread bytes makes the kernel send RST, which can discard the answer
+    // before the client reads it: half-close, then drain (bounded) until the client closes.
+    ::shutdown(c->fd, SHUT_WR);
+    thread_local std::string sink(kReadChunk, '\0');
+    std::size_t drained = 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLingerMs);
+    while (drained < kLingerBytes) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+      if (left <= 0) break;
+      pollfd p{c->fd, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
+      const ssize_t n = ::recv(c->fd, sink.data(), sink.size(), 0);
+      if (n <= 0 && !(n < 0 && (errno == EINTR || errno == EAGAIN))) break;
+      if (n > 0) drained += static_cast<std::size_t>(n);
+    }
+  }
+  unregister(c);
+  ::close(c->fd);
+  delete c;
+}
+
+void Server::unregister(Connection* c) {
+  std::lock_guard lock(connectionsMutex_);
+  connections_.erase(c);
+}
+
+void Server::reap() {
+  std::unique_lock wait(reaperMutex_);
+  while (!stopping_) {
+    reaperWake_.wait_for(wait, std::chrono::milliseconds(500));
+    const auto now = nowNs();
+    std::lock_guard lock(connectionsMutex_);
+    // Only a connection waiting in epoll: shutting it down raises its event, and the
+    // thread that takes it frees it (a connection a thread owns is that thread's).
+    for (auto* c : connections_)
+      if (c->reapIfExpired(now)) ::shutdown(c->fd, SHUT_RDWR);
+  }
+}
 
 }  // namespace aev::http

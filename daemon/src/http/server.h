@@ -1,43 +1,66 @@
 #pragma once
-// The only place that touches Poco's HTTP server classes: it turns a Poco request into
-// an http::Request, runs the router, renders errors as problem+json, enforces the body
-// limit, stamps X-Request-Id and CORS headers, and writes one access-log line.
-#include <Poco/Net/HTTPServer.h>
-#include <Poco/ThreadPool.h>
-
+// The HTTP/1.1 front end: one epoll set holds the listening socket and every request
+// connection, each registered EPOLLONESHOT, and maxThreads threads wait on it. A ready
+// connection belongs to the one thread that took its event: that thread reads, parses
+// (http/request_parser), runs the route (http/dispatcher), writes the answer and re-arms
+// the connection, or carries on with the next pipelined request. So a request costs no
+// hand-off between threads, an idle or slowly-sending connection holds no thread, and a
+// handler may block (on the store, on a group commit) without stalling other connections.
+// A reaper thread closes connections idle past the keep-alive timeout and requests not
+// received whole within the request timeout. SSE responses hand their socket to the
+// stream hub (Response::takeover) and leave this server.
+#include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <unordered_set>
 #include <vector>
 
+#include "http/dispatcher.h"
 #include "http/router.h"
+#include "http/server_options.h"
 
 namespace aev::http {
-
-struct ServerOptions {
-  std::string host = "127.0.0.1";
-  int port = 8080;
-  int maxThreads = 32;
-  int maxQueued = 1024;
-  int keepAliveTimeoutSeconds = 5;
-  std::size_t maxBodyBytes = 1 << 20;
-  std::string publicUrl;                 // overrides the Host-derived base URL for $schema links
-  std::vector<std::string> corsOrigins;  // exact origins; "*" allows any
-};
 
 class Server {
  public:
   Server(ServerOptions options, std::shared_ptr<Router> router);
   ~Server();
   void start();
-  // Stops accepting, lets in-flight requests finish (up to the grace period).
+  // Stops accepting, lets in-flight requests finish, closes idle connections.
   void stop();
-  int port() const;
+  int port() const { return boundPort_; }
 
  private:
+  struct Connection;
+
+  void run();
+  void acceptReady();
+  void serve(Connection* c);
+  bool answer(Connection* c, WireRequest&& wire);
+  bool answerRejected(Connection* c);
+  bool handOver(Connection* c, Exchange& x);
+  void arm(Connection* c);
+  void destroy(Connection* c, bool linger);
+  void unregister(Connection* c);
+  void reap();
+
   ServerOptions options_;
   std::shared_ptr<Router> router_;
-  std::unique_ptr<Poco::ThreadPool> pool_;
-  std::unique_ptr<Poco::Net::HTTPServer> server_;
+  Dispatcher dispatcher_;
+  int epoll_ = -1;
+  int listen_ = -1;
+  int wake_ = -1;  // eventfd: readable (level-triggered, never read) once stopping
+  int boundPort_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::vector<std::thread> threads_;
+  std::thread reaper_;
+  std::mutex reaperMutex_;
+  std::condition_variable reaperWake_;
+  std::mutex connectionsMutex_;
+  std::unordered_set<Connection*> connections_;
 };
 
 }  // namespace aev::http

@@ -1,0 +1,224 @@
+#include "http/dispatcher.h"
+
+#include <Poco/Exception.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/URI.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <ctime>
+
+#include "common/crypto.h"
+#include "common/exceptions.h"
+#include "common/metrics.h"
+#include "http/problem.h"
+
+namespace aev::http {
+
+namespace {
+
+std::string requestIdFrom(std::string_view sent) {
+  bool ok = !sent.empty() && sent.size() <= 128 &&
+            std::all_of(sent.begin(), sent.end(), [](char c) { return c > 32 && c < 127; });
+  if (ok) return std::string(sent);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  for (unsigned char b : crypto::randomBytes(12)) {
+    id += kHex[b >> 4];
+    id += kHex[b & 0xF];
+  }
+  return id;
+}
+
+// The target's path as sent, still percent-encoded. The router splits it at '/' and
+// decodes each segment once; a path decoded before that had "%25" decoded twice (a 500
+// for a trace id holding '%') and "%2F" turned into a separator. Logs and problem
+// `instance`s show it encoded too, so a "%0A" cannot forge a log line.
+std::string rawPathOf(const std::string& target, const Poco::URI& parsed) {
+  if (!target.empty() && target.front() == '/') return target.substr(0, target.find_first_of("?#"));
+  std::string encoded;  // absolute-form target (RFC 9112 §3.2.2): re-encode the parsed path
+  Poco::URI::encode(parsed.getPath(), "?#", encoded);
+  return encoded;
+}
+
+// The counters are looked up once: the metrics registry's mutex stays off the request path.
+std::atomic<std::int64_t>& requestsCounter(int status) {
+  static std::array<std::atomic<std::int64_t>*, 6> counters = [] {
+    std::array<std::atomic<std::int64_t>*, 6> c{};
+    for (int k = 1; k <= 5; ++k)
+      c[static_cast<std::size_t>(k)] =
+          &Metrics::instance().counter("agent_events_http_requests_total{status=\"" + std::to_string(k) + "xx\"}");
+    return c;
+  }();
+  const int k = std::clamp(status / 100, 1, 5);
+  return *counters[static_cast<std::size_t>(k)];
+}
+
+// RFC 9110 §5.6.7 IMF-fixdate, formatted once a second per thread.
+const std::string& httpDate() {
+  thread_local std::time_t cachedSecond = 0;
+  thread_local std::string cached;
+  const std::time_t now = std::time(nullptr);
+  if (now != cachedSecond) {
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[40];
+    std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    cached = buf;
+    cachedSecond = now;
+  }
+  return cached;
+}
+
+void appendHeader(std::string& out, std::string_view name, std::string_view value) {
+  out.append(name);
+  out.append(": ");
+  out.append(value);
+  out.append("\r\n");
+}
+
+}  // namespace
+
+void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) const {
+  Request& req = out.request;
+  req.requestId = requestIdFrom(wire.header("x-request-id"));
+  req.method = std::move(wire.method);
+  req.clientAddress = peer.address;
+  req.fromLoopback = peer.loopback;
+  out.headOnly = req.method == "HEAD";
+  try {
+    const auto& target = wire.target;
+    req.path = target.substr(0, target.find_first_of("?#"));  // the problem's `instance` if parsing fails
+    Poco::URI uri;
+    try {
+      uri = Poco::URI(target);
+      for (const auto& [k, v] : uri.getQueryParameters()) req.query.emplace(k, v);
+    } catch (const Poco::SyntaxException&) {
+      throw errors::badRequest("The request target is not a valid URI (a '%' must start a %XX escape).");
+    }
+    req.path = rawPathOf(target, uri);
+    for (auto& [k, v] : wire.headers) req.headers[k] = std::move(v);  // the last of a repeated field wins
+    req.body = std::move(wire.body);
+    req.baseUrl = !options_.publicUrl.empty() ? options_.publicUrl : "http://" + req.header("host");
+    out.response = dispatch(req);
+  } catch (const ApiError& e) {
+    out.response = problemResponse(e, req.path);
+  } catch (const std::exception& e) {
+    out.response = internalError(req, describeException(e));
+  }
+}
+
+void Dispatcher::reject(int status, const std::string& detail, const std::string& partialTarget, const Peer& peer,
+                        Exchange& out) const {
+  out.request.requestId = requestIdFrom({});
+  out.request.method = "-";
+  out.request.path = partialTarget.substr(0, partialTarget.find_first_of("?#"));
+  out.request.clientAddress = peer.address;
+  ApiError error = status == 413   ? errors::payloadTooLarge(detail)
+                   : status == 400 ? errors::badRequest(detail)
+                                   : ApiError(status, status == 431 ? "header-fields-too-large" : "bad-request",
+                                              Poco::Net::HTTPResponse::getReasonForStatus(
+                                                  static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status)),
+                                              detail);
+  out.response = problemResponse(error, out.request.path);
+}
+
+Response Dispatcher::dispatch(Request& req) const {
+  if (req.method == "OPTIONS" && !req.header("origin").empty()) return preflight(req);
+  auto match = router_.match(req.method, req.path);
+  if (!match.handler) {
+    if (!match.allowedMethods.empty()) throw errors::methodNotAllowed(match.allowedMethods);
+    throw ApiError(404, "not-found", "Not Found", "No route for " + req.method + " " + req.path);
+  }
+  req.pathParams = std::move(match.params);
+  try {
+    return (*match.handler)(req);
+  } catch (const ApiError&) {
+    throw;
+  } catch (const std::exception& e) {
+    return internalError(req, describeException(e));
+  }
+}
+
+Response Dispatcher::internalError(const Request& req, const std::string& what) const {
+  // The cause goes to the log with the request id; the client gets no SQL or trace.
+  spdlog::error("request {} {} {} failed: {}", req.requestId, req.method, req.path, what);
+  return problemResponse(
+      ApiError(500, "internal", "Internal Server Error", "An internal error occurred; request id " + req.requestId),
+      req.path);
+}
+
+bool Dispatcher::originAllowed(const std::string& origin) const {
+  for (const auto& o : options_.corsOrigins)
+    if (o == "*" || o == origin) return true;
+  return false;
+}
+
+Response Dispatcher::preflight(const Request& req) const {
+  Response r = Response::noContent();
+  if (originAllowed(req.header("origin"))) {
+    r.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
+    r.headers.emplace_back("Access-Control-Allow-Headers",
+                           "Authorization, Content-Type, X-API-Key, X-Tenant-Id, X-Request-Id, Last-Event-ID");
+    r.headers.emplace_back("Access-Control-Max-Age", "600");
+  }
+  return r;
+}
+
+std::string Dispatcher::serialize(const Exchange& x, bool keepAlive, bool http10) const {
+  const auto& resp = x.response;
+  const auto& req = x.request;
+  std::string out;
+  out.reserve(256 + (x.headOnly || resp.takeover ? 0 : resp.body.size()));
+  out.append("HTTP/1.1 ");
+  out.append(std::to_string(resp.status));
+  out.push_back(' ');
+  out.append(
+      Poco::Net::HTTPResponse::getReasonForStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(resp.status)));
+  out.append("\r\n");
+  appendHeader(out, "Date", httpDate());
+  appendHeader(out, "Server", "agent-eventsd");
+  appendHeader(out, "X-Request-Id", req.requestId);
+  auto origin = req.header("origin");
+  if (!origin.empty() && originAllowed(origin)) {
+    appendHeader(out, "Access-Control-Allow-Origin", origin);
+    appendHeader(out, "Vary", "Origin");
+    appendHeader(out, "Access-Control-Expose-Headers", "X-Request-Id, Retry-After");
+  }
+  for (const auto& [k, v] : resp.headers) appendHeader(out, k, v);
+  if (!resp.contentType.empty()) appendHeader(out, "Content-Type", resp.contentType);
+  if (resp.takeover) {
+    // A stream: no length, no chunking; the connection is the stream's until it ends.
+    appendHeader(out, "Cache-Control", "no-cache");
+    appendHeader(out, "X-Accel-Buffering", "no");
+    appendHeader(out, "Connection", "close");
+    out.append("\r\n");
+    return out;
+  }
+  // RFC 9110 §8.6: no Content-Length in a 1xx or 204.
+  if (resp.status >= 200 && resp.status != 204) appendHeader(out, "Content-Length", std::to_string(resp.body.size()));
+  if (!keepAlive)
+    appendHeader(out, "Connection", "close");
+  else if (http10)
+    appendHeader(out, "Connection", "Keep-Alive");
+  out.append("\r\n");
+  if (!x.headOnly) out.append(resp.body);
+  return out;
+}
+
+void Dispatcher::logAccess(const Exchange& x, double millis) const {
+  requestsCounter(x.response.status).fetch_add(1, std::memory_order_relaxed);
+  const auto& req = x.request;
+  // Query strings are never logged: stream tokens travel there (decisions §5).
+  if (x.response.takeover)
+    spdlog::info("access request_id={} method={} path={} status={} stream=open client={}", req.requestId, req.method,
+                 req.path, x.response.status, req.clientAddress);
+  else
+    spdlog::info("access request_id={} method={} path={} status={} duration_ms={:.2f} bytes={} client={}",
+                 req.requestId, req.method, req.path, x.response.status, millis, x.response.body.size(),
+                 req.clientAddress);
+}
+
+}  // namespace aev::http
