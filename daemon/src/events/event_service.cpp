@@ -25,14 +25,40 @@ std::vector<StoredEvent> EventService::commit(std::vector<NewEvent> events) {
   return stored;
 }
 
-StoredEvent EventService::publish(NewEvent event) {
+void EventService::prepare(NewEvent& event) {
   event.appId = channel(event.orgId, event.channelId).appId;
   if (!event.receivedAt) event.receivedAt = clock::nowMicros();
   if (spend_)
     if (auto refused = spend_->admit({&event}).front()) throw *refused;
+}
+
+StoredEvent EventService::publish(NewEvent event) {
+  prepare(event);
   std::vector<NewEvent> one;
   one.push_back(std::move(event));
   return std::move(commit(std::move(one)).front());
+}
+
+void EventService::publishAsync(NewEvent event, PublishDone done) {
+  prepare(event);
+  std::vector<NewEvent> one;
+  one.push_back(std::move(event));
+  if (!one.front().spendCharges.empty()) {  // settling reads the store: not on the writer thread
+    std::vector<StoredEvent> stored;
+    try {
+      stored = commit(std::move(one));
+    } catch (...) {
+      return done(nullptr, std::current_exception());
+    }
+    return done(&stored.front(), nullptr);
+  }
+  const auto orgId = one.front().orgId;
+  quota_.check(orgId, 1);
+  writer_.submit(std::move(one),
+                 [this, orgId, done = std::move(done)](std::vector<StoredEvent>* stored, std::exception_ptr failure) {
+                   if (stored) quota_.recordCommitted(orgId, 1);
+                   done(stored ? &stored->front() : nullptr, failure);
+                 });
 }
 
 std::vector<EventService::BatchResult> EventService::publishBatch(std::vector<BatchItem> items) {

@@ -1,6 +1,8 @@
 #pragma once
 // Publishing (quota, durable group commit), listing, and what a stream needs from the
 // store (resume position, replay pages). No HTTP types.
+#include <exception>
+#include <functional>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -41,6 +43,13 @@ class EventService {
 
   // orgId/channelId/fields set by the caller; appId is filled in from the channel.
   StoredEvent publish(NewEvent event);
+  // publish() without a waiting thread: what can refuse the event (channel, spend, quota)
+  // throws here; then `done` runs on the writer thread once the event is durable, with the
+  // stored event or (null) the commit's failure. `done` must be quick and must not block.
+  // An event with spend charges to settle after its commit (store work) is published
+  // synchronously instead, and `done` runs on the calling thread.
+  using PublishDone = std::function<void(StoredEvent* stored, std::exception_ptr failure)>;
+  void publishAsync(NewEvent event, PublishDone done);
   using BatchItem = std::variant<NewEvent, ApiError>;
   using BatchResult = std::variant<StoredEvent, ApiError>;
   std::vector<BatchResult> publishBatch(std::vector<BatchItem> items);
@@ -55,6 +64,7 @@ class EventService {
 
  private:
   std::vector<StoredEvent> commit(std::vector<NewEvent> events);
+  void prepare(NewEvent& event);
 
   store::Database& db_;
   EventWriter& writer_;

@@ -27,20 +27,48 @@ std::string EventWriter::periodOf(std::int64_t micros) {
 
 std::future<std::vector<StoredEvent>> EventWriter::submit(std::vector<NewEvent> events) {
   auto pending = std::make_unique<Pending>();
+  auto future = pending->promise.get_future();
+  enqueue(std::move(pending), std::move(events));
+  return future;
+}
+
+void EventWriter::submit(std::vector<NewEvent> events, Done done) {
+  auto pending = std::make_unique<Pending>();
+  pending->done = std::move(done);
+  enqueue(std::move(pending), std::move(events));
+}
+
+void EventWriter::enqueue(std::unique_ptr<Pending> pending, std::vector<NewEvent> events) {
   pending->events.reserve(events.size());
   for (auto& e : events) {
     StoredEvent s;
     static_cast<NewEvent&>(s) = std::move(e);
     pending->events.push_back(std::move(s));
   }
-  auto future = pending->promise.get_future();
   {
     std::lock_guard lock(mutex_);
     if (stopping_) throw std::runtime_error("the event writer is stopping");
     queue_.push_back(std::move(pending));
   }
   wake_.notify_one();
-  return future;
+}
+
+void EventWriter::Pending::succeed(std::vector<StoredEvent> stored) {
+  if (!done) return promise.set_value(std::move(stored));
+  try {
+    done(&stored, nullptr);
+  } catch (const std::exception& e) {
+    spdlog::error("a commit's completion failed: {}", describeException(e));
+  }
+}
+
+void EventWriter::Pending::fail(std::exception_ptr failure) {
+  if (!done) return promise.set_exception(failure);
+  try {
+    done(nullptr, failure);
+  } catch (const std::exception& e) {
+    spdlog::error("a commit's completion failed: {}", describeException(e));
+  }
 }
 
 void EventWriter::stop() {
@@ -105,7 +133,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
     }
     spdlog::error("event commit of {} events failed: {}", all.size(), describeException(e));
     Metrics::instance().add("agent_events_commit_failures_total");
-    batch.front()->promise.set_exception(std::current_exception());
+    batch.front()->fail(std::current_exception());
     return;
   }
   Metrics::instance().add("agent_events_commits_total");
@@ -115,7 +143,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
     const std::size_t n = p->events.size();
     std::vector<StoredEvent> mine(all.begin() + static_cast<long>(offset), all.begin() + static_cast<long>(offset + n));
     offset += n;
-    p->promise.set_value(std::move(mine));
+    p->succeed(std::move(mine));
   }
   if (listener_) {
     try {

@@ -37,6 +37,11 @@ class EventWriter {
   void setTransactionHook(TransactionHook hook) { hook_ = std::move(hook); }
   // The events of one request commit together (all or none) and come back with ids.
   std::future<std::vector<StoredEvent>> submit(std::vector<NewEvent> events);
+  // The same without a waiting thread: `done` runs on the writer thread after the commit,
+  // with the stored events or (events null) the failure. It must be quick and must not
+  // block or throw: it holds up the next commit.
+  using Done = std::function<void(std::vector<StoredEvent>* events, std::exception_ptr failure)>;
+  void submit(std::vector<NewEvent> events, Done done);
   // Finishes what is queued, then stops the thread.
   void stop();
 
@@ -47,7 +52,11 @@ class EventWriter {
   struct Pending {
     std::vector<StoredEvent> events;
     std::promise<std::vector<StoredEvent>> promise;
+    Done done;  // set: called instead of the promise
+    void succeed(std::vector<StoredEvent> stored);
+    void fail(std::exception_ptr failure);
   };
+  void enqueue(std::unique_ptr<Pending> pending, std::vector<NewEvent> events);
   void run();
   void commit(std::vector<std::unique_ptr<Pending>>& batch);
 

@@ -43,7 +43,6 @@ class Dispatcher {
 
  private:
   Response dispatch(Request& req) const;
-  Response internalError(const Request& req, const std::string& what) const;
   Response preflight(const Request& req) const;
   bool originAllowed(const std::string& origin) const;
 

@@ -1,5 +1,9 @@
 #include "http/problem.h"
 
+#include <spdlog/spdlog.h>
+
+#include "common/exceptions.h"
+
 namespace aev::http {
 
 Poco::JSON::Object::Ptr problemBody(const ApiError& error, const std::string& instance) {
@@ -28,6 +32,21 @@ Response problemResponse(const ApiError& error, const std::string& instance) {
   r.contentType = "application/problem+json";
   for (const auto& [name, value] : error.headers()) r.headers.emplace_back(name, value);
   return r;
+}
+
+Response responseForFailure(std::exception_ptr error, const Request& req) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const ApiError& e) {
+    return problemResponse(e, req.path);
+  } catch (const std::exception& e) {
+    spdlog::error("request {} {} {} failed: {}", req.requestId, req.method, req.path, describeException(e));
+  } catch (...) {
+    spdlog::error("request {} {} {} failed with a non-standard exception", req.requestId, req.method, req.path);
+  }
+  return problemResponse(
+      ApiError(500, "internal", "Internal Server Error", "An internal error occurred; request id " + req.requestId),
+      req.path);
 }
 
 }  // namespace aev::http

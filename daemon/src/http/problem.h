@@ -1,5 +1,7 @@
 #pragma once
 // RFC 9457 problem+json rendering of ApiError (decisions §2).
+#include <exception>
+
 #include "common/errors.h"
 #include "http/request.h"
 
@@ -10,5 +12,9 @@ inline constexpr const char* kProblemTypeBase = "https://agent-events.dev/proble
 // The problem object itself (also embedded per item in batch results).
 Poco::JSON::Object::Ptr problemBody(const ApiError& error, const std::string& instance);
 Response problemResponse(const ApiError& error, const std::string& instance);
+// The answer to an exception a handler (or a deferred completion) raised: an ApiError's
+// problem, or a 500 whose cause goes to the log with the request id (the client gets no
+// SQL or stack, only the id).
+Response responseForFailure(std::exception_ptr error, const Request& req);
 
 }  // namespace aev::http

@@ -4,12 +4,13 @@
 #include <Poco/JSON/Object.h>
 #include <Poco/Net/StreamSocket.h>
 
+#include <exception>
 #include <functional>
-
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace aev::http {
@@ -44,6 +45,14 @@ struct Response {
   // Long-lived responses (SSE): the server writes the status line and headers, flushes,
   // detaches the connection from Poco and hands the socket here; the callee owns it.
   std::function<void(Poco::Net::StreamSocket&)> takeover;
+  // A response completed later, on another thread (a publish answered by its group
+  // commit, so no request thread waits for the fsync). The server calls deferred(complete)
+  // once the handler returns; deferred must not block, and complete must be called exactly
+  // once, with the answer or the exception that replaces it (rendered as a handler's
+  // would be). An exception thrown by deferred itself means complete was not called.
+  using Outcome = std::variant<Response*, std::exception_ptr>;
+  using Complete = std::function<void(Outcome)>;
+  std::function<void(Complete)> deferred;
 
   static Response json(int status, const Poco::JSON::Object::Ptr& object);
   static Response json(int status, const Poco::JSON::Array::Ptr& array);

@@ -20,6 +20,7 @@
 #include <stdexcept>
 
 #include "common/exceptions.h"
+#include "http/problem.h"
 
 namespace aev::http {
 
@@ -94,6 +95,9 @@ struct Server::Connection {
   Peer peer;
   std::string in;
   std::size_t pos = 0;  // bytes of `in` consumed by the parser
+  std::string out;      // an answer (or what is left of it) to write
+  std::size_t outPos = 0;
+  bool closeAfterWrite = false;
   RequestParser parser;
   bool continueSent = false;
   std::int64_t requestStart = 0;            // when the current request's first byte arrived; 0: none yet
@@ -162,14 +166,24 @@ void Server::stop() {
   // Threads finish the request they are on (answering it with Connection: close), then leave.
   for (auto& t : threads_) t.join();
   threads_.clear();
+  bool owed;
+  {
+    // Answers still owed by commits in flight (the event writer stops after the server).
+    std::unique_lock lock(deferredMutex_);
+    owed = !deferredDone_.wait_for(lock, std::chrono::seconds(35), [&] { return deferred_ == 0; });
+    if (owed)
+      spdlog::warn("stopping with {} deferred answer(s) still owed; their connections are left open", deferred_);
+  }
   { std::lock_guard lock(reaperMutex_); }
   reaperWake_.notify_all();
   reaper_.join();
-  for (auto* c : connections_) {  // idle keep-alive connections
-    ::close(c->fd);
-    delete c;
+  if (!owed) {
+    for (auto* c : connections_) {  // idle keep-alive connections
+      ::close(c->fd);
+      delete c;
+    }
+    connections_.clear();
   }
-  connections_.clear();
   ::close(listen_);
   ::close(epoll_);
   ::close(wake_);
@@ -252,6 +266,7 @@ void Server::acceptReady() {
 
 void Server::serve(Connection* c) {
   thread_local std::string scratch(kReadChunk, '\0');
+  if (c->outPos < c->out.size() && !deliver(c)) return;  // woken by EPOLLOUT
   for (;;) {
     switch (c->parser.parse(c->in, c->pos)) {
       case RequestParser::State::kComplete: {
@@ -284,7 +299,7 @@ void Server::serve(Connection* c) {
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !stopping_) return arm(c);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !stopping_) return arm(c, EPOLLIN);
     return destroy(c, false);  // closed by the peer, a socket error, or an idle connection at shutdown
   }
 }
@@ -292,17 +307,78 @@ void Server::serve(Connection* c) {
 bool Server::answer(Connection* c, WireRequest&& wire) {
   const auto started = std::chrono::steady_clock::now();
   const bool http10 = wire.versionMinor == 0;
-  const bool clientKeepsAlive = wire.keepAlive;
+  const bool keepAlive = wire.keepAlive;
   Exchange x;
   dispatcher_.handle(std::move(wire), c->peer, x);
   if (x.response.takeover) return handOver(c, x);
-  const bool keepAlive = clientKeepsAlive && !stopping_;
-  const bool sent = sendAll(c->fd, dispatcher_.serialize(x, keepAlive, http10));
+  if (x.response.deferred) return defer(c, std::move(x), keepAlive, http10, started);
+  queueAnswer(c, x, keepAlive, http10, started);
+  return deliver(c);
+}
+
+// The connection belongs to the completion until it has written the answer; this thread
+// goes back to epoll at once.
+bool Server::defer(Connection* c, Exchange&& x, bool keepAlive, bool http10,
+                   std::chrono::steady_clock::time_point started) {
+  auto start = std::move(x.response.deferred);
+  x.response.deferred = nullptr;
+  auto exchange = std::make_shared<Exchange>(std::move(x));
+  {
+    std::lock_guard lock(deferredMutex_);
+    ++deferred_;
+  }
+  auto complete = [this, c, exchange, keepAlive, http10, started](Response::Outcome outcome) {
+    if (auto* r = std::get_if<Response*>(&outcome))
+      exchange->response = std::move(**r);
+    else
+      exchange->response = responseForFailure(std::get<std::exception_ptr>(outcome), exchange->request);
+    queueAnswer(c, *exchange, keepAlive, http10, started);
+    // A pipelined request already read needs a thread: EPOLLOUT fires at once.
+    if (deliver(c)) arm(c, c->pos < c->in.size() ? EPOLLIN | EPOLLOUT : EPOLLIN);
+    std::lock_guard lock(deferredMutex_);
+    if (--deferred_ == 0) deferredDone_.notify_all();
+  };
+  try {
+    start(complete);
+  } catch (...) {
+    complete(std::current_exception());
+  }
+  return false;
+}
+
+void Server::queueAnswer(Connection* c, const Exchange& x, bool keepAlive, bool http10,
+                         std::chrono::steady_clock::time_point started) {
+  const bool keep = keepAlive && !stopping_;
+  c->out = dispatcher_.serialize(x, keep, http10);
+  c->outPos = 0;
+  c->closeAfterWrite = !keep;
   dispatcher_.logAccess(x,
                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
   c->continueSent = false;
   c->requestStart = c->pos < c->in.size() ? nowNs() : 0;  // a pipelined request has begun
-  if (!sent || !keepAlive) {
+}
+
+// Writes what the socket takes of the queued answer without waiting. True: all written
+// and the connection stays open, still the caller's; false: the connection waits for
+// EPOLLOUT (armed) or is gone.
+bool Server::deliver(Connection* c) {
+  while (c->outPos < c->out.size()) {
+    const ssize_t n = ::send(c->fd, c->out.data() + c->outPos, c->out.size() - c->outPos, MSG_NOSIGNAL);
+    if (n > 0) {
+      c->outPos += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      arm(c, EPOLLOUT);
+      return false;
+    }
+    destroy(c, false);
+    return false;
+  }
+  c->out.clear();
+  c->outPos = 0;
+  if (c->closeAfterWrite) {
     destroy(c, false);
     return false;
   }
@@ -341,14 +417,16 @@ bool Server::handOver(Connection* c, Exchange& x) {
   return false;
 }
 
-void Server::arm(Connection* c) {
+void Server::arm(Connection* c, std::uint32_t events) {
+  const bool writing = c->outPos < c->out.size();
   const bool partial = c->pos < c->in.size() || c->parser.started();
   // Armed first, then re-registered: once epoll_ctl returns, another thread may own (or
   // free) the connection, so nothing here touches it after.
-  c->armUntil(partial ? c->requestStart + options_.requestTimeoutSeconds * kNsPerSecond
-                      : nowNs() + options_.keepAliveTimeoutSeconds * kNsPerSecond);
+  c->armUntil(writing   ? nowNs() + kSendTimeoutMs * 1'000'000LL
+              : partial ? c->requestStart + options_.requestTimeoutSeconds * kNsPerSecond
+                        : nowNs() + options_.keepAliveTimeoutSeconds * kNsPerSecond);
   epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLONESHOT;
+  ev.events = events | EPOLLONESHOT;
   ev.data.ptr = c;
   ::epoll_ctl(epoll_, EPOLL_CTL_MOD, c->fd, &ev);
 }

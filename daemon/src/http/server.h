@@ -3,14 +3,18 @@
 // connection, each registered EPOLLONESHOT, and maxThreads threads wait on it. A ready
 // connection belongs to the one thread that took its event: that thread reads, parses
 // (http/request_parser), runs the route (http/dispatcher), writes the answer and re-arms
-// the connection, or carries on with the next pipelined request. So a request costs no
+// the connection, or carries on with the next pipelined request. A deferred answer (a
+// publish waiting for its group commit) is written by the completion instead, and the
+// thread moves on; an answer the socket cannot take at once waits for EPOLLOUT. So a request costs no
 // hand-off between threads, an idle or slowly-sending connection holds no thread, and a
 // handler may block (on the store, on a group commit) without stalling other connections.
 // A reaper thread closes connections idle past the keep-alive timeout and requests not
 // received whole within the request timeout. SSE responses hand their socket to the
 // stream hub (Response::takeover) and leave this server.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,9 +44,13 @@ class Server {
   void acceptReady();
   void serve(Connection* c);
   bool answer(Connection* c, WireRequest&& wire);
+  bool defer(Connection* c, Exchange&& x, bool keepAlive, bool http10, std::chrono::steady_clock::time_point started);
+  void queueAnswer(Connection* c, const Exchange& x, bool keepAlive, bool http10,
+                   std::chrono::steady_clock::time_point started);
+  bool deliver(Connection* c);
   bool answerRejected(Connection* c);
   bool handOver(Connection* c, Exchange& x);
-  void arm(Connection* c);
+  void arm(Connection* c, std::uint32_t events);
   void destroy(Connection* c, bool linger);
   void unregister(Connection* c);
   void reap();
@@ -59,6 +67,9 @@ class Server {
   std::thread reaper_;
   std::mutex reaperMutex_;
   std::condition_variable reaperWake_;
+  std::mutex deferredMutex_;
+  std::condition_variable deferredDone_;
+  int deferred_ = 0;  // answers a completion still owes (their connections are not the threads')
   std::mutex connectionsMutex_;
   std::unordered_set<Connection*> connections_;
 };

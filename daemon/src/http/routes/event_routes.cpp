@@ -181,6 +181,20 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
         auto p = publisher(ctx, req);
         moderation::Screening screening;
         auto event = parseEvent(ctx, req.jsonBody(), "body", p, "api", screening);
+        if (screening.verdict.matches.empty()) {
+          // Nothing to record after the commit: the answer is written from the commit's
+          // completion, and no request thread waits for the fsync.
+          Response r;
+          r.deferred = [&ctx, event = std::move(event)](Response::Complete complete) mutable {
+            ctx.events->publishAsync(std::move(event), [complete = std::move(complete)](events::StoredEvent* stored,
+                                                                                        std::exception_ptr failure) {
+              if (!stored) return complete(failure);
+              auto answer = eventResponse(201, *stored);
+              complete(&answer);
+            });
+          };
+          return r;
+        }
         // Violations are recorded whether or not the store takes the event (quota, channel).
         try {
           auto stored = ctx.events->publish(std::move(event));
