@@ -284,6 +284,12 @@ BODY_BYTES=$(wc -c <"$work/body-peer.json")
   fi
   echo "body: $BODY_BYTES bytes; batch: $BATCH events, $(wc -c <"$work/batch-sqlite.json") bytes"
   echo "pinning: servers on CPU $SERVER_CPUS, load generators on CPU $CLIENT_CPUS"
+  # The disk's write+fdatasync latency bounds durable single publishes: at c connections
+  # at most c events can share one commit, so c / latency is their ceiling.
+  fsync_ms=$(cd "$work" && LC_ALL=C dd if=/dev/zero of=fsync.probe bs=4k count=300 oflag=dsync 2>&1 |
+    awk '/copied/ { for (i = 1; i <= NF; i++) if ($i == "s," || $(i+1) == "s,") { print $i * 1000 / 300; exit } }')
+  rm -f "$work/fsync.probe"
+  echo "fdatasync: ${fsync_ms} ms per 4 KiB write (dd oflag=dsync); durable single-publish ceiling $(awk -v f="$fsync_ms" 'BEGIN { if (f > 0) printf "%.0f/s at c=16, %.0f/s at c=64", 16000 / f, 64000 / f }')"
   echo "settings: REPEAT=$REPEAT DURATION=$DURATION CONNS='$CONNS' NS='$NS' PACED=min(${PACED_RATE}/s, ${PACED_DELIVERIES}/N) x ${PACED_SECS}s"
 } >"$OUT/machine.txt"
 cat "$OUT/machine.txt" >&2
