@@ -30,7 +30,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -103,6 +105,49 @@ long long cpuSum(const std::vector<int>& pids) {
   long long t = 0;
   for (int p : pids) t += cpuTicks(p);
   return t;
+}
+
+// CPU time of every thread of the server processes, in ns (schedstat: finer than the
+// clock ticks of /proc/PID/stat, so a short phase still gets a usable per-delivery cost).
+std::map<int, long long> threadRuntimes(const std::vector<int>& pids) {
+  std::map<int, long long> out;
+  for (int p : pids) {
+    std::error_code ec;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(p) + "/task", ec)) {
+      std::ifstream f(task.path() / "schedstat");
+      long long ns = 0;
+      if (f >> ns) out[std::atoi(task.path().filename().c_str())] = ns;
+    }
+  }
+  return out;
+}
+
+std::string threadName(int tid) {
+  std::ifstream f("/proc/" + std::to_string(tid) + "/comm");  // /proc/TID works for any thread
+  std::string name;
+  std::getline(f, name);
+  return name;
+}
+
+// Sum of the threads' CPU between two samples, and the busiest thread's share of it.
+struct ThreadCpu {
+  double totalMs = 0, busiestMs = 0;
+  std::string busiestName;
+};
+ThreadCpu threadCpuBetween(const std::map<int, long long>& before, const std::map<int, long long>& after) {
+  ThreadCpu c;
+  int busiest = 0;
+  for (const auto& [tid, ns] : after) {
+    auto it = before.find(tid);
+    const double ms = (ns - (it == before.end() ? 0 : it->second)) / 1e6;
+    c.totalMs += ms;
+    if (ms > c.busiestMs) {
+      c.busiestMs = ms;
+      busiest = tid;
+    }
+  }
+  if (busiest) c.busiestName = threadName(busiest);
+  return c;
 }
 
 double selfCpuSecs() {
@@ -197,11 +242,13 @@ class Run {
 
       runStart_ = nowUs();
       const long long cpu0 = cpuSum(o_.pids);
+      const auto threads0 = threadRuntimes(o_.pids);
       const double self0 = selfCpuSecs();
       publishAll(m, rate);
       drain(live);
       const std::int64_t end = lastDelivery_ ? lastDelivery_ : nowUs();
       const long long cpu1 = cpuSum(o_.pids);
+      const ThreadCpu threads = threadCpuBetween(threads0, threadRuntimes(o_.pids));
       const double self1 = selfCpuSecs();
 
       std::int64_t delivered = 0;
@@ -223,12 +270,15 @@ class Run {
           "\"published\":%lld,\"publish_failures\":%lld,\"rate\":%.2f,\"publishes_per_sec\":%.1f,"
           "\"expected\":%lld,\"delivered\":%lld,\"closed_during_run\":%d,\"deliveries_per_sec\":%.1f,"
           "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"rss_before_kib\":%ld,\"rss_idle_kib\":%ld,"
-          "\"rss_per_sub_bytes\":%.0f,\"server_cpu_pct\":%.1f,\"client_cpu_pct\":%.1f}\n",
+          "\"rss_per_sub_bytes\":%.0f,\"server_cpu_pct\":%.1f,\"client_cpu_pct\":%.1f,"
+          "\"server_cpu_us_per_delivery\":%.3f,\"busiest_thread\":\"%s\",\"busiest_thread_us_per_delivery\":%.3f}\n",
           o_.label.c_str(), phase, o_.n, live, (c1 - c0) / 1e6, m, static_cast<long long>(published_),
           static_cast<long long>(pubFailures_), rate, published_ / pubSecs, static_cast<long long>(expected),
           static_cast<long long>(delivered), closedDuringRun_, delivered / runSecs, p50, p99, maxMs, rss0, rss1,
           connected ? (rss1 - rss0) * 1024.0 / connected : 0.0,
-          o_.pids.empty() ? 0.0 : 100.0 * (cpu1 - cpu0) / ticks / runSecs, 100.0 * (self1 - self0) / runSecs);
+          o_.pids.empty() ? 0.0 : 100.0 * (cpu1 - cpu0) / ticks / runSecs, 100.0 * (self1 - self0) / runSecs,
+          delivered ? threads.totalMs * 1000 / delivered : 0.0, threads.busiestName.c_str(),
+          delivered ? threads.busiestMs * 1000 / delivered : 0.0);
       std::fflush(stdout);
       ok = ok && delivered == expected && pubFailures_ == 0;
     }
