@@ -9,7 +9,8 @@
 // One fan-out round walks the subscribers marked dirty, in the order they were marked, with
 // one send each; events committed while a round runs are picked up between sends (every
 // few subscribers), so the subscribers the round has not reached yet get them in the same
-// send and only those it has passed wait for the next round.
+// send and only those it has passed wait for the next round. A long round yields the
+// core now and then, so the publish path sharing it can commit the next event meanwhile.
 //
 // Joining a stream is two steps so replay and live meet without gap or duplicate:
 // reserve() starts buffering live frames for the subscription; the caller then writes
