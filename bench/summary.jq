@@ -42,15 +42,15 @@ def verdict(ok): if ok == null then "n/a" elif ok then "**met**" else "**not met
   "",
   "### SSE fan-out (one publisher connection; median [min..max])",
   "",
-  "closed: the next publish as soon as the previous is acknowledged (the daemon acknowledges after its commit, Nchan after writing to every subscriber, so their offered loads differ); matched: the daemon's publisher capped at the publish rate of Nchan's closed loop in the same repeat, ratios against that closed loop; paced: both at the same fixed rate. µs CPU / delivery: the server's CPU time (every thread) per delivered frame.",
+  "closed: the next publish as soon as the previous is acknowledged (the daemon acknowledges after its commit, Nchan after writing to every subscriber, so their offered loads differ); matched: the daemon's publisher capped at the publish rate of Nchan's closed loop in the same repeat, ratios against that closed loop; paced: both at the same fixed rate. µs CPU / delivery: the server's CPU time (every thread) per delivered frame. first / round p50: per publish, the time to its first delivery and from its first to its last delivery (the fan-out round).",
   "",
-  "| server | mode | N | connected | publishes/s | deliveries/s | p50 ms | p99 ms | delivered % | server CPU % | µs CPU / delivery | client CPU % | deliveries ÷ Nchan | p50 ÷ Nchan | p99 ÷ Nchan |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  "| server | mode | N | connected | publishes/s | deliveries/s | p50 ms | p99 ms | first / round p50 ms | delivered % | server CPU % | µs CPU / delivery | client CPU % | deliveries ÷ Nchan | p50 ÷ Nchan | p99 ÷ Nchan |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ( ["closed", "matched", "paced"][] as $mode | ($fan | map(select(.mode == $mode) | .n) | unique)[] as $n
     | ["nchan", "aev"][] as $s
     | ($fan | map(select(.server == $s and .mode == $mode and .n == $n))) as $rows
     | select($rows | length > 0)
-    | "| \(if $s == "aev" then "agent-eventsd (SQLite)" else "Nchan" end) | \($mode) | \($n) | \($rows | map(.connected) | min) | \($rows | map(.publishes_per_sec) | mm) | \($rows | map(.deliveries_per_sec) | mm) | \($rows | map(.p50_ms) | mm) | \($rows | map(.p99_ms) | mm) | \($rows | map(if .expected > 0 then 100 * .delivered / .expected else 0 end) | mm) | \($rows | map(.server_cpu_pct) | mm) | \($rows | map(.server_cpu_us_per_delivery) | mm) | \($rows | map(.client_cpu_pct) | mm) | \(if $s == "aev" then (frat($mode; $n; "deliveries_per_sec") | mm) else "1" end) | \(if $s == "aev" then (frat($mode; $n; "p50_ms") | mm) else "1" end) | \(if $s == "aev" then (frat($mode; $n; "p99_ms") | mm) else "1" end) |"
+    | "| \(if $s == "aev" then "agent-eventsd (SQLite)" else "Nchan" end) | \($mode) | \($n) | \($rows | map(.connected) | min) | \($rows | map(.publishes_per_sec) | mm) | \($rows | map(.deliveries_per_sec) | mm) | \($rows | map(.p50_ms) | mm) | \($rows | map(.p99_ms) | mm) | \($rows | map(.first_delivery_p50_ms) | median | sig) / \($rows | map(.round_span_p50_ms) | median | sig) | \($rows | map(if .expected > 0 then 100 * .delivered / .expected else 0 end) | mm) | \($rows | map(.server_cpu_pct) | mm) | \($rows | map(.server_cpu_us_per_delivery) | mm) | \($rows | map(.client_cpu_pct) | mm) | \(if $s == "aev" then (frat($mode; $n; "deliveries_per_sec") | mm) else "1" end) | \(if $s == "aev" then (frat($mode; $n; "p50_ms") | mm) else "1" end) | \(if $s == "aev" then (frat($mode; $n; "p99_ms") | mm) else "1" end) |"
   ),
   "",
   "### Memory per idle subscriber (fresh servers, before any publish: RSS growth / N after 2 s idle)",
