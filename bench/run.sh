@@ -4,7 +4,8 @@
 #   * nginx + Nchan (pub/sub with an SSE interface): its publisher and EventSource subscribers.
 # Measured: publish throughput (POST /event and POST /events/batch of 100) at 1/16/64
 # connections on SQLite and on PostgreSQL; SSE fan-out to 1/100/1,000/10,000 subscribers
-# (deliveries/s, publish-to-receive p50/p99, closed loop and paced); memory per idle
+# (deliveries/s, publish-to-receive p50/p99: closed loop, the daemon matched to Nchan's
+# closed-loop publish rate, and paced); memory per idle
 # subscriber; and a CPU profile (perf) of the daemon on the single-publish path.
 # Prints same-run ratios (per repeat, then the median). Not a pass/fail test; not in CI.
 #
@@ -306,29 +307,35 @@ paced_rate() {  # the same offered load in deliveries/s at every N (at most PACE
   awk -v n="$1" -v r="$PACED_RATE" -v d="$PACED_DELIVERIES" 'BEGIN { x = d / n; if (x > r) x = r; print x }'
 }
 paced_m() { awk -v r="$(paced_rate "$1")" -v s="$PACED_SECS" 'BEGIN { m = int(r * s + 0.5); print (m < 10 ? 10 : m) }'; }
-fanout_run() {  # server n m[,m2] rate[,rate2] rep [memory]: one JSON line per phase
-  local server=$1 n=$2 m=$3 rate=$4 rep=$5 mode=${6:-fan} args
+fanout_run() {  # server n m[,m2...] rate[,rate2...] rep modes: one JSON line per phase
+  # modes: one name per phase ("closed,matched,paced"), or "memory" (a single idle phase).
+  local server=$1 n=$2 m=$3 rate=$4 rep=$5 modes=$6 args
   local body=$work/fan-body.json
   if [ "$server" = nchan ]; then
-    local ch=f${rep}n${n}${mode}${RANDOM}
+    local ch=f${rep}n${n}${modes//,/}${RANDOM}  # Nchan channel ids here are \w+
     event_json 0 BENCH_TS >"$body"
     args=(--port "$P_NCHAN" --sub "/sub/$ch" --pub "/pub/$ch" --pid "$NGINX_WORKER")
   else
     local ch
-    ch=$(new_channel aev-sqlite "$P_SQLITE" "fan-$rep-$n-$mode")
+    ch=$(new_channel aev-sqlite "$P_SQLITE" "fan-$rep-$n-${modes//,/-}")
     event_json "$ch" BENCH_TS >"$body"
     args=(--port "$P_SQLITE" --sub "/channel/$ch/subscribe" --pub /event --pid "$SQLITE_PID"
       --header "X-API-Key: ${KEY[aev-sqlite]}")
   fi
   local idle=0
   [ "$n" -ge 1000 ] && idle=1
-  [ "$mode" = memory ] && idle=2
+  [ "$modes" = memory ] && idle=2
   taskset -c "$CLIENT_CPUS" "$FANOUT" "${args[@]}" --body-file "$body" -n "$n" -m "$m" --rate "$rate" \
     --idle "$idle" --label "$server" 2>>"$OUT/fanout-stderr.txt" |
-    jq -c --arg server "$server" --arg mode "$mode" --argjson rep "$rep" \
-      '. + {kind:"fanout",server:$server,rep:$rep,
-            mode:(if $mode == "memory" then "memory" elif .rate == 0 then "closed" else "paced" end)}' |
+    jq -c --arg server "$server" --arg modes "$modes" --argjson rep "$rep" \
+      '. + {kind:"fanout",server:$server,rep:$rep,mode:($modes | split(","))[.phase]}' |
     tee -a "$OUT/fanout.jsonl" >&2 || true
+}
+# The publish rate Nchan reached in its closed loop at N in repeat rep (empty if none).
+nchan_closed_rate() {  # n rep
+  jq -r --argjson n "$1" --argjson rep "$2" \
+    'select(.server == "nchan" and .mode == "closed" and .n == $n and .rep == $rep and .published > 0)
+     | .publishes_per_sec' "$OUT/fanout.jsonl" | tail -1
 }
 NMAX=$(printf '%s\n' $NS | sort -n | tail -1)
 log "memory: $NMAX idle subscribers on each server"
@@ -404,12 +411,22 @@ done
 # ---------------------------------------------------------------------------------------
 # 2. Fan-out: N subscribers on one fresh channel, M publishes (closed loop and paced).
 # ---------------------------------------------------------------------------------------
-log "fan-out: N={$NS}, closed loop, and paced at $PACED_DELIVERIES deliveries/s (<= $PACED_RATE publishes/s), x $REPEAT"
+log "fan-out: N={$NS}, closed loop, matched to Nchan's closed-loop rate, and paced at $PACED_DELIVERIES deliveries/s (<= $PACED_RATE publishes/s), x $REPEAT"
 login_aev aev-sqlite "$P_SQLITE"
 for rep in $(seq 1 "$REPEAT"); do
   for n in $NS; do
-    # Closed loop, then paced, on the same N subscribers.
-    for s in nchan aev; do fanout_run $s "$n" "$(closed_m "$n"),$(paced_m "$n")" "0,$(paced_rate "$n")" "$rep"; done
+    # Nchan: closed loop, then paced. The daemon, on its own N subscribers: closed loop (as
+    # fast as it acknowledges), matched (its publisher capped at the rate Nchan's closed loop
+    # just reached, so both are measured at the same offered load), then paced.
+    cm=$(closed_m "$n") pm=$(paced_m "$n") pr=$(paced_rate "$n")
+    fanout_run nchan "$n" "$cm,$pm" "0,$pr" "$rep" closed,paced
+    matched=$(nchan_closed_rate "$n" "$rep")
+    if [ -n "$matched" ]; then
+      fanout_run aev "$n" "$cm,$cm,$pm" "0,$matched,$pr" "$rep" closed,matched,paced
+    else
+      log "no closed-loop rate from Nchan at N=$n (repeat $rep): no matched phase"
+      fanout_run aev "$n" "$cm,$pm" "0,$pr" "$rep" closed,paced
+    fi
   done
 done
 

@@ -5,7 +5,9 @@
 // subscriber), then publishes M events over one keep-alive HTTP connection. Each event
 // body carries its send time (µs, CLOCK_MONOTONIC) in place of the BENCH_TS token of
 // the body template; every delivered SSE frame is matched back to it, so the latency
-// is receive time minus send time over all N x M deliveries.
+// is receive time minus send time over all N x M deliveries. Per publish it also notes the
+// first and the last delivery: first_delivery (publish to the first subscriber's frame: the
+// server's path to its first send) and round_span (first to last: the fan-out round).
 //
 // Closed loop (--rate 0): the next publish goes out as soon as the previous one is
 // acknowledged. Paced (--rate R): publish i is due at t0 + i/R (late if the previous
@@ -30,7 +32,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -103,6 +107,49 @@ long long cpuSum(const std::vector<int>& pids) {
   long long t = 0;
   for (int p : pids) t += cpuTicks(p);
   return t;
+}
+
+// CPU time of every thread of the server processes, in ns (schedstat: finer than the
+// clock ticks of /proc/PID/stat, so a short phase still gets a usable per-delivery cost).
+std::map<int, long long> threadRuntimes(const std::vector<int>& pids) {
+  std::map<int, long long> out;
+  for (int p : pids) {
+    std::error_code ec;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(p) + "/task", ec)) {
+      std::ifstream f(task.path() / "schedstat");
+      long long ns = 0;
+      if (f >> ns) out[std::atoi(task.path().filename().c_str())] = ns;
+    }
+  }
+  return out;
+}
+
+std::string threadName(int tid) {
+  std::ifstream f("/proc/" + std::to_string(tid) + "/comm");  // /proc/TID works for any thread
+  std::string name;
+  std::getline(f, name);
+  return name;
+}
+
+// Sum of the threads' CPU between two samples, and the busiest thread's share of it.
+struct ThreadCpu {
+  double totalMs = 0, busiestMs = 0;
+  std::string busiestName;
+};
+ThreadCpu threadCpuBetween(const std::map<int, long long>& before, const std::map<int, long long>& after) {
+  ThreadCpu c;
+  int busiest = 0;
+  for (const auto& [tid, ns] : after) {
+    auto it = before.find(tid);
+    const double ms = (ns - (it == before.end() ? 0 : it->second)) / 1e6;
+    c.totalMs += ms;
+    if (ms > c.busiestMs) {
+      c.busiestMs = ms;
+      busiest = tid;
+    }
+  }
+  if (busiest) c.busiestName = threadName(busiest);
+  return c;
 }
 
 double selfCpuSecs() {
@@ -188,6 +235,7 @@ class Run {
       // Each phase: fresh counters and publisher connection, same subscribers.
       for (auto& s : subs_) s.delivered = 0;
       lat_.clear();
+      rounds_.clear();
       published_ = pubFailures_ = 0;
       lastAck_ = lastDelivery_ = 0;
       closedDuringRun_ = 0;
@@ -197,11 +245,13 @@ class Run {
 
       runStart_ = nowUs();
       const long long cpu0 = cpuSum(o_.pids);
+      const auto threads0 = threadRuntimes(o_.pids);
       const double self0 = selfCpuSecs();
       publishAll(m, rate);
       drain(live);
       const std::int64_t end = lastDelivery_ ? lastDelivery_ : nowUs();
       const long long cpu1 = cpuSum(o_.pids);
+      const ThreadCpu threads = threadCpuBetween(threads0, threadRuntimes(o_.pids));
       const double self1 = selfCpuSecs();
 
       std::int64_t delivered = 0;
@@ -218,17 +268,34 @@ class Run {
       };
       const double p50 = pct(0.50), p99 = pct(0.99);
       const double maxMs = lat_.empty() ? 0 : *std::max_element(lat_.begin(), lat_.end()) / 1000.0;
+      std::vector<double> firstMs, spanMs;
+      for (const auto& [sentAt, round] : rounds_) {
+        firstMs.push_back((round.first - sentAt) / 1000.0);
+        spanMs.push_back((round.last - round.first) / 1000.0);
+      }
+      auto quantile = [](std::vector<double>& v, double q) -> double {
+        if (v.empty()) return 0;
+        auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+        std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+        return v[k];
+      };
       std::printf(
           "{\"label\":\"%s\",\"phase\":%zu,\"n\":%d,\"connected\":%d,\"connect_secs\":%.3f,\"m\":%d,"
           "\"published\":%lld,\"publish_failures\":%lld,\"rate\":%.2f,\"publishes_per_sec\":%.1f,"
           "\"expected\":%lld,\"delivered\":%lld,\"closed_during_run\":%d,\"deliveries_per_sec\":%.1f,"
           "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"rss_before_kib\":%ld,\"rss_idle_kib\":%ld,"
-          "\"rss_per_sub_bytes\":%.0f,\"server_cpu_pct\":%.1f,\"client_cpu_pct\":%.1f}\n",
+          "\"rss_per_sub_bytes\":%.0f,\"server_cpu_pct\":%.1f,\"client_cpu_pct\":%.1f,"
+          "\"server_cpu_us_per_delivery\":%.3f,\"busiest_thread\":\"%s\",\"busiest_thread_us_per_delivery\":%.3f,"
+          "\"first_delivery_p50_ms\":%.3f,\"first_delivery_p99_ms\":%.3f,\"round_span_p50_ms\":%.3f,"
+          "\"round_span_p99_ms\":%.3f}\n",
           o_.label.c_str(), phase, o_.n, live, (c1 - c0) / 1e6, m, static_cast<long long>(published_),
           static_cast<long long>(pubFailures_), rate, published_ / pubSecs, static_cast<long long>(expected),
           static_cast<long long>(delivered), closedDuringRun_, delivered / runSecs, p50, p99, maxMs, rss0, rss1,
           connected ? (rss1 - rss0) * 1024.0 / connected : 0.0,
-          o_.pids.empty() ? 0.0 : 100.0 * (cpu1 - cpu0) / ticks / runSecs, 100.0 * (self1 - self0) / runSecs);
+          o_.pids.empty() ? 0.0 : 100.0 * (cpu1 - cpu0) / ticks / runSecs, 100.0 * (self1 - self0) / runSecs,
+          delivered ? threads.totalMs * 1000 / delivered : 0.0, threads.busiestName.c_str(),
+          delivered ? threads.busiestMs * 1000 / delivered : 0.0, quantile(firstMs, 0.50), quantile(firstMs, 0.99),
+          quantile(spanMs, 0.50), quantile(spanMs, 0.99));
       std::fflush(stdout);
       ok = ok && delivered == expected && pubFailures_ == 0;
     }
@@ -364,6 +431,9 @@ class Run {
         if (running_ && sent >= runStart_) {
           ++s.delivered;
           lat_.push_back(static_cast<std::uint32_t>(std::min<std::int64_t>(t - sent, UINT32_MAX)));
+          auto& round = rounds_[sent];  // keyed by send time: one entry per publish
+          round.first = round.first ? std::min(round.first, t) : t;
+          round.last = std::max(round.last, t);
           lastDelivery_ = t;
         }
       }
@@ -530,6 +600,12 @@ class Run {
   int closedDuringRun_ = 0;
   bool connectErrorShown_ = false, headErrorShown_ = false;
   std::vector<std::uint32_t> lat_;
+  // Per publish (by its send time): the first and the last delivery, to split latency into
+  // "until the server starts sending" and "the length of its round".
+  struct Round {
+    std::int64_t first = 0, last = 0;
+  };
+  std::map<std::int64_t, Round> rounds_;
 };
 
 template <typename T, typename F>

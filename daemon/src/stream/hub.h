@@ -6,6 +6,12 @@
 // written with one sendmsg. A subscriber whose backlog passes the cap is closed and
 // resumes with Last-Event-ID, so a slow reader never slows the others or the writer.
 //
+// One fan-out round walks the subscribers marked dirty, in the order they were marked, with
+// one send each; events committed while a round runs are picked up between sends (every
+// few subscribers), so the subscribers the round has not reached yet get them in the same
+// send and only those it has passed wait for the next round. A long round yields the
+// core now and then, so the publish path sharing it can commit the next event meanwhile.
+//
 // Joining a stream is two steps so replay and live meet without gap or duplicate:
 // reserve() starts buffering live frames for the subscription; the caller then writes
 // the replay from the store; activate() hands over the socket and drops buffered frames
@@ -84,6 +90,7 @@ class Hub {
   struct Subscriber {
     SubscriptionId id = 0;
     std::int64_t channelId = 0;
+    std::size_t channelSlot = 0;  // index in byChannel_[channelId]
     store::EventFilter filter;
     Owner owner;
     Poco::Net::StreamSocket socket;
@@ -100,10 +107,13 @@ class Hub {
   };
 
   void run();
+  // Moves what the writer committed since the last call into the subscribers' queues.
+  void takeInboxLocked();
   void fanOutLocked(const std::vector<store::StoredEvent>& events);
+  void flushDirtyLocked();
   void wake();
   void enqueueLocked(Subscriber& s, Frame frame);
-  void flushLocked(Subscriber& s);
+  void flushLocked(Subscriber& s, std::chrono::steady_clock::time_point now);
   void closeLocked(SubscriptionId id);
   void updateInterestLocked(Subscriber& s);
   void keepAlivesLocked();
@@ -120,10 +130,17 @@ class Hub {
   std::unordered_map<SubscriptionId, std::unique_ptr<Subscriber>> subscribers_;
   std::unordered_map<std::int64_t, std::vector<Subscriber*>> byChannel_;
   std::unordered_map<int, Subscriber*> byFd_;
-  std::vector<SubscriptionId> dirty_;
+  // Subscribers with queued frames, in the order they were marked; closeLocked() clears
+  // a closed one's entry (nullptr) so a round never touches a freed subscriber.
+  std::vector<Subscriber*> dirty_;
   std::vector<SubscriptionId> doomed_;
   std::mutex inboxMutex_;
   std::vector<store::StoredEvent> inbox_;
+  std::vector<store::StoredEvent> committed_;  // the hub thread's swap partner of inbox_
+  // Set by publish() when it fills an empty inbox; the hub clears it before taking the
+  // inbox. Lets a round notice new events between sends without a system call, and lets
+  // publish() skip the eventfd write while the hub has not yet taken the previous ones.
+  std::atomic<bool> inboxPending_{false};
 };
 
 }  // namespace aev::stream
