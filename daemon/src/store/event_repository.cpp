@@ -68,6 +68,10 @@ const std::string& insertSql(std::size_t rows) {
 
 }  // namespace
 
+ChannelsGone::ChannelsGone(std::vector<std::int64_t> channelIds)
+    : std::runtime_error("channel " + std::to_string(channelIds.front()) + " no longer exists"),
+      channelIds_(std::move(channelIds)) {}
+
 bool EventFilter::matches(const StoredEvent& e) const {
   return (!agentId || e.agentId == agentId) && (!eventType || e.eventType == eventType) &&
          (!traceId || e.traceId == traceId) && (!identifier || e.identifier == *identifier);
@@ -80,12 +84,18 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
   // sequence order; SQLite has a single writer anyway.
   std::map<std::int64_t, std::int64_t> perChannel;
   for (const auto& e : events) ++perChannel[e.channelId];
+  // A deleted channel has no row to update: that refuses the batch (publishers look
+  // channels up from a cache, events/channel_directory.h).
   std::map<std::int64_t, std::int64_t> nextSeq;
+  std::vector<std::int64_t> gone;
   for (const auto& [channelId, n] : perChannel) {
     auto rows = c.query("UPDATE channels SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq", {n, channelId});
-    if (rows.empty()) throw std::runtime_error("channel " + std::to_string(channelId) + " vanished");
-    nextSeq[channelId] = rows.front().i64("last_seq") - n + 1;
+    if (rows.empty())
+      gone.push_back(channelId);
+    else
+      nextSeq[channelId] = rows.front().i64("last_seq") - n + 1;
   }
+  if (!gone.empty()) throw ChannelsGone(std::move(gone));
   for (auto& e : events) e.seq = nextSeq[e.channelId]++;
 
   for (std::size_t start = 0; start < events.size();) {
@@ -167,9 +177,10 @@ std::int64_t EventRepository::usage(Connection& c, std::int64_t orgId, const std
 std::vector<StoredEvent> EventRepository::page(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                std::int64_t offset, std::int64_t limit) {
   std::vector<StoredEvent> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kEventColumns +
-                                   " FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
-                               {orgId, channelId, limit, offset}))
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kEventColumns +
+                   " FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+               {orgId, channelId, limit, offset}))
     out.push_back(eventFromRow(r));
   return out;
 }
@@ -182,7 +193,8 @@ std::int64_t EventRepository::count(Connection& c, std::int64_t orgId, std::int6
 
 std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                 std::int64_t afterSeq, const EventFilter& f, std::int64_t limit) {
-  std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND channel_id = ? AND seq > ?";
+  std::string sql =
+      std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND channel_id = ? AND seq > ?";
   Params params{orgId, channelId, afterSeq};
   if (f.agentId) sql += " AND agent_id = ?", params.push_back(*f.agentId);
   if (f.eventType) sql += " AND event_type = ?", params.push_back(*f.eventType);
@@ -197,14 +209,15 @@ std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgI
 
 std::optional<std::int64_t> EventRepository::seqOf(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                    std::int64_t eventId) {
-  auto rows = c.query("SELECT seq FROM events WHERE org_id = ? AND channel_id = ? AND id = ?",
-                      {orgId, channelId, eventId});
+  auto rows =
+      c.query("SELECT seq FROM events WHERE org_id = ? AND channel_id = ? AND id = ?", {orgId, channelId, eventId});
   if (rows.empty()) return std::nullopt;
   return rows.front().i64("seq");
 }
 
 std::optional<StoredEvent> EventRepository::find(Connection& c, std::int64_t orgId, std::int64_t eventId) {
-  auto rows = c.query(std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND id = ?", {orgId, eventId});
+  auto rows =
+      c.query(std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND id = ?", {orgId, eventId});
   if (rows.empty()) return std::nullopt;
   return eventFromRow(rows.front());
 }
