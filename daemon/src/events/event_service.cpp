@@ -47,6 +47,8 @@ std::vector<EventService::BatchResult> EventService::publishBatch(std::vector<Ba
   std::vector<BatchResult> results(items.size(), BatchResult{ApiError(500, "internal", "Internal", "unset")});
   std::vector<NewEvent> valid;
   std::vector<std::size_t> positions;
+  valid.reserve(items.size());
+  positions.reserve(items.size());
   std::map<std::int64_t, std::optional<std::int64_t>> appOfChannel;  // one lookup per channel
   const auto now = clock::nowMicros();
   for (std::size_t i = 0; i < items.size(); ++i) {
