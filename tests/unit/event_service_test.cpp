@@ -166,6 +166,55 @@ TEST_P(EventServiceTest, ConcurrentPublishersAreNotFailedByAnotherOnesDeletedCha
   EXPECT_EQ(app, db_->query("SELECT app_id FROM events WHERE channel_id = ? LIMIT 1", {live}).front().i64("app_id"));
 }
 
+// Every column survives the insert exactly (PostgreSQL sends a batch as column arrays,
+// whose literal syntax quotes and escapes text).
+TEST_P(EventServiceTest, EveryColumnRoundTripsExactly) {
+  const auto [app, channel] = addAppAndChannel(org_);
+  std::vector<EventService::BatchItem> items;
+  const std::vector<std::string> texts = {
+      R"({"q":"say \"hi\"","b":"back\\slash","arr":"{1,2}","null":"NULL"})", "", "NULL", "{a,b}", "\"", "\\",
+      "line\nbreak, comma", "caf\u00e9 \u65e5\u672c \U0001F600", "  spaced  "};
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    auto e = event(channel, texts[i].empty() ? "empty" : texts[i], "rt-" + std::to_string(i));
+    e.payloadJson = texts[0];
+    e.agentId = texts[i];
+    if (i % 2) e.metadataJson = texts[i];
+    e.occurredAt = i % 3 ? std::optional<std::int64_t>(-5 + static_cast<std::int64_t>(i)) : std::nullopt;
+    e.telemetry.model = texts[(i + 1) % texts.size()];
+    e.telemetry.inputTokens = static_cast<std::int64_t>(i) * 1000000007LL;
+    e.telemetry.costUsd = i % 2 ? std::optional<double>(0.1 * static_cast<double>(i) + 1e-9) : std::nullopt;
+    e.telemetry.durationMs = 1.0 / 3.0;
+    items.emplace_back(std::move(e));
+  }
+  auto results = service_->publishBatch(std::move(items));
+  ASSERT_EQ(results.size(), texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    ASSERT_TRUE(std::holds_alternative<StoredEvent>(results[i])) << i;
+    const auto& e = std::get<StoredEvent>(results[i]);
+    const auto row = db_->query(
+        "SELECT identifier, payload, agent_id, metadata, occurred_at, model, input_tokens, cost_usd, duration_ms, seq, "
+        "trace_id, app_id FROM events WHERE id = ?",
+        {e.id});
+    ASSERT_EQ(row.size(), 1u) << i;
+    const auto& r = row.front();
+    EXPECT_EQ(r.str("identifier"), texts[i].empty() ? "empty" : texts[i]);
+    EXPECT_EQ(r.str("payload"), texts[0]);
+    EXPECT_EQ(r.optStr("agent_id"), std::optional<std::string>(texts[i]));
+    EXPECT_EQ(r.optStr("metadata"), i % 2 ? std::optional<std::string>(texts[i]) : std::nullopt);
+    EXPECT_EQ(r.optI64("occurred_at"), e.occurredAt);
+    EXPECT_EQ(r.optStr("model"), std::optional<std::string>(texts[(i + 1) % texts.size()]));
+    EXPECT_EQ(r.i64("input_tokens"), static_cast<std::int64_t>(i) * 1000000007LL);
+    if (i % 2)
+      EXPECT_DOUBLE_EQ(r.f64("cost_usd"), 0.1 * static_cast<double>(i) + 1e-9);
+    else
+      EXPECT_TRUE(r.isNull("cost_usd"));
+    EXPECT_DOUBLE_EQ(r.f64("duration_ms"), 1.0 / 3.0);
+    EXPECT_EQ(r.i64("seq"), static_cast<std::int64_t>(i) + 1);
+    EXPECT_EQ(r.str("trace_id"), "rt-" + std::to_string(i));
+    EXPECT_EQ(r.i64("app_id"), app);
+  }
+}
+
 AEV_STORE_BACKENDS(EventServiceTest);
 
 }  // namespace

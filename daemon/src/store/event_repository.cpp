@@ -46,15 +46,17 @@ std::size_t rowsForNextStatement(std::size_t remaining) {
   return remaining;
 }
 
+constexpr const char* kInsertColumnList =
+    "org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, span_id, parent_span_id, "
+    "metadata, occurred_at, received_at, source, api_key_id, user_id, ts, model, provider, status, agent, tool, "
+    "finish_reason, semantic_kind, service, operation, error_type, environment, release_tag, end_user, input_tokens, "
+    "output_tokens, cost_usd, duration_ms";
+
 const std::string& insertSql(std::size_t rows) {
   static const auto texts = [] {
     std::map<std::size_t, std::string> out;
     for (auto shape : kStatementShapes) {
-      std::string sql =
-          "INSERT INTO events (org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, "
-          "span_id, parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id, ts, model, "
-          "provider, status, agent, tool, finish_reason, semantic_kind, service, operation, error_type, environment, "
-          "release_tag, end_user, input_tokens, output_tokens, cost_usd, duration_ms) VALUES ";
+      std::string sql = std::string("INSERT INTO events (") + kInsertColumnList + ") VALUES ";
       std::string row = "(?";
       for (std::size_t c = 1; c < kInsertColumns; ++c) row += ",?";
       row += ")";
@@ -64,6 +66,68 @@ const std::string& insertSql(std::size_t rows) {
     return out;
   }();
   return texts.at(rows);
+}
+
+// The 35 values of an event's row, in insertColumnsSql() order.
+void appendRow(Params& params, const StoredEvent& e) {
+  // One push_back per column (GCC 12 misreports a braced list of variants here).
+  params.emplace_back(e.orgId);
+  params.emplace_back(e.appId);
+  params.emplace_back(e.channelId);
+  params.emplace_back(e.seq);
+  params.emplace_back(e.identifier);
+  params.emplace_back(e.payloadJson);
+  params.push_back(optionalValue(e.agentId));
+  params.push_back(optionalValue(e.eventType));
+  params.push_back(optionalValue(e.traceId));
+  params.push_back(optionalValue(e.spanId));
+  params.push_back(optionalValue(e.parentSpanId));
+  params.push_back(optionalValue(e.metadataJson));
+  params.push_back(optionalValue(e.occurredAt));
+  params.emplace_back(e.receivedAt);
+  params.emplace_back(e.source);
+  params.push_back(optionalValue(e.apiKeyId));
+  params.push_back(optionalValue(e.userId));
+  const auto& t = e.telemetry;
+  params.emplace_back(e.effectiveTime());
+  for (const auto* text : {&t.model, &t.provider, &t.status, &t.agent, &t.tool, &t.finishReason, &t.semanticKind,
+                           &t.service, &t.operation, &t.errorType, &t.environment, &t.release, &t.endUser})
+    params.push_back(optionalValue(*text));
+  params.push_back(optionalValue(t.inputTokens));
+  params.push_back(optionalValue(t.outputTokens));
+  params.push_back(optionalValue(t.costUsd));
+  params.push_back(optionalValue(t.durationMs));
+}
+
+// PostgreSQL array types of the columns, in appendRow order.
+constexpr const char* kColumnArrayTypes[kInsertColumns] = {
+    "bigint[]", "bigint[]", "bigint[]", "bigint[]", "text[]",   "text[]",   "text[]",   "text[]",   "text[]",
+    "text[]",   "text[]",   "text[]",   "bigint[]", "bigint[]", "text[]",   "bigint[]", "bigint[]", "bigint[]",
+    "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",
+    "text[]",   "text[]",   "text[]",   "text[]",   "bigint[]", "bigint[]", "float8[]", "float8[]"};
+
+// Appends a value as an element of a PostgreSQL array literal.
+void appendArrayElement(std::string& out, const SqlValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) {
+    out += std::to_string(*i);
+  } else if (const auto* d = std::get_if<double>(&v)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", *d);
+    out += buf;
+  } else if (const auto* s = std::get_if<std::string>(&v)) {
+    out += '"';
+    std::size_t plain = 0;
+    for (std::size_t k = 0; k < s->size(); ++k) {
+      if ((*s)[k] != '"' && (*s)[k] != '\\') continue;
+      out.append(*s, plain, k - plain);
+      out += '\\';
+      plain = k;
+    }
+    out.append(*s, plain, std::string::npos);
+    out += '"';
+  } else {
+    out += "NULL";
+  }
 }
 
 }  // namespace
@@ -98,40 +162,19 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
   if (!gone.empty()) throw ChannelsGone(std::move(gone));
   for (auto& e : events) e.seq = nextSeq[e.channelId]++;
 
+  if (c.dialect() == Dialect::PostgreSQL)
+    insertRowsAsArrays(c, events);
+  else
+    insertRowsInShapes(c, events);
+  insertAttributes(c, events);
+}
+
+void EventRepository::insertRowsInShapes(Connection& c, std::vector<StoredEvent>& events) {
   for (std::size_t start = 0; start < events.size();) {
     const std::size_t end = start + rowsForNextStatement(events.size() - start);
     Params params;
     params.reserve((end - start) * kInsertColumns);
-    for (std::size_t i = start; i < end; ++i) {
-      const auto& e = events[i];
-      // One push_back per column (GCC 12 misreports a braced list of variants here).
-      params.emplace_back(e.orgId);
-      params.emplace_back(e.appId);
-      params.emplace_back(e.channelId);
-      params.emplace_back(e.seq);
-      params.emplace_back(e.identifier);
-      params.emplace_back(e.payloadJson);
-      params.push_back(optionalValue(e.agentId));
-      params.push_back(optionalValue(e.eventType));
-      params.push_back(optionalValue(e.traceId));
-      params.push_back(optionalValue(e.spanId));
-      params.push_back(optionalValue(e.parentSpanId));
-      params.push_back(optionalValue(e.metadataJson));
-      params.push_back(optionalValue(e.occurredAt));
-      params.emplace_back(e.receivedAt);
-      params.emplace_back(e.source);
-      params.push_back(optionalValue(e.apiKeyId));
-      params.push_back(optionalValue(e.userId));
-      const auto& t = e.telemetry;
-      params.emplace_back(e.effectiveTime());
-      for (const auto* text : {&t.model, &t.provider, &t.status, &t.agent, &t.tool, &t.finishReason, &t.semanticKind,
-                               &t.service, &t.operation, &t.errorType, &t.environment, &t.release, &t.endUser})
-        params.push_back(optionalValue(*text));
-      params.push_back(optionalValue(t.inputTokens));
-      params.push_back(optionalValue(t.outputTokens));
-      params.push_back(optionalValue(t.costUsd));
-      params.push_back(optionalValue(t.durationMs));
-    }
+    for (std::size_t i = start; i < end; ++i) appendRow(params, events[i]);
     // RETURNING order is not promised: match rows back by (channel, seq), which is unique.
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
     for (const auto& r : c.query(insertSql(end - start), std::move(params)))
@@ -139,7 +182,33 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
     for (std::size_t i = start; i < end; ++i) events[i].id = ids.at({events[i].channelId, events[i].seq});
     start = end;
   }
-  insertAttributes(c, events);
+}
+
+void EventRepository::insertRowsAsArrays(Connection& c, std::vector<StoredEvent>& events) {
+  // One statement (one round trip, one prepared text) for any number of rows: each
+  // column's values travel as one array, unnest() turns them back into rows.
+  static const std::string sql = [] {
+    std::string text = std::string("INSERT INTO events (") + kInsertColumnList + ") SELECT * FROM unnest(";
+    for (std::size_t k = 0; k < kInsertColumns; ++k) text += std::string(k ? ", ?::" : "?::") + kColumnArrayTypes[k];
+    return text + ") RETURNING id, channel_id, seq";
+  }();
+  std::vector<std::string> columns(kInsertColumns, "{");
+  Params row;
+  row.reserve(kInsertColumns);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    row.clear();
+    appendRow(row, events[i]);
+    for (std::size_t k = 0; k < kInsertColumns; ++k) {
+      if (i) columns[k] += ',';
+      appendArrayElement(columns[k], row[k]);
+    }
+  }
+  Params params;
+  params.reserve(kInsertColumns);
+  for (auto& column : columns) params.emplace_back(std::move(column += '}'));
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
+  for (const auto& r : c.query(sql, std::move(params))) ids[{r.i64("channel_id"), r.i64("seq")}] = r.i64("id");
+  for (auto& e : events) e.id = ids.at({e.channelId, e.seq});
 }
 
 void EventRepository::insertAttributes(Connection& c, const std::vector<StoredEvent>& events) {

@@ -60,6 +60,10 @@ class EventRepository {
                                                               std::int64_t channelId);
 
  private:
+  // SQLite: multi-row INSERTs in a few fixed row counts (statements prepared once each).
+  void insertRowsInShapes(Connection& c, std::vector<StoredEvent>& events);
+  // PostgreSQL: one INSERT ... SELECT FROM unnest(column arrays) for the whole batch.
+  void insertRowsAsArrays(Connection& c, std::vector<StoredEvent>& events);
   void insertAttributes(Connection& c, const std::vector<StoredEvent>& events);
 };
 
