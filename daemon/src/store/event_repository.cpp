@@ -1,5 +1,6 @@
 #include "store/event_repository.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -130,6 +131,23 @@ void appendArrayElement(std::string& out, const SqlValue& v) {
   }
 }
 
+// The events' rows as one PostgreSQL array literal per column (appendRow order).
+std::vector<std::string> columnArrays(const std::vector<StoredEvent>& events) {
+  std::vector<std::string> columns(kInsertColumns, "{");
+  Params row;
+  row.reserve(kInsertColumns);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    row.clear();
+    appendRow(row, events[i]);
+    for (std::size_t k = 0; k < kInsertColumns; ++k) {
+      if (i) columns[k] += ',';
+      appendArrayElement(columns[k], row[k]);
+    }
+  }
+  for (auto& column : columns) column += '}';
+  return columns;
+}
+
 }  // namespace
 
 ChannelsGone::ChannelsGone(std::vector<std::int64_t> channelIds)
@@ -143,6 +161,13 @@ bool EventFilter::matches(const StoredEvent& e) const {
 
 void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& events) {
   if (events.empty()) return;
+  const bool oneChannel = std::all_of(events.begin(), events.end(),
+                                      [&](const StoredEvent& e) { return e.channelId == events.front().channelId; });
+  if (oneChannel && c.dialect() == Dialect::PostgreSQL) {
+    insertIntoOneChannelPostgres(c, events);
+    insertAttributes(c, events);
+    return;
+  }
   // Reserve each channel's sequence range. The UPDATE takes the channel row's lock
   // until commit, so on PostgreSQL concurrent writers of one channel commit in
   // sequence order; SQLite has a single writer anyway.
@@ -169,6 +194,40 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
   insertAttributes(c, events);
 }
 
+void EventRepository::insertIntoOneChannelPostgres(Connection& c, std::vector<StoredEvent>& events) {
+  // The sequence reservation and the rows in one statement (one round trip): the CTE's
+  // UPDATE takes the channel row's lock and yields the range's base; row i of the arrays
+  // gets base + i. A deleted channel updates nothing, so nothing is inserted.
+  static const std::string sql = [] {
+    std::string names, select;
+    for (std::size_t k = 0; k < kInsertColumns; ++k) {
+      const std::string name = "c" + std::to_string(k);
+      names += name + ", ";
+      select += k ? ", " : "";
+      select += k == 3 ? "ch.base + u.ord" : "u." + name;  // column 3 is seq
+    }
+    std::string text =
+        "WITH ch AS (UPDATE channels SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq - ? AS base) "
+        "INSERT INTO events (" +
+        std::string(kInsertColumnList) + ") SELECT " + select + " FROM ch, unnest(";
+    for (std::size_t k = 0; k < kInsertColumns; ++k) text += std::string(k ? ", ?::" : "?::") + kColumnArrayTypes[k];
+    return text + ") WITH ORDINALITY AS u(" + names + "ord) RETURNING id, seq";
+  }();
+  const auto n = static_cast<std::int64_t>(events.size());
+  Params params{n, events.front().channelId, n};
+  params.reserve(3 + kInsertColumns);
+  for (auto& column : columnArrays(events)) params.emplace_back(std::move(column));
+  std::map<std::int64_t, std::int64_t> idOfSeq;
+  for (const auto& r : c.query(sql, std::move(params))) idOfSeq[r.i64("seq")] = r.i64("id");
+  if (idOfSeq.empty()) throw ChannelsGone({events.front().channelId});
+  if (idOfSeq.size() != events.size()) throw std::logic_error("event insert returned a partial batch");
+  auto seq = idOfSeq.begin()->first;  // the range's first
+  for (auto& e : events) {
+    e.seq = seq++;
+    e.id = idOfSeq.at(e.seq);
+  }
+}
+
 void EventRepository::insertRowsInShapes(Connection& c, std::vector<StoredEvent>& events) {
   for (std::size_t start = 0; start < events.size();) {
     const std::size_t end = start + rowsForNextStatement(events.size() - start);
@@ -192,20 +251,9 @@ void EventRepository::insertRowsAsArrays(Connection& c, std::vector<StoredEvent>
     for (std::size_t k = 0; k < kInsertColumns; ++k) text += std::string(k ? ", ?::" : "?::") + kColumnArrayTypes[k];
     return text + ") RETURNING id, channel_id, seq";
   }();
-  std::vector<std::string> columns(kInsertColumns, "{");
-  Params row;
-  row.reserve(kInsertColumns);
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    row.clear();
-    appendRow(row, events[i]);
-    for (std::size_t k = 0; k < kInsertColumns; ++k) {
-      if (i) columns[k] += ',';
-      appendArrayElement(columns[k], row[k]);
-    }
-  }
   Params params;
   params.reserve(kInsertColumns);
-  for (auto& column : columns) params.emplace_back(std::move(column += '}'));
+  for (auto& column : columnArrays(events)) params.emplace_back(std::move(column));
   std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
   for (const auto& r : c.query(sql, std::move(params))) ids[{r.i64("channel_id"), r.i64("seq")}] = r.i64("id");
   for (auto& e : events) e.id = ids.at({e.channelId, e.seq});

@@ -62,6 +62,9 @@ class EventRepository {
  private:
   // SQLite: multi-row INSERTs in a few fixed row counts (statements prepared once each).
   void insertRowsInShapes(Connection& c, std::vector<StoredEvent>& events);
+  // PostgreSQL, events of one channel (the usual commit): sequence range and rows in one
+  // statement.
+  void insertIntoOneChannelPostgres(Connection& c, std::vector<StoredEvent>& events);
   // PostgreSQL: one INSERT ... SELECT FROM unnest(column arrays) for the whole batch.
   void insertRowsAsArrays(Connection& c, std::vector<StoredEvent>& events);
   void insertAttributes(Connection& c, const std::vector<StoredEvent>& events);
