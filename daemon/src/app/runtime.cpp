@@ -289,7 +289,10 @@ struct Components {
     delivery.addSender(notifications::kAlertTarget, &sinkSender);
     delivery.addSender(notifications::kSpendTarget, &sinkSender);
     alertEvaluator.onStateChanges([this] { delivery.wake(); });
-    apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) { hub.closeChannels(ids); });
+    apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) {
+      hub.closeChannels(ids);
+      events.forgetChannels(ids);
+    });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
     apiKeys.onRevoked(endStreams);
     organizations.onRevoked([this](const Revocation& r) {

@@ -1,5 +1,6 @@
 #include "events/event_service.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -26,7 +27,9 @@ std::vector<StoredEvent> EventService::commit(std::vector<NewEvent> events) {
 }
 
 void EventService::prepare(NewEvent& event) {
-  event.appId = channel(event.orgId, event.channelId).appId;
+  auto app = directory_.appOf(db_, event.orgId, event.channelId);
+  if (!app) throw errors::notFound("Channel");
+  event.appId = *app;
   if (!event.receivedAt) event.receivedAt = clock::nowMicros();
   if (spend_)
     if (auto refused = spend_->admit({&event}).front()) throw *refused;
@@ -36,7 +39,11 @@ StoredEvent EventService::publish(NewEvent event) {
   prepare(event);
   std::vector<NewEvent> one;
   one.push_back(std::move(event));
-  return std::move(commit(std::move(one)).front());
+  try {
+    return std::move(commit(std::move(one)).front());
+  } catch (...) {
+    std::rethrow_exception(channelGoneAsNotFound(std::current_exception()));
+  }
 }
 
 void EventService::publishAsync(NewEvent event, PublishDone done) {
@@ -48,7 +55,7 @@ void EventService::publishAsync(NewEvent event, PublishDone done) {
     try {
       stored = commit(std::move(one));
     } catch (...) {
-      return done(nullptr, std::current_exception());
+      return done(nullptr, channelGoneAsNotFound(std::current_exception()));
     }
     return done(&stored.front(), nullptr);
   }
@@ -57,36 +64,47 @@ void EventService::publishAsync(NewEvent event, PublishDone done) {
   writer_.submit(std::move(one),
                  [this, orgId, done = std::move(done)](std::vector<StoredEvent>* stored, std::exception_ptr failure) {
                    if (stored) quota_.recordCommitted(orgId, 1);
-                   done(stored ? &stored->front() : nullptr, failure);
+                   done(stored ? &stored->front() : nullptr, failure ? channelGoneAsNotFound(failure) : nullptr);
                  });
+}
+
+// A commit refused because its channel was deleted meanwhile is the publisher's 404; the
+// directory forgets the channel so the next publisher gets it before the writer.
+std::exception_ptr EventService::channelGoneAsNotFound(std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const ChannelsDeleted& deleted) {
+    directory_.forget(deleted.channelIds);
+    return std::make_exception_ptr(errors::notFound("Channel"));
+  } catch (...) {
+    return failure;
+  }
 }
 
 std::vector<EventService::BatchResult> EventService::publishBatch(std::vector<BatchItem> items) {
   std::vector<BatchResult> results(items.size(), BatchResult{ApiError(500, "internal", "Internal", "unset")});
   std::vector<NewEvent> valid;
   std::vector<std::size_t> positions;
+  valid.reserve(items.size());
+  positions.reserve(items.size());
   std::map<std::int64_t, std::optional<std::int64_t>> appOfChannel;  // one lookup per channel
   const auto now = clock::nowMicros();
-  {
-    auto c = db_.acquire();
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (auto* err = std::get_if<ApiError>(&items[i])) {
-        results[i] = *err;
-        continue;
-      }
-      auto& e = std::get<NewEvent>(items[i]);
-      auto [it, fresh] = appOfChannel.try_emplace(e.channelId);
-      if (fresh)
-        if (auto ch = channels_.byId(*c, e.orgId, e.channelId)) it->second = ch->appId;
-      if (!it->second) {
-        results[i] = errors::notFound("Channel");
-        continue;
-      }
-      e.appId = *it->second;
-      e.receivedAt = now;
-      positions.push_back(i);
-      valid.push_back(std::move(e));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (auto* err = std::get_if<ApiError>(&items[i])) {
+      results[i] = *err;
+      continue;
     }
+    auto& e = std::get<NewEvent>(items[i]);
+    auto [it, fresh] = appOfChannel.try_emplace(e.channelId);
+    if (fresh) it->second = directory_.appOf(db_, e.orgId, e.channelId);
+    if (!it->second) {
+      results[i] = errors::notFound("Channel");
+      continue;
+    }
+    e.appId = *it->second;
+    e.receivedAt = now;
+    positions.push_back(i);
+    valid.push_back(std::move(e));
   }
   if (spend_ && !valid.empty()) {
     std::vector<NewEvent*> pointers;
@@ -105,13 +123,32 @@ std::vector<EventService::BatchResult> EventService::publishBatch(std::vector<Ba
     valid = std::move(admitted);
     positions = std::move(admittedPositions);
   }
-  if (valid.empty()) return results;
   // The valid events commit together; a quota or store failure applies to each of them.
-  try {
-    auto stored = commit(std::move(valid));
-    for (std::size_t k = 0; k < positions.size(); ++k) results[positions[k]] = std::move(stored[k]);
-  } catch (const ApiError& e) {
-    for (auto pos : positions) results[pos] = e;
+  // A channel deleted since it was looked up refuses the commit: its events get the 404
+  // they would have had, and the others are committed again without them.
+  while (!valid.empty()) {
+    try {
+      auto stored = commit(std::move(valid));
+      for (std::size_t k = 0; k < positions.size(); ++k) results[positions[k]] = std::move(stored[k]);
+      break;
+    } catch (ChannelsDeleted& deleted) {
+      directory_.forget(deleted.channelIds);
+      const auto& gone = deleted.channelIds;
+      valid.clear();
+      std::vector<std::size_t> kept;
+      for (std::size_t k = 0; k < deleted.events.size(); ++k) {
+        if (std::find(gone.begin(), gone.end(), deleted.events[k].channelId) != gone.end()) {
+          results[positions[k]] = errors::notFound("Channel");
+          continue;
+        }
+        valid.push_back(std::move(deleted.events[k]));
+        kept.push_back(positions[k]);
+      }
+      positions = std::move(kept);
+    } catch (const ApiError& e) {
+      for (auto pos : positions) results[pos] = e;
+      break;
+    }
   }
   return results;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/errors.h"
+#include "events/channel_directory.h"
 #include "events/event.h"
 #include "events/event_writer.h"
 #include "events/quota_guard.h"
@@ -41,7 +42,8 @@ class EventService {
   // Spend policies (decisions §7), checked on every publish path once set.
   void setSpendAccountant(spend::Accountant* accountant) { spend_ = accountant; }
 
-  // orgId/channelId/fields set by the caller; appId is filled in from the channel.
+  // orgId/channelId/fields set by the caller; appId is filled in from the channel
+  // (ChannelDirectory: no query per publish; a deleted channel is still a 404).
   StoredEvent publish(NewEvent event);
   // publish() without a waiting thread: what can refuse the event (channel, spend, quota)
   // throws here; then `done` runs on the writer thread once the event is durable, with the
@@ -56,7 +58,10 @@ class EventService {
 
   EventPage list(std::int64_t orgId, std::int64_t channelId, std::int64_t page, std::int64_t limit);
 
+  // Read from the store (a stream or token must not start on a deleted channel).
   store::ChannelRecord channel(std::int64_t orgId, std::int64_t channelId);
+  // A channel deleted on this node: publishers need not find out from a refused commit.
+  void forgetChannels(const std::vector<std::int64_t>& channelIds) { directory_.forget(channelIds); }
   // Call after the hub reservation, so no committed event falls between the two.
   ResumePoint resumePoint(std::int64_t orgId, std::int64_t channelId, std::optional<std::int64_t> lastEventId);
   std::vector<StoredEvent> replay(std::int64_t orgId, std::int64_t channelId, std::int64_t afterSeq,
@@ -65,12 +70,14 @@ class EventService {
  private:
   std::vector<StoredEvent> commit(std::vector<NewEvent> events);
   void prepare(NewEvent& event);
+  std::exception_ptr channelGoneAsNotFound(std::exception_ptr failure);
 
   store::Database& db_;
   EventWriter& writer_;
   QuotaGuard& quota_;
   spend::Accountant* spend_ = nullptr;
   store::ChannelRepository channels_;
+  ChannelDirectory directory_;
   store::EventRepository events_;
 };
 

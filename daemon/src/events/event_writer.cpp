@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <ctime>
+#include <iterator>
 #include <map>
 
 #include "common/exceptions.h"
@@ -101,15 +103,32 @@ void EventWriter::run() {
 }
 
 void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
+  std::size_t total = 0;
+  for (const auto& p : batch) total += p->events.size();
   std::vector<StoredEvent> all;
+  all.reserve(total);
   for (auto& p : batch)
     for (auto& e : p->events) all.push_back(std::move(e));
+  // Gives each request its events back, for a retry in a smaller transaction.
+  auto giveBack = [&] {
+    std::size_t offset = 0;
+    for (auto& p : batch)
+      for (auto& ev : p->events) ev = std::move(all[offset++]);
+  };
   try {
     db_.transaction([&](store::Connection& c) {
       repo_.insertBatch(c, all);
       traces_.apply(c, all);
       std::map<std::pair<std::int64_t, std::string>, std::int64_t> usage;
-      for (const auto& e : all) ++usage[{e.orgId, periodOf(e.receivedAt)}];
+      std::int64_t lastSecond = -1;  // the events of a commit share a few receive seconds
+      std::string period;
+      for (const auto& e : all) {
+        if (e.receivedAt / 1000000 != lastSecond) {
+          lastSecond = e.receivedAt / 1000000;
+          period = periodOf(e.receivedAt);
+        }
+        ++usage[{e.orgId, period}];
+      }
       for (const auto& [key, n] : usage) repo_.addUsage(c, key.first, key.second, n);
       // Spend policies' counters, summed per bucket first (one statement per bucket).
       std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> spend;
@@ -118,13 +137,32 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
       for (const auto& [key, nanos] : spend) spendLedger_.add(c, key.first, key.second, nanos);
       if (hook_) hook_(c, all);
     });
+  } catch (const store::ChannelsGone& gone) {
+    // Refuse the requests with an event in a deleted channel; the others commit together.
+    giveBack();
+    const auto& ids = gone.channelIds();
+    std::vector<std::unique_ptr<Pending>> rest;
+    for (auto& p : batch) {
+      const bool touches = std::any_of(p->events.begin(), p->events.end(), [&](const StoredEvent& e) {
+        return std::find(ids.begin(), ids.end(), e.channelId) != ids.end();
+      });
+      if (touches) {
+        std::vector<NewEvent> events;
+        events.reserve(p->events.size());
+        for (auto& e : p->events) events.push_back(std::move(static_cast<NewEvent&>(e)));
+        p->fail(std::make_exception_ptr(ChannelsDeleted(gone, std::move(events))));
+      } else {
+        rest.push_back(std::move(p));
+      }
+    }
+    if (!rest.empty()) commit(rest);
+    return;
   } catch (const std::exception& e) {
     if (batch.size() > 1) {
-      // One request's failure (say, its channel was deleted meanwhile) must not fail
-      // the others that shared its transaction: commit each request on its own.
-      std::size_t offset = 0;
+      // One request's failure must not fail the others that shared its transaction:
+      // commit each request on its own.
+      giveBack();
       for (auto& p : batch) {
-        for (auto& ev : p->events) ev = std::move(all[offset++]);
         std::vector<std::unique_ptr<Pending>> one;
         one.push_back(std::move(p));
         commit(one);
@@ -136,21 +174,26 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
     batch.front()->fail(std::current_exception());
     return;
   }
-  Metrics::instance().add("agent_events_commits_total");
-  Metrics::instance().add("agent_events_events_stored_total", static_cast<std::int64_t>(all.size()));
-  std::size_t offset = 0;
-  for (auto& p : batch) {
-    const std::size_t n = p->events.size();
-    std::vector<StoredEvent> mine(all.begin() + static_cast<long>(offset), all.begin() + static_cast<long>(offset + n));
-    offset += n;
-    p->succeed(std::move(mine));
-  }
+  static auto& commits = Metrics::instance().counter("agent_events_commits_total");
+  static auto& stored = Metrics::instance().counter("agent_events_events_stored_total");
+  commits.fetch_add(1, std::memory_order_relaxed);
+  stored.fetch_add(static_cast<std::int64_t>(all.size()), std::memory_order_relaxed);
+  // The listener (stream hub, outboxes) first: it copies what it keeps, so each request
+  // can then take its own events without a copy.
   if (listener_) {
     try {
       listener_(all);
     } catch (const std::exception& e) {
       spdlog::error("commit listener failed: {}", describeException(e));
     }
+  }
+  std::size_t offset = 0;
+  for (auto& p : batch) {
+    const std::size_t n = p->events.size();
+    std::vector<StoredEvent> mine(std::make_move_iterator(all.begin() + static_cast<long>(offset)),
+                                  std::make_move_iterator(all.begin() + static_cast<long>(offset + n)));
+    offset += n;
+    p->succeed(std::move(mine));
   }
 }
 

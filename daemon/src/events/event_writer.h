@@ -21,6 +21,17 @@
 
 namespace aev::events {
 
+// What a request's future throws when channels of it were deleted before its commit
+// (store::ChannelsGone): nothing of the request is stored, and its events come back
+// unchanged, so a batch publisher can retry without the deleted channels' events.
+class ChannelsDeleted : public std::runtime_error {
+ public:
+  ChannelsDeleted(const store::ChannelsGone& gone, std::vector<NewEvent> events)
+      : std::runtime_error(gone.what()), channelIds(gone.channelIds()), events(std::move(events)) {}
+  std::vector<std::int64_t> channelIds;
+  std::vector<NewEvent> events;
+};
+
 class EventWriter {
  public:
   using CommitListener = std::function<void(const std::vector<StoredEvent>&)>;
@@ -35,7 +46,8 @@ class EventWriter {
 
   void setCommitListener(CommitListener listener) { listener_ = std::move(listener); }
   void setTransactionHook(TransactionHook hook) { hook_ = std::move(hook); }
-  // The events of one request commit together (all or none) and come back with ids.
+  // The events of one request commit together (all or none) and come back with ids
+  // (or the future throws; ChannelsDeleted when a channel of them no longer exists).
   std::future<std::vector<StoredEvent>> submit(std::vector<NewEvent> events);
   // The same without a waiting thread: `done` runs on the writer thread after the commit,
   // with the stored events or (events null) the failure. It must be quick and must not

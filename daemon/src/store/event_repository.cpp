@@ -1,5 +1,6 @@
 #include "store/event_repository.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -46,15 +47,17 @@ std::size_t rowsForNextStatement(std::size_t remaining) {
   return remaining;
 }
 
+constexpr const char* kInsertColumnList =
+    "org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, span_id, parent_span_id, "
+    "metadata, occurred_at, received_at, source, api_key_id, user_id, ts, model, provider, status, agent, tool, "
+    "finish_reason, semantic_kind, service, operation, error_type, environment, release_tag, end_user, input_tokens, "
+    "output_tokens, cost_usd, duration_ms";
+
 const std::string& insertSql(std::size_t rows) {
   static const auto texts = [] {
     std::map<std::size_t, std::string> out;
     for (auto shape : kStatementShapes) {
-      std::string sql =
-          "INSERT INTO events (org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, "
-          "span_id, parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id, ts, model, "
-          "provider, status, agent, tool, finish_reason, semantic_kind, service, operation, error_type, environment, "
-          "release_tag, end_user, input_tokens, output_tokens, cost_usd, duration_ms) VALUES ";
+      std::string sql = std::string("INSERT INTO events (") + kInsertColumnList + ") VALUES ";
       std::string row = "(?";
       for (std::size_t c = 1; c < kInsertColumns; ++c) row += ",?";
       row += ")";
@@ -66,7 +69,90 @@ const std::string& insertSql(std::size_t rows) {
   return texts.at(rows);
 }
 
+// The 35 values of an event's row, in insertColumnsSql() order.
+void appendRow(Params& params, const StoredEvent& e) {
+  // One push_back per column (GCC 12 misreports a braced list of variants here).
+  params.emplace_back(e.orgId);
+  params.emplace_back(e.appId);
+  params.emplace_back(e.channelId);
+  params.emplace_back(e.seq);
+  params.emplace_back(e.identifier);
+  params.emplace_back(e.payloadJson);
+  params.push_back(optionalValue(e.agentId));
+  params.push_back(optionalValue(e.eventType));
+  params.push_back(optionalValue(e.traceId));
+  params.push_back(optionalValue(e.spanId));
+  params.push_back(optionalValue(e.parentSpanId));
+  params.push_back(optionalValue(e.metadataJson));
+  params.push_back(optionalValue(e.occurredAt));
+  params.emplace_back(e.receivedAt);
+  params.emplace_back(e.source);
+  params.push_back(optionalValue(e.apiKeyId));
+  params.push_back(optionalValue(e.userId));
+  const auto& t = e.telemetry;
+  params.emplace_back(e.effectiveTime());
+  for (const auto* text : {&t.model, &t.provider, &t.status, &t.agent, &t.tool, &t.finishReason, &t.semanticKind,
+                           &t.service, &t.operation, &t.errorType, &t.environment, &t.release, &t.endUser})
+    params.push_back(optionalValue(*text));
+  params.push_back(optionalValue(t.inputTokens));
+  params.push_back(optionalValue(t.outputTokens));
+  params.push_back(optionalValue(t.costUsd));
+  params.push_back(optionalValue(t.durationMs));
+}
+
+// PostgreSQL array types of the columns, in appendRow order.
+constexpr const char* kColumnArrayTypes[kInsertColumns] = {
+    "bigint[]", "bigint[]", "bigint[]", "bigint[]", "text[]",   "text[]",   "text[]",   "text[]",   "text[]",
+    "text[]",   "text[]",   "text[]",   "bigint[]", "bigint[]", "text[]",   "bigint[]", "bigint[]", "bigint[]",
+    "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",
+    "text[]",   "text[]",   "text[]",   "text[]",   "bigint[]", "bigint[]", "float8[]", "float8[]"};
+
+// Appends a value as an element of a PostgreSQL array literal.
+void appendArrayElement(std::string& out, const SqlValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) {
+    out += std::to_string(*i);
+  } else if (const auto* d = std::get_if<double>(&v)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", *d);
+    out += buf;
+  } else if (const auto* s = std::get_if<std::string>(&v)) {
+    out += '"';
+    std::size_t plain = 0;
+    for (std::size_t k = 0; k < s->size(); ++k) {
+      if ((*s)[k] != '"' && (*s)[k] != '\\') continue;
+      out.append(*s, plain, k - plain);
+      out += '\\';
+      plain = k;
+    }
+    out.append(*s, plain, std::string::npos);
+    out += '"';
+  } else {
+    out += "NULL";
+  }
+}
+
+// The events' rows as one PostgreSQL array literal per column (appendRow order).
+std::vector<std::string> columnArrays(const std::vector<StoredEvent>& events) {
+  std::vector<std::string> columns(kInsertColumns, "{");
+  Params row;
+  row.reserve(kInsertColumns);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    row.clear();
+    appendRow(row, events[i]);
+    for (std::size_t k = 0; k < kInsertColumns; ++k) {
+      if (i) columns[k] += ',';
+      appendArrayElement(columns[k], row[k]);
+    }
+  }
+  for (auto& column : columns) column += '}';
+  return columns;
+}
+
 }  // namespace
+
+ChannelsGone::ChannelsGone(std::vector<std::int64_t> channelIds)
+    : std::runtime_error("channel " + std::to_string(channelIds.front()) + " no longer exists"),
+      channelIds_(std::move(channelIds)) {}
 
 bool EventFilter::matches(const StoredEvent& e) const {
   return (!agentId || e.agentId == agentId) && (!eventType || e.eventType == eventType) &&
@@ -75,53 +161,79 @@ bool EventFilter::matches(const StoredEvent& e) const {
 
 void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& events) {
   if (events.empty()) return;
+  const bool oneChannel = std::all_of(events.begin(), events.end(),
+                                      [&](const StoredEvent& e) { return e.channelId == events.front().channelId; });
+  if (oneChannel && c.dialect() == Dialect::PostgreSQL) {
+    insertIntoOneChannelPostgres(c, events);
+    insertAttributes(c, events);
+    return;
+  }
   // Reserve each channel's sequence range. The UPDATE takes the channel row's lock
   // until commit, so on PostgreSQL concurrent writers of one channel commit in
   // sequence order; SQLite has a single writer anyway.
   std::map<std::int64_t, std::int64_t> perChannel;
   for (const auto& e : events) ++perChannel[e.channelId];
+  // A deleted channel has no row to update: that refuses the batch (publishers look
+  // channels up from a cache, events/channel_directory.h).
   std::map<std::int64_t, std::int64_t> nextSeq;
+  std::vector<std::int64_t> gone;
   for (const auto& [channelId, n] : perChannel) {
     auto rows = c.query("UPDATE channels SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq", {n, channelId});
-    if (rows.empty()) throw std::runtime_error("channel " + std::to_string(channelId) + " vanished");
-    nextSeq[channelId] = rows.front().i64("last_seq") - n + 1;
+    if (rows.empty())
+      gone.push_back(channelId);
+    else
+      nextSeq[channelId] = rows.front().i64("last_seq") - n + 1;
   }
+  if (!gone.empty()) throw ChannelsGone(std::move(gone));
   for (auto& e : events) e.seq = nextSeq[e.channelId]++;
 
+  if (c.dialect() == Dialect::PostgreSQL)
+    insertRowsAsArrays(c, events);
+  else
+    insertRowsInShapes(c, events);
+  insertAttributes(c, events);
+}
+
+void EventRepository::insertIntoOneChannelPostgres(Connection& c, std::vector<StoredEvent>& events) {
+  // The sequence reservation and the rows in one statement (one round trip): the CTE's
+  // UPDATE takes the channel row's lock and yields the range's base; row i of the arrays
+  // gets base + i. A deleted channel updates nothing, so nothing is inserted.
+  static const std::string sql = [] {
+    std::string names, select;
+    for (std::size_t k = 0; k < kInsertColumns; ++k) {
+      const std::string name = "c" + std::to_string(k);
+      names += name + ", ";
+      select += k ? ", " : "";
+      select += k == 3 ? "ch.base + u.ord" : "u." + name;  // column 3 is seq
+    }
+    std::string text =
+        "WITH ch AS (UPDATE channels SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq - ? AS base) "
+        "INSERT INTO events (" +
+        std::string(kInsertColumnList) + ") SELECT " + select + " FROM ch, unnest(";
+    for (std::size_t k = 0; k < kInsertColumns; ++k) text += std::string(k ? ", ?::" : "?::") + kColumnArrayTypes[k];
+    return text + ") WITH ORDINALITY AS u(" + names + "ord) RETURNING id, seq";
+  }();
+  const auto n = static_cast<std::int64_t>(events.size());
+  Params params{n, events.front().channelId, n};
+  params.reserve(3 + kInsertColumns);
+  for (auto& column : columnArrays(events)) params.emplace_back(std::move(column));
+  std::map<std::int64_t, std::int64_t> idOfSeq;
+  for (const auto& r : c.query(sql, std::move(params))) idOfSeq[r.i64("seq")] = r.i64("id");
+  if (idOfSeq.empty()) throw ChannelsGone({events.front().channelId});
+  if (idOfSeq.size() != events.size()) throw std::logic_error("event insert returned a partial batch");
+  auto seq = idOfSeq.begin()->first;  // the range's first
+  for (auto& e : events) {
+    e.seq = seq++;
+    e.id = idOfSeq.at(e.seq);
+  }
+}
+
+void EventRepository::insertRowsInShapes(Connection& c, std::vector<StoredEvent>& events) {
   for (std::size_t start = 0; start < events.size();) {
     const std::size_t end = start + rowsForNextStatement(events.size() - start);
     Params params;
     params.reserve((end - start) * kInsertColumns);
-    for (std::size_t i = start; i < end; ++i) {
-      const auto& e = events[i];
-      // One push_back per column (GCC 12 misreports a braced list of variants here).
-      params.emplace_back(e.orgId);
-      params.emplace_back(e.appId);
-      params.emplace_back(e.channelId);
-      params.emplace_back(e.seq);
-      params.emplace_back(e.identifier);
-      params.emplace_back(e.payloadJson);
-      params.push_back(optionalValue(e.agentId));
-      params.push_back(optionalValue(e.eventType));
-      params.push_back(optionalValue(e.traceId));
-      params.push_back(optionalValue(e.spanId));
-      params.push_back(optionalValue(e.parentSpanId));
-      params.push_back(optionalValue(e.metadataJson));
-      params.push_back(optionalValue(e.occurredAt));
-      params.emplace_back(e.receivedAt);
-      params.emplace_back(e.source);
-      params.push_back(optionalValue(e.apiKeyId));
-      params.push_back(optionalValue(e.userId));
-      const auto& t = e.telemetry;
-      params.emplace_back(e.effectiveTime());
-      for (const auto* text : {&t.model, &t.provider, &t.status, &t.agent, &t.tool, &t.finishReason, &t.semanticKind,
-                               &t.service, &t.operation, &t.errorType, &t.environment, &t.release, &t.endUser})
-        params.push_back(optionalValue(*text));
-      params.push_back(optionalValue(t.inputTokens));
-      params.push_back(optionalValue(t.outputTokens));
-      params.push_back(optionalValue(t.costUsd));
-      params.push_back(optionalValue(t.durationMs));
-    }
+    for (std::size_t i = start; i < end; ++i) appendRow(params, events[i]);
     // RETURNING order is not promised: match rows back by (channel, seq), which is unique.
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
     for (const auto& r : c.query(insertSql(end - start), std::move(params)))
@@ -129,7 +241,22 @@ void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& event
     for (std::size_t i = start; i < end; ++i) events[i].id = ids.at({events[i].channelId, events[i].seq});
     start = end;
   }
-  insertAttributes(c, events);
+}
+
+void EventRepository::insertRowsAsArrays(Connection& c, std::vector<StoredEvent>& events) {
+  // One statement (one round trip, one prepared text) for any number of rows: each
+  // column's values travel as one array, unnest() turns them back into rows.
+  static const std::string sql = [] {
+    std::string text = std::string("INSERT INTO events (") + kInsertColumnList + ") SELECT * FROM unnest(";
+    for (std::size_t k = 0; k < kInsertColumns; ++k) text += std::string(k ? ", ?::" : "?::") + kColumnArrayTypes[k];
+    return text + ") RETURNING id, channel_id, seq";
+  }();
+  Params params;
+  params.reserve(kInsertColumns);
+  for (auto& column : columnArrays(events)) params.emplace_back(std::move(column));
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ids;
+  for (const auto& r : c.query(sql, std::move(params))) ids[{r.i64("channel_id"), r.i64("seq")}] = r.i64("id");
+  for (auto& e : events) e.id = ids.at({e.channelId, e.seq});
 }
 
 void EventRepository::insertAttributes(Connection& c, const std::vector<StoredEvent>& events) {
@@ -167,9 +294,10 @@ std::int64_t EventRepository::usage(Connection& c, std::int64_t orgId, const std
 std::vector<StoredEvent> EventRepository::page(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                std::int64_t offset, std::int64_t limit) {
   std::vector<StoredEvent> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kEventColumns +
-                                   " FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
-                               {orgId, channelId, limit, offset}))
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kEventColumns +
+                   " FROM events WHERE org_id = ? AND channel_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+               {orgId, channelId, limit, offset}))
     out.push_back(eventFromRow(r));
   return out;
 }
@@ -182,7 +310,8 @@ std::int64_t EventRepository::count(Connection& c, std::int64_t orgId, std::int6
 
 std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                 std::int64_t afterSeq, const EventFilter& f, std::int64_t limit) {
-  std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND channel_id = ? AND seq > ?";
+  std::string sql =
+      std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND channel_id = ? AND seq > ?";
   Params params{orgId, channelId, afterSeq};
   if (f.agentId) sql += " AND agent_id = ?", params.push_back(*f.agentId);
   if (f.eventType) sql += " AND event_type = ?", params.push_back(*f.eventType);
@@ -197,14 +326,15 @@ std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgI
 
 std::optional<std::int64_t> EventRepository::seqOf(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                    std::int64_t eventId) {
-  auto rows = c.query("SELECT seq FROM events WHERE org_id = ? AND channel_id = ? AND id = ?",
-                      {orgId, channelId, eventId});
+  auto rows =
+      c.query("SELECT seq FROM events WHERE org_id = ? AND channel_id = ? AND id = ?", {orgId, channelId, eventId});
   if (rows.empty()) return std::nullopt;
   return rows.front().i64("seq");
 }
 
 std::optional<StoredEvent> EventRepository::find(Connection& c, std::int64_t orgId, std::int64_t eventId) {
-  auto rows = c.query(std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND id = ?", {orgId, eventId});
+  auto rows =
+      c.query(std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND id = ?", {orgId, eventId});
   if (rows.empty()) return std::nullopt;
   return eventFromRow(rows.front());
 }

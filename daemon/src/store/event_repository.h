@@ -2,6 +2,7 @@
 // Event rows: the writer's multi-row insert with per-channel sequence allocation, and
 // the reads (pages, replay after a sequence, lookup of an id's sequence).
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,17 @@ struct EventFilter {
   bool matches(const StoredEvent& e) const;
 };
 
+// insertBatch found channels of the batch deleted (after the publisher looked them up,
+// possibly on another node): the transaction must not commit. Publishers answer 404.
+class ChannelsGone : public std::runtime_error {
+ public:
+  explicit ChannelsGone(std::vector<std::int64_t> channelIds);
+  const std::vector<std::int64_t>& channelIds() const { return channelIds_; }
+
+ private:
+  std::vector<std::int64_t> channelIds_;
+};
+
 // The event columns in the order eventFromRow reads them.
 extern const char* const kEventColumns;
 StoredEvent eventFromRow(const Row& r);
@@ -26,7 +38,8 @@ class EventRepository {
  public:
   // Inserts events (any channels) in the order given, assigning each channel's next
   // sequence numbers; fills id and seq. Stores telemetry columns and custom attributes
-  // too. Runs inside the caller's transaction.
+  // too. Runs inside the caller's transaction. Throws ChannelsGone, having stored
+  // nothing, when a channel no longer exists.
   void insertBatch(Connection& c, std::vector<StoredEvent>& events);
   void addUsage(Connection& c, std::int64_t orgId, const std::string& period, std::int64_t count);
   std::int64_t usage(Connection& c, std::int64_t orgId, const std::string& period);
@@ -47,6 +60,13 @@ class EventRepository {
                                                               std::int64_t channelId);
 
  private:
+  // SQLite: multi-row INSERTs in a few fixed row counts (statements prepared once each).
+  void insertRowsInShapes(Connection& c, std::vector<StoredEvent>& events);
+  // PostgreSQL, events of one channel (the usual commit): sequence range and rows in one
+  // statement.
+  void insertIntoOneChannelPostgres(Connection& c, std::vector<StoredEvent>& events);
+  // PostgreSQL: one INSERT ... SELECT FROM unnest(column arrays) for the whole batch.
+  void insertRowsAsArrays(Connection& c, std::vector<StoredEvent>& events);
   void insertAttributes(Connection& c, const std::vector<StoredEvent>& events);
 };
 

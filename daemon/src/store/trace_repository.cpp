@@ -97,50 +97,98 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
   std::map<std::pair<std::int64_t, std::string>, std::vector<const StoredEvent*>> byTrace;
   for (const auto& e : events)
     if (e.traceId && !e.traceId->empty()) byTrace[{e.orgId, *e.traceId}].push_back(&e);
+  constexpr std::size_t kKnownLimit = 10000;
   for (const auto& [key, list] : byTrace) {
     const auto& [orgId, traceId] = key;
-    auto existing = byId(c, orgId, traceId);
-    TraceRecord t = existing.value_or(TraceRecord{});
-    if (!existing) {
-      t.traceId = traceId;
-      t.appId = list.front()->appId;
-      t.channelId = list.front()->channelId;
-      t.startTime = t.endTime = list.front()->effectiveTime();
-    }
+    // This batch's share of the rollup.
+    TraceRecord delta;
+    delta.startTime = delta.endTime = list.front()->effectiveTime();
     for (const auto* e : list) {
       const auto when = e->effectiveTime();
-      t.startTime = std::min(t.startTime, when);
-      t.endTime = std::max(t.endTime, when);
-      ++t.eventCount;
-      if (e->isError) ++t.errorCount;
-      if (e->eventType == "agent.tool_call.start") ++t.toolCallCount;
-      if (e->eventType == "agent.handoff") ++t.handoffCount;
-      if (e->agentId && !e->agentId->empty()) addUnique(t.agents, *e->agentId);
-      if (e->eventType) addUnique(t.eventTypes, *e->eventType);
+      delta.startTime = std::min(delta.startTime, when);
+      delta.endTime = std::max(delta.endTime, when);
+      ++delta.eventCount;
+      if (e->isError) ++delta.errorCount;
+      if (e->eventType == "agent.tool_call.start") ++delta.toolCallCount;
+      if (e->eventType == "agent.handoff") ++delta.handoffCount;
+      if (e->agentId && !e->agentId->empty()) addUnique(delta.agents, *e->agentId);
+      if (e->eventType) addUnique(delta.eventTypes, *e->eventType);
     }
-    if (existing) {
-      c.exec(
-          "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
-          "handoff_count = ?, agents = ?, event_types = ? WHERE org_id = ? AND trace_id = ?",
-          {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, toJsonArray(t.agents),
-           toJsonArray(t.eventTypes), orgId, traceId});
-    } else {
-      c.exec(
-          "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, "
-          "tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          {orgId, traceId, t.appId, t.channelId, t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount,
-           t.handoffCount, toJsonArray(t.agents), toJsonArray(t.eventTypes)});
+
+    std::optional<KnownLists> known;
+    {
+      std::lock_guard lock(knownMutex_);
+      if (auto it = known_.find(key); it != known_.end()) known = it->second;
     }
+    KnownLists written;
+    bool done = false;
+    if (known) {
+      written.agents = known->agents;
+      written.eventTypes = known->eventTypes;
+      for (const auto& a : delta.agents) addUnique(written.agents, a);
+      for (const auto& t : delta.eventTypes) addUnique(written.eventTypes, t);
+      written.agentsJson = written.agents == known->agents ? known->agentsJson : toJsonArray(written.agents);
+      written.eventTypesJson =
+          written.eventTypes == known->eventTypes ? known->eventTypesJson : toJsonArray(written.eventTypes);
+      const bool sqlite = c.dialect() == Dialect::SQLite;
+      const std::string sql = std::string("UPDATE traces SET start_time = ") + (sqlite ? "min" : "LEAST") +
+                              "(start_time, ?), end_time = " + (sqlite ? "max" : "GREATEST") +
+                              "(end_time, ?), event_count = event_count + ?, error_count = error_count + ?, "
+                              "tool_call_count = tool_call_count + ?, handoff_count = handoff_count + ?, agents = ?, "
+                              "event_types = ? WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ?";
+      done = c.exec(sql, {delta.startTime, delta.endTime, delta.eventCount, delta.errorCount, delta.toolCallCount,
+                          delta.handoffCount, written.agentsJson, written.eventTypesJson, orgId, traceId,
+                          known->agentsJson, known->eventTypesJson}) == 1;
+    }
+    if (!done) {
+      auto existing = byId(c, orgId, traceId);
+      TraceRecord t = existing.value_or(TraceRecord{});
+      if (!existing) {
+        t.traceId = traceId;
+        t.appId = list.front()->appId;
+        t.channelId = list.front()->channelId;
+        t.startTime = delta.startTime;
+        t.endTime = delta.endTime;
+      }
+      t.startTime = std::min(t.startTime, delta.startTime);
+      t.endTime = std::max(t.endTime, delta.endTime);
+      t.eventCount += delta.eventCount;
+      t.errorCount += delta.errorCount;
+      t.toolCallCount += delta.toolCallCount;
+      t.handoffCount += delta.handoffCount;
+      for (const auto& a : delta.agents) addUnique(t.agents, a);
+      for (const auto& type : delta.eventTypes) addUnique(t.eventTypes, type);
+      written.agents = t.agents;
+      written.eventTypes = t.eventTypes;
+      written.agentsJson = toJsonArray(t.agents);
+      written.eventTypesJson = toJsonArray(t.eventTypes);
+      if (existing) {
+        c.exec(
+            "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
+            "handoff_count = ?, agents = ?, event_types = ? WHERE org_id = ? AND trace_id = ?",
+            {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, written.agentsJson,
+             written.eventTypesJson, orgId, traceId});
+      } else {
+        c.exec(
+            "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, "
+            "tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            {orgId, traceId, t.appId, t.channelId, t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount,
+             t.handoffCount, written.agentsJson, written.eventTypesJson});
+      }
+    }
+    std::lock_guard lock(knownMutex_);
+    if (known_.size() >= kKnownLimit && !known_.count(key)) known_.clear();
+    known_[key] = std::move(written);
   }
 }
 
 std::vector<std::string> TraceRepository::idsInChannels(Connection& c, std::int64_t orgId,
-                                                       const std::vector<std::int64_t>& channelIds) {
+                                                        const std::vector<std::int64_t>& channelIds) {
   std::set<std::string> ids;
   for (const auto channelId : channelIds)
-    for (const auto& r : c.query(
-             "SELECT DISTINCT trace_id FROM events WHERE org_id = ? AND channel_id = ? AND trace_id IS NOT NULL",
-             {orgId, channelId}))
+    for (const auto& r :
+         c.query("SELECT DISTINCT trace_id FROM events WHERE org_id = ? AND channel_id = ? AND trace_id IS NOT NULL",
+                 {orgId, channelId}))
       ids.insert(r.str("trace_id"));
   return {ids.begin(), ids.end()};
 }

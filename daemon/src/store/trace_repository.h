@@ -1,7 +1,10 @@
 #pragma once
 // Trace rollups (interface §2.8, §4.6): maintained incrementally by the event writer.
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/database.h"
@@ -34,7 +37,10 @@ struct TraceQuery {
 class TraceRepository {
  public:
   // Folds events that carry a traceId into their rollups (inside the writer's
-  // transaction).
+  // transaction). A rollup this instance wrote before is updated with one statement
+  // (counters added, times widened) guarded by the agents and event types it wrote:
+  // when another writer changed them meanwhile, nothing is updated and the rollup is
+  // read and written in full, as for an unknown trace.
   void apply(Connection& c, const std::vector<StoredEvent>& events);
   // The traces that have events in these channels (read before the channels go).
   std::vector<std::string> idsInChannels(Connection& c, std::int64_t orgId,
@@ -49,6 +55,16 @@ class TraceRepository {
   std::int64_t count(Connection& c, std::int64_t orgId, const TraceQuery& q);
   // Ordered by effective time, then id.
   std::vector<StoredEvent> events(Connection& c, std::int64_t orgId, const std::string& traceId);
+
+ private:
+  // What this instance last wrote into a rollup's agents and event_types (the JSON
+  // texts and the sorted lists): only ever a guess, checked by the guarded UPDATE.
+  struct KnownLists {
+    std::vector<std::string> agents, eventTypes;
+    std::string agentsJson, eventTypesJson;
+  };
+  std::mutex knownMutex_;
+  std::map<std::pair<std::int64_t, std::string>, KnownLists> known_;
 };
 
 }  // namespace aev::store

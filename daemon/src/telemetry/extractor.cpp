@@ -48,6 +48,7 @@ std::optional<std::string> keyText(const std::optional<Var>& v) {
 }
 
 std::optional<std::string> firstText(const Object::Ptr& metadata, std::initializer_list<const char*> keys) {
+  if (!metadata) return std::nullopt;  // most events: no key strings built at all
   for (const char* k : keys)
     if (auto t = keyText(lookup(metadata, k))) return t;
   return std::nullopt;
@@ -69,6 +70,7 @@ std::optional<double> number(const std::optional<Var>& v) {
 }
 
 std::optional<double> firstNumber(const Object::Ptr& metadata, std::initializer_list<const char*> keys) {
+  if (!metadata) return std::nullopt;
   for (const char* k : keys)
     if (auto d = number(lookup(metadata, k)); d && std::isfinite(*d) && *d >= 0) return d;
   return std::nullopt;
@@ -141,7 +143,8 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
     }
     auto text = keyText(std::optional<Var>(std::in_place, value)).value_or("");
     if (utf8Length(text) > kMaxAttributeValue) {
-      problems.push_back({where + "." + key, "is longer than " + std::to_string(kMaxAttributeValue) + " characters", ""});
+      problems.push_back(
+          {where + "." + key, "is longer than " + std::to_string(kMaxAttributeValue) + " characters", ""});
       continue;
     }
     t.attributes.emplace_back(key, std::move(text));

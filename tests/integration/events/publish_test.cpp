@@ -7,6 +7,7 @@
 #include <set>
 
 #include "events_support.h"
+#include "support/backend.h"
 
 namespace aev::testing {
 namespace {
@@ -270,6 +271,68 @@ TEST_F(PublishApi, BatchAnswersOneResultPerEventInOrder) {
   EXPECT_LT(id0, id2);
   EXPECT_LT(id2, id6);
   EXPECT_EQ(listIds(t.http, ch), (std::vector<std::int64_t>{id6, id2, id0}));
+}
+
+// Publishers find a channel's app in a cache; a deleted channel is still a 404 and takes
+// nothing: deleted on this node, or on another node sharing the PostgreSQL store (whose
+// cache still holds the channel: the writer's transaction refuses it there).
+TEST_F(PublishApi, PublishToADeletedChannelIs404AndStoresNothing) {
+  auto t = newTenant("pubdeleted");
+  const auto app = createApp(t);
+  const auto live = createChannel(t, app);
+  const auto doomed = createChannel(t, app);
+  publish(t.http, doomed, "cached");
+  publish(t.http, live, "cached");
+  ASSERT_STATUS(t.http.del("/channel/" + std::to_string(doomed)), 204);
+  EXPECT_TRUE(IsProblem(t.http.post("/event", eventBody(doomed, "late", obj({}), obj({{"traceId", "gone-1"}}))), 404));
+  auto batch = arr({eventBody(doomed, "b0", obj({}), obj({{"traceId", "gone-1"}})), eventBody(live, "b1")});
+  auto r = t.http.post("/events/batch", obj({{"events", batch}}));
+  ASSERT_STATUS(r, 200);
+  auto results = objects(r.object()->getArray("results"));
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(intField(results[0], "status"), 404);
+  EXPECT_EQ(intField(results[1], "status"), 201);
+  EXPECT_EQ(listTotal(t.http, live), 2);
+  EXPECT_TRUE(IsProblem(t.http.get("/traces/gone-1/events"), 404)) << "the refused events left a trace";
+}
+
+TEST_F(PublishApi, ChannelDeletedOnAnotherNodeIs404ThereAndStoresNothing) {
+  if (currentBackend() != Backend::PostgreSQL) GTEST_SKIP() << "several nodes share a PostgreSQL store only";
+  DaemonOptions second;
+  second.databaseUrl = daemon().databaseUrl();
+  DaemonProcess nodeB(second);
+  nodeB.start();
+  auto t = newTenant("pubtwonodes");
+  const auto app = createApp(t);
+  const auto live = createChannel(t, app);
+  const auto doomed = createChannel(t, app);
+  auto onB = nodeB.client().withApiKey(createKey(t, {"publish"}).key);
+  auto hitsOfB = [&] {
+    const std::string name = "agent_events_channel_cache_hits_total";
+    const auto text = nodeB.client().get("/metrics").body;
+    const auto at = text.find("\n" + name + " ");
+    return at == std::string::npos ? std::int64_t{0} : std::stoll(text.substr(at + name.size() + 2));
+  };
+  ASSERT_STATUS(onB.post("/event", eventBody(doomed, "warm")), 201);
+  ASSERT_STATUS(onB.post("/event", eventBody(live, "warm")), 201);
+  const auto hits = hitsOfB();
+  ASSERT_STATUS(onB.post("/event", eventBody(doomed, "cached")), 201);
+  ASSERT_EQ(hitsOfB(), hits + 1) << "node B did not serve the channel from its cache";
+
+  ASSERT_STATUS(t.http.del("/channel/" + std::to_string(doomed)), 204);  // on node A
+  EXPECT_TRUE(IsProblem(onB.post("/event", eventBody(doomed, "late", obj({}), obj({{"traceId", "gone-2"}}))), 404));
+  auto batch = arr({eventBody(live, "b0"), eventBody(doomed, "b1", obj({}), obj({{"traceId", "gone-2"}}))});
+  auto r = onB.post("/events/batch", obj({{"events", batch}}));
+  ASSERT_STATUS(r, 200);
+  auto results = objects(r.object()->getArray("results"));
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(intField(results[0], "status"), 201);
+  EXPECT_EQ(intField(results[1], "status"), 404);
+  EXPECT_EQ(strField(results[1]->getObject("problem"), "title"), "Not Found");
+  EXPECT_EQ(listTotal(t.http, live), 2);
+  EXPECT_TRUE(IsProblem(t.http.get("/traces/gone-2/events"), 404)) << "the refused events left a trace";
+  EXPECT_TRUE(IsProblem(onB.post("/event", eventBody(doomed, "again")), 404));
+  EXPECT_TRUE(nodeB.stop().exited);
 }
 
 TEST_F(PublishApi, BatchLimits) {

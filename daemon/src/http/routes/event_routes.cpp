@@ -6,6 +6,7 @@
 #include "auth/stream_tokens.h"
 #include "common/clock.h"
 #include "common/exceptions.h"
+#include "common/json_condense.h"
 #include "events/event_service.h"
 #include "http/body.h"
 #include "http/context.h"
@@ -41,7 +42,7 @@ events::NewEvent parseEvent(const AppContext& ctx, const Poco::JSON::Object::Ptr
   if (!body.has("payload"))
     body.fail("payload", "is required");
   else if ((payload = obj->getObject("payload")))
-    e.payloadJson = stringify(payload);
+    e.payloadJson = condensedJson(payload);
   else
     body.fail("payload", "must be an object", stringify(obj->get("payload")));
   e.channelId = body.id("channel_id", !body.has("channelId")).value_or(0);
@@ -53,7 +54,7 @@ events::NewEvent parseEvent(const AppContext& ctx, const Poco::JSON::Object::Ptr
   e.parentSpanId = shortString(body, "parentSpanId");
   if (body.has("metadata")) {
     if ((metadata = obj->getObject("metadata")))
-      e.metadataJson = stringify(metadata);
+      e.metadataJson = condensedJson(metadata);
     else
       body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
   }
@@ -239,11 +240,14 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
         }
         if (ctx.moderator) ctx.moderator->record(screened);
         std::string out = "{\"results\":[";
+        out.reserve(512 * results.size());
         std::size_t stored = 0;
         for (std::size_t i = 0; i < results.size(); ++i) {
           if (i) out += ',';
           if (auto* e = std::get_if<events::StoredEvent>(&results[i])) {
-            out += "{\"status\":201,\"event\":" + events::toJson(*e) + "}";
+            out += "{\"status\":201,\"event\":";
+            out += events::toJson(*e);
+            out += '}';
             ++stored;
           } else {
             const auto& err = std::get<ApiError>(results[i]);

@@ -1,0 +1,85 @@
+#include "common/json_condense.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Stringifier.h>
+#include <Poco/JSONString.h>
+
+#include <sstream>
+
+namespace aev {
+
+namespace {
+
+void appendByPoco(std::string& out, const Poco::Dynamic::Var& value) {
+  std::ostringstream text;
+  Poco::JSON::Stringifier::condense(value, text);
+  out += text.str();
+}
+
+bool needsNoEscaping(const std::string& s) {
+  for (const unsigned char ch : s)
+    if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\' || ch == '/') return false;
+  return true;
+}
+
+void appendString(std::string& out, const std::string& s) {
+  if (needsNoEscaping(s)) {
+    out += '"';
+    out += s;
+    out += '"';
+  } else {
+    out += Poco::toJSON(s, Poco::JSON_WRAP_STRINGS);
+  }
+}
+
+}  // namespace
+
+void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
+  const auto& type = value.type();
+  if (type == typeid(Poco::JSON::Object::Ptr)) {
+    const auto& object = value.extract<Poco::JSON::Object::Ptr>();
+    if (!object || object->getEscapeUnicode()) return appendByPoco(out, value);
+    out += '{';
+    bool first = true;
+    for (const auto& [key, member] : *object) {
+      if (!first) out += ',';
+      first = false;
+      appendString(out, key);
+      out += ':';
+      appendCondensedJson(out, member);
+    }
+    out += '}';
+  } else if (type == typeid(Poco::JSON::Array::Ptr)) {
+    const auto& array = value.extract<Poco::JSON::Array::Ptr>();
+    if (!array || array->getEscapeUnicode()) return appendByPoco(out, value);
+    out += '[';
+    bool first = true;
+    for (const auto& element : *array) {
+      if (!first) out += ',';
+      first = false;
+      appendCondensedJson(out, element);
+    }
+    out += ']';
+  } else if (type == typeid(std::string)) {
+    appendString(out, value.extract<std::string>());
+  } else if (type == typeid(Poco::Int64)) {
+    out += std::to_string(value.extract<Poco::Int64>());
+  } else if (type == typeid(int)) {
+    out += std::to_string(value.extract<int>());
+  } else if (type == typeid(bool)) {
+    out += value.extract<bool>() ? "true" : "false";
+  } else if (value.isEmpty()) {
+    out += "null";
+  } else {
+    appendByPoco(out, value);  // doubles, unsigned, anything else: Poco's own text
+  }
+}
+
+std::string condensedJson(const Poco::Dynamic::Var& value) {
+  std::string out;
+  appendCondensedJson(out, value);
+  return out;
+}
+
+}  // namespace aev

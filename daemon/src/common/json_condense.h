@@ -1,0 +1,19 @@
+#pragma once
+// Condensed JSON text of a parsed Poco JSON value, byte for byte what
+// Poco::JSON::Stringifier::condense writes, at a fraction of its cost (no ostream, no
+// per-value string conversion for the common types). The publish paths store each
+// event's payload and metadata this way.
+//
+// For objects from Poco::JSON::Parser's default handler (keys kept sorted), which is
+// what request bodies are. Strings that need escaping (control characters, quotes,
+// backslashes, '/', non-ASCII) and uncommon scalar types are handed to Poco itself.
+#include <Poco/Dynamic/Var.h>
+
+#include <string>
+
+namespace aev {
+
+void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value);
+std::string condensedJson(const Poco::Dynamic::Var& value);
+
+}  // namespace aev

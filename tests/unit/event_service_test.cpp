@@ -1,0 +1,221 @@
+// events/event_service.h on SQLite and a real PostgreSQL: the channel → app lookup of the
+// publish paths is cached (events/channel_directory.h), and a channel deleted behind the
+// cache's back (another node, or between lookup and commit) is still a 404 with nothing
+// stored: the writer's transaction refuses it. In a batch, only that channel's events are
+// refused; the others are stored.
+#include "events/event_service.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "common/metrics.h"
+#include "unit/store_test.h"
+
+namespace aev::events {
+namespace {
+
+class EventServiceTest : public aev::testing::StoreTest {
+ protected:
+  void SetUp() override {
+    openStore();
+    if (IsSkipped()) return;
+    writer_ = std::make_unique<EventWriter>(*db_);
+    quota_ = std::make_unique<QuotaGuard>(*db_, plans_);
+    service_ = std::make_unique<EventService>(*db_, *writer_, *quota_);
+    org_ = addOrganization("org");
+  }
+  void TearDown() override {
+    service_.reset();
+    if (writer_) writer_->stop();
+  }
+
+  NewEvent event(std::int64_t channelId, const std::string& identifier, const std::string& traceId = "") {
+    NewEvent e;
+    e.orgId = org_;
+    e.channelId = channelId;
+    e.identifier = identifier;
+    e.payloadJson = "{}";
+    if (!traceId.empty()) e.traceId = traceId;
+    return e;
+  }
+
+  std::int64_t count(const std::string& sql, store::Params params) {
+    return db_->query(sql, std::move(params)).front().i64("n");
+  }
+  std::int64_t eventsIn(std::int64_t channelId) {
+    return count("SELECT COUNT(*) AS n FROM events WHERE channel_id = ?", {channelId});
+  }
+  // Deleted straight in the store, as another node would: this node's cache still has it.
+  void deleteBehindTheCache(std::int64_t channelId) {
+    db_->exec("DELETE FROM events WHERE channel_id = ?", {channelId});
+    db_->exec("DELETE FROM channels WHERE id = ?", {channelId});
+  }
+  static std::int64_t cacheHits() {
+    return Metrics::instance().counter("agent_events_channel_cache_hits_total").load();
+  }
+
+  identity::PlanCatalog plans_{{{"free", {"free", 1000000, 0, 5}}}, "free"};
+  std::unique_ptr<EventWriter> writer_;
+  std::unique_ptr<QuotaGuard> quota_;
+  std::unique_ptr<EventService> service_;
+  std::int64_t org_ = 0;
+};
+
+TEST_P(EventServiceTest, PublishFillsTheAppFromTheCachedChannel) {
+  const auto [app, channel] = addAppAndChannel(org_);
+  EXPECT_EQ(service_->publish(event(channel, "a")).appId, app);
+  const auto hits = cacheHits();
+  auto second = service_->publish(event(channel, "b"));
+  EXPECT_EQ(second.appId, app);
+  EXPECT_EQ(second.seq, 2);
+  EXPECT_EQ(cacheHits(), hits + 1) << "the second publish read the channel from the store again";
+  // Another organization's channel is not found, cached or not.
+  const auto other = addOrganization("other");
+  auto foreign = event(channel, "c");
+  foreign.orgId = other;
+  EXPECT_THROW(
+      try { service_->publish(std::move(foreign)); } catch (const ApiError& e) {
+        EXPECT_EQ(e.status(), 404);
+        throw;
+      },
+      ApiError);
+  EXPECT_EQ(eventsIn(channel), 2);
+}
+
+TEST_P(EventServiceTest, ChannelDeletedAfterItWasCachedIs404AndNothingIsStored) {
+  const auto [app, channel] = addAppAndChannel(org_);
+  service_->publish(event(channel, "first"));
+  deleteBehindTheCache(channel);
+  const auto hits = cacheHits();
+  try {
+    service_->publish(event(channel, "late", "late-trace"));
+    ADD_FAILURE() << "a publish to a deleted channel was accepted";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status(), 404);
+    EXPECT_EQ(e.title(), errors::notFound("Channel").title());
+  }
+  EXPECT_EQ(cacheHits(), hits + 1) << "the channel was not served from the cache: the test proves nothing";
+  EXPECT_EQ(eventsIn(channel), 0);
+  EXPECT_EQ(count("SELECT COUNT(*) AS n FROM traces WHERE trace_id = 'late-trace'", {}), 0);
+  EXPECT_EQ(count("SELECT COALESCE(SUM(events), 0) AS n FROM usage_counters WHERE org_id = ?", {org_}), 1);
+  // Forgotten after the refusal: the next publish asks the store (still a 404).
+  EXPECT_THROW(service_->publish(event(channel, "again")), ApiError);
+  EXPECT_EQ(cacheHits(), hits + 1);
+}
+
+TEST_P(EventServiceTest, BatchRefusesOnlyTheDeletedChannelsEvents) {
+  const auto [app, live] = addAppAndChannel(org_);
+  const auto gone = db_->insert(
+      "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, 'gone', 0, 0) RETURNING id",
+      {org_, app});
+  service_->publish(event(live, "warm-live"));
+  service_->publish(event(gone, "warm-gone"));
+  deleteBehindTheCache(gone);
+  std::vector<EventService::BatchItem> items;
+  items.emplace_back(event(gone, "g1", "batch-trace"));
+  items.emplace_back(event(live, "l1", "batch-trace"));
+  items.emplace_back(errors::invalidField("body.events[2]", "must be an object"));
+  items.emplace_back(event(gone, "g2"));
+  items.emplace_back(event(live, "l2"));
+  auto results = service_->publishBatch(std::move(items));
+  ASSERT_EQ(results.size(), 5u);
+  auto statusOf = [&](std::size_t i) {
+    if (std::holds_alternative<StoredEvent>(results[i])) return 201;
+    return std::get<ApiError>(results[i]).status();
+  };
+  EXPECT_EQ(statusOf(0), 404);
+  EXPECT_EQ(statusOf(1), 201);
+  EXPECT_EQ(statusOf(2), 422);
+  EXPECT_EQ(statusOf(3), 404);
+  EXPECT_EQ(statusOf(4), 201);
+  EXPECT_EQ(std::get<StoredEvent>(results[1]).identifier, "l1");
+  EXPECT_EQ(std::get<StoredEvent>(results[4]).identifier, "l2");
+  EXPECT_EQ(std::get<StoredEvent>(results[4]).seq, 3);
+  EXPECT_EQ(eventsIn(live), 3);
+  EXPECT_EQ(eventsIn(gone), 0);
+  EXPECT_EQ(count("SELECT event_count AS n FROM traces WHERE trace_id = 'batch-trace'", {}), 1);
+}
+
+// Publishers sharing one group commit: the one whose channel is gone is refused, the
+// others are stored (the writer does not fail the whole group).
+TEST_P(EventServiceTest, ConcurrentPublishersAreNotFailedByAnotherOnesDeletedChannel) {
+  const auto [app, live] = addAppAndChannel(org_);
+  const auto gone = addAppAndChannel(org_).second;
+  service_->publish(event(gone, "warm"));
+  deleteBehindTheCache(gone);
+  std::vector<std::thread> threads;
+  std::atomic<int> stored{0}, refused{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        try {
+          service_->publish(event(t % 2 ? gone : live, "e"));
+          ++stored;
+        } catch (const ApiError& e) {
+          if (e.status() == 404) ++refused;
+        }
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(stored.load(), 80);
+  EXPECT_EQ(refused.load(), 80);
+  EXPECT_EQ(eventsIn(live), 80);
+  EXPECT_EQ(app, db_->query("SELECT app_id FROM events WHERE channel_id = ? LIMIT 1", {live}).front().i64("app_id"));
+}
+
+// Every column survives the insert exactly (PostgreSQL sends a batch as column arrays,
+// whose literal syntax quotes and escapes text).
+TEST_P(EventServiceTest, EveryColumnRoundTripsExactly) {
+  const auto [app, channel] = addAppAndChannel(org_);
+  std::vector<EventService::BatchItem> items;
+  const std::vector<std::string> texts = {
+      R"({"q":"say \"hi\"","b":"back\\slash","arr":"{1,2}","null":"NULL"})", "", "NULL", "{a,b}", "\"", "\\",
+      "line\nbreak, comma", "caf\u00e9 \u65e5\u672c \U0001F600", "  spaced  "};
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    auto e = event(channel, texts[i].empty() ? "empty" : texts[i], "rt-" + std::to_string(i));
+    e.payloadJson = texts[0];
+    e.agentId = texts[i];
+    if (i % 2) e.metadataJson = texts[i];
+    e.occurredAt = i % 3 ? std::optional<std::int64_t>(-5 + static_cast<std::int64_t>(i)) : std::nullopt;
+    e.telemetry.model = texts[(i + 1) % texts.size()];
+    e.telemetry.inputTokens = static_cast<std::int64_t>(i) * 1000000007LL;
+    e.telemetry.costUsd = i % 2 ? std::optional<double>(0.1 * static_cast<double>(i) + 1e-9) : std::nullopt;
+    e.telemetry.durationMs = 1.0 / 3.0;
+    items.emplace_back(std::move(e));
+  }
+  auto results = service_->publishBatch(std::move(items));
+  ASSERT_EQ(results.size(), texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    ASSERT_TRUE(std::holds_alternative<StoredEvent>(results[i])) << i;
+    const auto& e = std::get<StoredEvent>(results[i]);
+    const auto row = db_->query(
+        "SELECT identifier, payload, agent_id, metadata, occurred_at, model, input_tokens, cost_usd, duration_ms, seq, "
+        "trace_id, app_id FROM events WHERE id = ?",
+        {e.id});
+    ASSERT_EQ(row.size(), 1u) << i;
+    const auto& r = row.front();
+    EXPECT_EQ(r.str("identifier"), texts[i].empty() ? "empty" : texts[i]);
+    EXPECT_EQ(r.str("payload"), texts[0]);
+    EXPECT_EQ(r.optStr("agent_id"), std::optional<std::string>(texts[i]));
+    EXPECT_EQ(r.optStr("metadata"), i % 2 ? std::optional<std::string>(texts[i]) : std::nullopt);
+    EXPECT_EQ(r.optI64("occurred_at"), e.occurredAt);
+    EXPECT_EQ(r.optStr("model"), std::optional<std::string>(texts[(i + 1) % texts.size()]));
+    EXPECT_EQ(r.i64("input_tokens"), static_cast<std::int64_t>(i) * 1000000007LL);
+    if (i % 2)
+      EXPECT_DOUBLE_EQ(r.f64("cost_usd"), 0.1 * static_cast<double>(i) + 1e-9);
+    else
+      EXPECT_TRUE(r.isNull("cost_usd"));
+    EXPECT_DOUBLE_EQ(r.f64("duration_ms"), 1.0 / 3.0);
+    EXPECT_EQ(r.i64("seq"), static_cast<std::int64_t>(i) + 1);
+    EXPECT_EQ(r.str("trace_id"), "rt-" + std::to_string(i));
+    EXPECT_EQ(r.i64("app_id"), app);
+  }
+}
+
+AEV_STORE_BACKENDS(EventServiceTest);
+
+}  // namespace
+}  // namespace aev::events

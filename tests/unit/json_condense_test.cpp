@@ -1,0 +1,98 @@
+// common/json_condense.h: byte for byte Poco::JSON::Stringifier::condense for what
+// Poco's parser produces (the publish paths store payloads with it).
+#include "common/json_condense.h"
+
+#include <Poco/JSON/Parser.h>
+#include <Poco/JSON/Stringifier.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+namespace aev {
+namespace {
+
+std::string byPoco(const Poco::Dynamic::Var& v) {
+  std::ostringstream out;
+  Poco::JSON::Stringifier::condense(v, out);
+  return out.str();
+}
+
+void expectSameAsPoco(const std::string& text) {
+  Poco::Dynamic::Var parsed;
+  try {
+    parsed = Poco::JSON::Parser().parse(text);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "Poco does not parse " << text << ": " << e.what();
+    return;
+  }
+  EXPECT_EQ(condensedJson(parsed), byPoco(parsed)) << "input: " << text;
+}
+
+TEST(JsonCondense, MatchesPocoOnEveryKindOfValue) {
+  for (const char* text : {
+           R"({})",
+           R"([])",
+           R"({"b":1,"a":2,"c":{"z":[],"y":{}}})",
+           R"({"role":"assistant","content":"The quick brown fox.","tokens":42,"bench_ts":0})",
+           R"({"n":[0,-1,2147483647,-2147483648,2147483648,9223372036854775807,-9223372036854775808]})",
+           R"({"u":18446744073709551615,"u2":9223372036854775808})",
+           R"({"d":[1.5,-0.0,0.1,1e300,1E-7,2.5e-308,3.0,100.25,6.02214076e23]})",
+           R"({"t":true,"f":false,"nil":null,"list":[true,null,false,"x",1,1.5]})",
+           R"({"esc":"line\nbreak\ttab \"quoted\" back\\slash","ctl":"\u0001\u001f\u007f"})",
+           R"({"url":"https://example.com/a/b?c=d&e=f","slash":"\/"})",
+           R"({"utf8":"caf\u00e9 日本語 😀","raw":"é"})",
+           R"({"key with \"quotes\"":1,"k/ey":2,"ключ":3,"":4})",
+           R"({"nested":{"a":{"b":{"c":{"d":[[[[{"e":"deep"}]]]]}}}}})",
+           R"({"dup":1,"dup":2})",
+           R"({"s":"","sp":"  spaced  ","html":"<b>&amp;</b>"})",
+       })
+    expectSameAsPoco(text);
+}
+
+TEST(JsonCondense, MatchesPocoOnGeneratedDocuments) {
+  std::mt19937 rng(7);
+  const std::vector<std::string> strings = {"plain", "with space", "tab\t", "quote\"", "a/b", "é", "", "\\", "x\u0002"};
+  std::function<std::string(int)> value = [&](int depth) -> std::string {
+    switch (rng() % (depth > 3 ? 5 : 7)) {
+      case 0:
+        return std::to_string(static_cast<std::int64_t>(rng()) - 2147483648LL);
+      case 1:
+        return std::to_string(rng() % 1000) + "." + std::to_string(rng() % 1000);
+      case 2: {
+        std::string s;
+        for (const char ch : strings[rng() % strings.size()]) {
+          if (ch == '"' || ch == '\\') s += '\\';
+          if (static_cast<unsigned char>(ch) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+            s += buf;
+            continue;
+          }
+          s += ch;
+        }
+        return "\"" + s + "\"";
+      }
+      case 3:
+        return rng() % 2 ? "true" : "false";
+      case 4:
+        return "null";
+      case 5: {
+        std::string out = "[";
+        for (unsigned i = 0, n = rng() % 4; i < n; ++i) out += (i ? "," : "") + value(depth + 1);
+        return out + "]";
+      }
+      default: {
+        std::string out = "{";
+        for (unsigned i = 0, n = rng() % 5; i < n; ++i)
+          out += (i ? ",\"" : "\"") + std::string(1, static_cast<char>('a' + rng() % 26)) + std::to_string(i) +
+                 "\":" + value(depth + 1);
+        return out + "}";
+      }
+    }
+  };
+  for (int i = 0; i < 500; ++i) expectSameAsPoco("{\"doc\":" + value(0) + "}");
+}
+
+}  // namespace
+}  // namespace aev

@@ -1,0 +1,105 @@
+// store/trace_repository.h on SQLite and a real PostgreSQL: rollups folded in batch after
+// batch stay exact when the writer updates a rollup it knows with one guarded statement,
+// including when another writer (another node, a rebuild) changed the rollup meanwhile.
+#include <gtest/gtest.h>
+
+#include "store/trace_repository.h"
+#include "unit/store_test.h"
+
+namespace aev::store {
+namespace {
+
+class TraceRollupTest : public aev::testing::StoreTest {
+ protected:
+  void SetUp() override {
+    openStore();
+    if (IsSkipped()) return;
+    org_ = addOrganization("org");
+    std::tie(app_, channel_) = addAppAndChannel(org_);
+  }
+
+  StoredEvent event(const std::string& agent, const std::string& type, std::int64_t when, bool error = false) {
+    StoredEvent e;
+    e.id = ++ids_;
+    e.orgId = org_;
+    e.appId = app_;
+    e.channelId = channel_;
+    e.traceId = "t1";
+    e.agentId = agent;
+    e.eventType = type;
+    e.receivedAt = when;
+    e.isError = error;
+    return e;
+  }
+  void apply(TraceRepository& repo, std::vector<StoredEvent> events) {
+    db_->transaction([&](Connection& c) { repo.apply(c, events); });
+  }
+  TraceRecord rollup() {
+    auto c = db_->acquire();
+    auto t = TraceRepository().byId(*c, org_, "t1");
+    if (!t) throw std::runtime_error("no rollup");
+    return *t;
+  }
+
+  std::int64_t org_ = 0, app_ = 0, channel_ = 0, ids_ = 0;
+};
+
+TEST_P(TraceRollupTest, BatchesFoldIntoExactRollups) {
+  TraceRepository writer;
+  apply(writer, {event("a", "agent.start", 500), event("a", "agent.tool_call.start", 700)});
+  apply(writer, {event("a", "agent.message", 300), event("a", "agent.error", 900, true)});
+  apply(writer, {event("b", "agent.handoff", 600)});
+  const auto t = rollup();
+  EXPECT_EQ(t.eventCount, 5);
+  EXPECT_EQ(t.errorCount, 1);
+  EXPECT_EQ(t.toolCallCount, 1);
+  EXPECT_EQ(t.handoffCount, 1);
+  EXPECT_EQ(t.startTime, 300);
+  EXPECT_EQ(t.endTime, 900);
+  EXPECT_EQ(t.agents, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(t.eventTypes, (std::vector<std::string>{"agent.error", "agent.handoff", "agent.message", "agent.start",
+                                                    "agent.tool_call.start"}));
+}
+
+TEST_P(TraceRollupTest, AnotherWritersChangesAreKept) {
+  TraceRepository writer, other;
+  apply(writer, {event("a", "agent.start", 500)});
+  apply(other, {event("b", "agent.message", 400)});  // another node, say
+  apply(writer, {event("c", "agent.start", 600)});   // must not drop b or its event type
+  auto t = rollup();
+  EXPECT_EQ(t.eventCount, 3);
+  EXPECT_EQ(t.startTime, 400);
+  EXPECT_EQ(t.endTime, 600);
+  EXPECT_EQ(t.agents, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(t.eventTypes, (std::vector<std::string>{"agent.message", "agent.start"}));
+
+  // The rollup deleted behind the writer's back (a rebuild with no events left).
+  db_->exec("DELETE FROM traces WHERE org_id = ? AND trace_id = 't1'", {org_});
+  apply(writer, {event("d", "custom", 50)});
+  t = rollup();
+  EXPECT_EQ(t.eventCount, 1);
+  EXPECT_EQ(t.startTime, 50);
+  EXPECT_EQ(t.agents, (std::vector<std::string>{"d"}));
+  EXPECT_EQ(t.eventTypes, (std::vector<std::string>{"custom"}));
+}
+
+TEST_P(TraceRollupTest, ARolledBackBatchLeavesNoTrace) {
+  TraceRepository writer;
+  apply(writer, {event("a", "agent.start", 500)});
+  EXPECT_THROW(db_->transaction([&](Connection& c) {
+    writer.apply(c, {event("z", "agent.end", 800)});
+    throw std::runtime_error("a later statement of the commit failed");
+  }),
+               std::runtime_error);
+  apply(writer, {event("a", "agent.start", 550)});
+  const auto t = rollup();
+  EXPECT_EQ(t.eventCount, 2);
+  EXPECT_EQ(t.endTime, 550);
+  EXPECT_EQ(t.agents, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(t.eventTypes, (std::vector<std::string>{"agent.start"}));
+}
+
+AEV_STORE_BACKENDS(TraceRollupTest);
+
+}  // namespace
+}  // namespace aev::store
