@@ -357,7 +357,7 @@ wrk_run() {  # target conns rep
   case $target in
     nginx-200) url=http://127.0.0.1:$P_CEIL/event; body=$work/body-peer.json; pids=$NGINX_WORKER ;;
     nchan-pub) url=http://127.0.0.1:$P_NCHAN/pub/wrkpub; body=$work/body-peer.json; pids=$NGINX_WORKER ;;
-    aev-healthz) url=http://127.0.0.1:$P_SQLITE/healthz; body=""; pids=$SQLITE_PID ;;  # GET: Poco's ceiling
+    aev-healthz) url=http://127.0.0.1:$P_SQLITE/healthz; body=""; pids=$SQLITE_PID ;;  # GET: the HTTP stack's ceiling
     aev-*-event | aev-*-batch)
       local st=${target#aev-}; st=${st%-*}
       port=$P_SQLITE; pids=$SQLITE_PID
@@ -473,7 +473,7 @@ for kind in event batch; do
   echo "### Profile, POST /$([ $kind = batch ] && echo events/batch || echo event) at c=16 on SQLite: inclusive CPU share of selected functions (perf, DWARF)"
   echo
   echo '```'
-  grep -E 'aev::(http::Request::jsonBody|auth::Authenticator::userOrApiKey|events::EventService::(publish|publishBatch|channel)|events::EventWriter::commit|store::EventRepository::insertBatch|store::Transaction::commit|http::\(anonymous namespace\)::parseEvent|http::stringify)|Poco::Data::StatementImpl::compile$|sqlite3_step$|Poco::Net::HTTPServerRequestImpl::HTTPServerRequestImpl|fdatasync|Poco::JSON::Parser::parse|__GI___libc_malloc|__GI___libc_free|Poco::Net::HTTPServerConnection::run$' "$f" |
+  grep -E 'aev::(http::Server::(serve|deliver)|http::Dispatcher::handle|http::Request::jsonBody|auth::Authenticator::userOrApiKey|events::EventService::(publish|publishAsync|publishBatch|prepare)|events::EventWriter::(commit|Pending::succeed)|store::EventRepository::insertBatch|store::Transaction::commit|http::\(anonymous namespace\)::parseEvent|http::stringify)|sqlite3_step$|fdatasync|Poco::JSON::Parser::parse|__GI___libc_malloc|__GI___libc_free|\[k\] (schedule|finish_task_switch.isra.0)$' "$f" |
     awk '!seen[$NF]++' | head -24 || true
   grep -E 'task-clock|context-switches' "$OUT/profile-$kind-stat.txt" | sed 's/  */ /g' || true
   echo '```'

@@ -66,7 +66,7 @@ def verdict(ok): if ok == null then "n/a" elif ok then "**met**" else "**not met
   "### Targets (issue): same-run ratios, medians",
   "",
   ( $conns[] as $c | select($http | map(select(.target == "aev-healthz" and .c == $c)) | length > 0)
-    | "- the daemon's HTTP ceiling (Poco HTTPServer, GET /healthz), c=\($c): \(hrat("aev-healthz"; $c; "rps"; "nginx-200") | median | sig) × nginx's fixed 200, \(hrat("aev-healthz"; $c; "rps"; "nchan-pub") | median | sig) × Nchan publish"
+    | "- the daemon's HTTP ceiling (its epoll front end, GET /healthz), c=\($c): \(hrat("aev-healthz"; $c; "rps"; "nginx-200") | median | sig) × nginx's fixed 200, \(hrat("aev-healthz"; $c; "rps"; "nchan-pub") | median | sig) × Nchan publish"
   ),
   ( ["sqlite", "pg"][] as $st | [16, 64][] as $c
     | select($http | map(select(.target == "aev-\($st)-event" and .c == $c)) | length > 0)
