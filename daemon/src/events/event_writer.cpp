@@ -30,11 +30,7 @@ std::string EventWriter::periodOf(std::int64_t micros) {
 std::future<std::vector<StoredEvent>> EventWriter::submit(std::vector<NewEvent> events) {
   auto pending = std::make_unique<Pending>();
   pending->events.reserve(events.size());
-  for (auto& e : events) {
-    StoredEvent s;
-    static_cast<NewEvent&>(s) = std::move(e);
-    pending->events.push_back(std::move(s));
-  }
+  for (auto& e : events) static_cast<NewEvent&>(pending->events.emplace_back()) = std::move(e);
   auto future = pending->promise.get_future();
   {
     std::lock_guard lock(mutex_);
