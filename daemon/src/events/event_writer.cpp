@@ -58,6 +58,12 @@ void EventWriter::run() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping and drained
+      // Let request threads that are ready to run (say, the ones the last commit just
+      // completed) enqueue before the batch is cut: bigger groups share one commit. With
+      // nothing else runnable this returns at once, so a lone publisher waits no longer.
+      lock.unlock();
+      std::this_thread::yield();
+      lock.lock();
       std::size_t n = 0;
       // A request's events are never split; the first request is always taken.
       while (!queue_.empty() && (batch.empty() || n + queue_.front()->events.size() <= maxBatch_)) {
