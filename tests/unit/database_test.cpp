@@ -208,6 +208,46 @@ TEST_P(DatabaseTest, UncommittedTransactionObjectRollsBack) {
   EXPECT_EQ(count(), 1);
 }
 
+// PostgreSQL sends a transaction's BEGIN together with its first statement (one round
+// trip): the transaction must behave exactly as if BEGIN had gone alone.
+TEST_P(DatabaseTest, TransactionWhoseFirstStatementFailsRollsBackAndTheConnectionWorks) {
+  add("dup");
+  for (int i = 0; i < 6; ++i) {  // more than the pool: every connection goes through it
+    EXPECT_ANY_THROW(db_->transaction([&](Connection& c) {
+      c.exec("INSERT INTO items (name) VALUES (?)", {std::string("dup")});  // the first statement fails
+      c.exec("INSERT INTO items (name) VALUES (?)", {std::string("never")});
+    }));
+  }
+  EXPECT_EQ(count(), 1);
+  db_->transaction([&](Connection& c) { c.exec("INSERT INTO items (name) VALUES (?)", {std::string("fine")}); });
+  EXPECT_EQ(count(), 2);
+}
+
+TEST_P(DatabaseTest, TransactionsWithoutStatementsCommitAndRollBack) {
+  db_->transaction([](Connection&) {});
+  EXPECT_THROW(db_->transaction([](Connection&) { throw std::runtime_error("before any statement"); }),
+               std::runtime_error);
+  {
+    auto conn = db_->acquire();
+    Transaction tx(*conn);
+  }
+  add("after");
+  EXPECT_EQ(count(), 1);
+}
+
+TEST_P(DatabaseTest, UncommittedRowsAreInvisibleToOtherConnections) {
+  auto writer = db_->acquire();
+  Transaction tx(*writer);
+  writer->exec("INSERT INTO items (name) VALUES (?)", {std::string("pending")});
+  if (db_->dialect() == Dialect::PostgreSQL) {  // SQLite's IMMEDIATE lock would make the reader wait
+    auto reader = db_->acquire();
+    EXPECT_EQ(reader->query("SELECT COUNT(*) AS c FROM items").front().i64("c"), 0);
+  }
+  EXPECT_EQ(writer->query("SELECT COUNT(*) AS c FROM items").front().i64("c"), 1);
+  tx.commit();
+  EXPECT_EQ(count(), 1);
+}
+
 TEST_P(DatabaseTest, ConstraintViolationOutsideTransactionThrowsAndPoolRecovers) {
   add("x");
   EXPECT_ANY_THROW(add("x"));
@@ -281,8 +321,8 @@ TEST(DatabasePostgreSQL, DescriptionRedactsPassword) {
   auto& pg = PostgresServer::instance();
   auto url = pg.createDatabase();
   // Trust authentication ignores the password, so the URL still connects.
-  std::string withPassword = "postgresql://" + pg.user() + ":s3cret@127.0.0.1:" + std::to_string(pg.port()) +
-                             url.substr(url.rfind('/'));
+  std::string withPassword =
+      "postgresql://" + pg.user() + ":s3cret@127.0.0.1:" + std::to_string(pg.port()) + url.substr(url.rfind('/'));
   DatabaseOptions o;
   o.url = withPassword;
   Database db(o);

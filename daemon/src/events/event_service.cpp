@@ -108,20 +108,24 @@ std::vector<EventService::BatchResult> EventService::publishBatch(std::vector<Ba
   }
   if (spend_ && !valid.empty()) {
     std::vector<NewEvent*> pointers;
+    pointers.reserve(valid.size());
     for (auto& e : valid) pointers.push_back(&e);
     auto refused = spend_->admit(pointers);
-    std::vector<NewEvent> admitted;
-    std::vector<std::size_t> admittedPositions;
+    // Compact in place, keeping order (usually nothing is refused and nothing moves).
+    std::size_t kept = 0;
     for (std::size_t k = 0; k < valid.size(); ++k) {
       if (refused[k]) {
         results[positions[k]] = *refused[k];
         continue;
       }
-      admitted.push_back(std::move(valid[k]));
-      admittedPositions.push_back(positions[k]);
+      if (kept != k) {
+        valid[kept] = std::move(valid[k]);
+        positions[kept] = positions[k];
+      }
+      ++kept;
     }
-    valid = std::move(admitted);
-    positions = std::move(admittedPositions);
+    valid.erase(valid.begin() + static_cast<long>(kept), valid.end());
+    positions.resize(kept);
   }
   // The valid events commit together; a quota or store failure applies to each of them.
   // A channel deleted since it was looked up refuses the commit: its events get the 404

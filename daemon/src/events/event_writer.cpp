@@ -42,11 +42,7 @@ void EventWriter::submit(std::vector<NewEvent> events, Done done) {
 
 void EventWriter::enqueue(std::unique_ptr<Pending> pending, std::vector<NewEvent> events) {
   pending->events.reserve(events.size());
-  for (auto& e : events) {
-    StoredEvent s;
-    static_cast<NewEvent&>(s) = std::move(e);
-    pending->events.push_back(std::move(s));
-  }
+  for (auto& e : events) static_cast<NewEvent&>(pending->events.emplace_back()) = std::move(e);
   {
     std::lock_guard lock(mutex_);
     if (stopping_) throw std::runtime_error("the event writer is stopping");
@@ -90,6 +86,12 @@ void EventWriter::run() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping and drained
+      // Let request threads that are ready to run (say, the ones the last commit just
+      // completed) enqueue before the batch is cut: bigger groups share one commit. With
+      // nothing else runnable this returns at once, so a lone publisher waits no longer.
+      lock.unlock();
+      std::this_thread::yield();
+      lock.lock();
       std::size_t n = 0;
       // A request's events are never split; the first request is always taken.
       while (!queue_.empty() && (batch.empty() || n + queue_.front()->events.size() <= maxBatch_)) {
