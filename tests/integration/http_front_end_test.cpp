@@ -73,29 +73,31 @@ class RawClient {
   // True when the server closes the connection (EOF or reset) within the timeout.
   bool closedWithin(std::chrono::milliseconds timeout) {
     const auto until = std::chrono::steady_clock::now() + timeout;
+    std::string ignored;
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return false;
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
-      char buf[4096];
-      const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+      const auto n = receive(until, ignored);
+      if (n == kTimedOut) return false;
       if (n <= 0) return true;
     }
   }
 
  private:
-  bool fill(std::chrono::steady_clock::time_point until) {
+  static constexpr ssize_t kTimedOut = -2;
+
+  // One recv into `into` once readable before `until`: bytes read, 0 at EOF, -1 on an
+  // error, kTimedOut when nothing came.
+  ssize_t receive(std::chrono::steady_clock::time_point until, std::string& into) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
+    if (left.count() <= 0) return kTimedOut;
     pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return kTimedOut;
     char buf[16384];
     const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
-    if (n <= 0) return false;
-    buffer_.append(buf, static_cast<std::size_t>(n));
-    return true;
+    if (n > 0) into.append(buf, static_cast<std::size_t>(n));
+    return n < 0 ? -1 : n;
   }
+
+  bool fill(std::chrono::steady_clock::time_point until) { return receive(until, buffer_) > 0; }
 
   int fd_ = -1;
   std::string buffer_;

@@ -114,6 +114,14 @@ WireRequest RequestParser::take() {
   return out;
 }
 
+bool RequestParser::takeBodyBytes(std::string_view data, std::size_t& pos) {
+  const auto n = std::min(remaining_, data.size() - pos);
+  request_.body.append(data.substr(pos, n));
+  pos += n;
+  remaining_ -= n;
+  return remaining_ == 0;
+}
+
 RequestParser::State RequestParser::parse(std::string_view data, std::size_t& pos) {
   if (errorStatus_) return State::kError;
   if (phase_ == Phase::kHead) {
@@ -134,11 +142,7 @@ RequestParser::State RequestParser::parse(std::string_view data, std::size_t& po
     pos += *end;
   }
   if (phase_ == Phase::kFixedBody) {
-    const auto n = std::min(remaining_, data.size() - pos);
-    request_.body.append(data.substr(pos, n));
-    pos += n;
-    remaining_ -= n;
-    if (remaining_ > 0) return State::kIncomplete;
+    if (!takeBodyBytes(data, pos)) return State::kIncomplete;
     phase_ = Phase::kDone;
   }
   if (phase_ != Phase::kDone && phase_ != Phase::kHead) {
@@ -268,15 +272,10 @@ RequestParser::State RequestParser::parseChunked(std::string_view data, std::siz
         phase_ = Phase::kChunkData;
         break;
       }
-      case Phase::kChunkData: {
-        const auto n = std::min(remaining_, data.size() - pos);
-        request_.body.append(data.substr(pos, n));
-        pos += n;
-        remaining_ -= n;
-        if (remaining_ > 0) return State::kIncomplete;
+      case Phase::kChunkData:
+        if (!takeBodyBytes(data, pos)) return State::kIncomplete;
         phase_ = Phase::kChunkDataEnd;
         break;
-      }
       default:
         return State::kComplete;
     }

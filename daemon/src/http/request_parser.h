@@ -63,6 +63,8 @@ class RequestParser {
   State parseHead(std::string_view head);
   bool parseRequestLine(std::string_view line);
   State parseChunked(std::string_view data, std::size_t& pos);
+  // Appends what has arrived of the remaining_ body bytes; true once all of them are in.
+  bool takeBodyBytes(std::string_view data, std::size_t& pos);
 
   ParserLimits limits_;
   Phase phase_ = Phase::kHead;
