@@ -19,6 +19,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/errors.h"
 #include "common/exceptions.h"
 #include "http/problem.h"
 
@@ -166,13 +167,19 @@ void Server::stop() {
   // Threads finish the request they are on (answering it with Connection: close), then leave.
   for (auto& t : threads_) t.join();
   threads_.clear();
-  bool owed;
-  {
-    // Answers still owed by commits in flight (the event writer stops after the server).
+  // Answers still owed by commits in flight (the event writer stops after the server):
+  // given by their completions, or the 503 of their deadline.
+  bool owed = false;
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(options_.deferredTimeoutSeconds + 5);
+  for (;;) {
+    expireOwed(nowNs());
     std::unique_lock lock(deferredMutex_);
-    owed = !deferredDone_.wait_for(lock, std::chrono::seconds(35), [&] { return deferred_ == 0; });
-    if (owed)
-      spdlog::warn("stopping with {} deferred answer(s) still owed; their connections are left open", deferred_);
+    if (deferredDone_.wait_for(lock, std::chrono::milliseconds(100), [&] { return owed_.empty(); })) break;
+    if (std::chrono::steady_clock::now() > giveUp) {
+      owed = true;
+      spdlog::warn("stopping with {} deferred answer(s) still owed; their connections are left open", owed_.size());
+      break;
+    }
   }
   { std::lock_guard lock(reaperMutex_); }
   reaperWake_.notify_all();
@@ -316,27 +323,40 @@ bool Server::answer(Connection* c, WireRequest&& wire) {
   return deliver(c);
 }
 
+// A deferred answer: whoever settles it first, the completion or the reaper's timeout,
+// answers on the connection; the other finds it settled and touches nothing but this.
+struct Server::Owed {
+  std::atomic<bool> settled{false};
+  Connection* c;
+  Exchange exchange;
+  bool keepAlive;
+  bool http10;
+  std::chrono::steady_clock::time_point started;
+  std::int64_t deadlineNs;
+};
+
 // The connection belongs to the completion until it has written the answer; this thread
 // goes back to epoll at once.
 bool Server::defer(Connection* c, Exchange&& x, bool keepAlive, bool http10,
                    std::chrono::steady_clock::time_point started) {
   auto start = std::move(x.response.deferred);
   x.response.deferred = nullptr;
-  auto exchange = std::make_shared<Exchange>(std::move(x));
+  auto owed = std::make_shared<Owed>();
+  owed->c = c;
+  owed->exchange = std::move(x);
+  owed->keepAlive = keepAlive;
+  owed->http10 = http10;
+  owed->started = started;
+  owed->deadlineNs = nowNs() + options_.deferredTimeoutSeconds * kNsPerSecond;
   {
     std::lock_guard lock(deferredMutex_);
-    ++deferred_;
+    owed_.insert(owed);
   }
-  auto complete = [this, c, exchange, keepAlive, http10, started](Response::Outcome outcome) {
-    if (auto* r = std::get_if<Response*>(&outcome))
-      exchange->response = std::move(**r);
-    else
-      exchange->response = responseForFailure(std::get<std::exception_ptr>(outcome), exchange->request);
-    queueAnswer(c, *exchange, keepAlive, http10, started);
-    // A pipelined request already read needs a thread: EPOLLOUT fires at once.
-    if (deliver(c)) arm(c, c->pos < c->in.size() ? EPOLLIN | EPOLLOUT : EPOLLIN);
-    std::lock_guard lock(deferredMutex_);
-    if (--deferred_ == 0) deferredDone_.notify_all();
+  // A completion that comes after the timeout returns before touching the server, which
+  // may be gone by then.
+  auto complete = [this, owed](Response::Outcome outcome) {
+    if (owed->settled.exchange(true)) return;
+    settle(owed, std::move(outcome));
   };
   try {
     start(complete);
@@ -344,6 +364,39 @@ bool Server::defer(Connection* c, Exchange&& x, bool keepAlive, bool http10,
     complete(std::current_exception());
   }
   return false;
+}
+
+void Server::settle(const std::shared_ptr<Owed>& owed, Response::Outcome outcome) {
+  auto& x = owed->exchange;
+  if (auto* r = std::get_if<Response*>(&outcome))
+    x.response = std::move(**r);
+  else
+    x.response = responseForFailure(std::get<std::exception_ptr>(outcome), x.request);
+  Connection* c = owed->c;
+  queueAnswer(c, x, owed->keepAlive, owed->http10, owed->started);
+  // A pipelined request already read needs a thread: EPOLLOUT fires at once.
+  if (deliver(c)) arm(c, c->pos < c->in.size() ? EPOLLIN | EPOLLOUT : EPOLLIN);
+  std::lock_guard lock(deferredMutex_);
+  owed_.erase(owed);
+  if (owed_.empty()) deferredDone_.notify_all();
+}
+
+// Answers 503 for deferred answers past their deadline (a store that stopped committing):
+// the client is told, and its connection is freed; the late completion then does nothing.
+void Server::expireOwed(std::int64_t now) {
+  std::vector<std::shared_ptr<Owed>> expired;
+  {
+    std::lock_guard lock(deferredMutex_);
+    for (const auto& owed : owed_)
+      if (owed->deadlineNs <= now) expired.push_back(owed);
+  }
+  for (const auto& owed : expired) {
+    if (owed->settled.exchange(true)) continue;
+    spdlog::warn("request {}: no answer after {} s; 503", owed->exchange.request.requestId,
+                 options_.deferredTimeoutSeconds);
+    settle(owed, std::make_exception_ptr(errors::unavailable(
+                     "The answer did not come in time; the request may or may not have taken effect.", 1)));
+  }
 }
 
 void Server::queueAnswer(Connection* c, const Exchange& x, bool keepAlive, bool http10,
@@ -465,6 +518,7 @@ void Server::reap() {
   while (!stopping_) {
     reaperWake_.wait_for(wait, std::chrono::milliseconds(500));
     const auto now = nowNs();
+    expireOwed(now);
     std::lock_guard lock(connectionsMutex_);
     // Only a connection waiting in epoll: shutting it down raises its event, and the
     // thread that takes it frees it (a connection a thread owns is that thread's).

@@ -39,12 +39,15 @@ class Server {
 
  private:
   struct Connection;
+  struct Owed;
 
   void run();
   void acceptReady();
   void serve(Connection* c);
   bool answer(Connection* c, WireRequest&& wire);
   bool defer(Connection* c, Exchange&& x, bool keepAlive, bool http10, std::chrono::steady_clock::time_point started);
+  void settle(const std::shared_ptr<Owed>& owed, Response::Outcome outcome);
+  void expireOwed(std::int64_t nowNs);
   void queueAnswer(Connection* c, const Exchange& x, bool keepAlive, bool http10,
                    std::chrono::steady_clock::time_point started);
   bool deliver(Connection* c);
@@ -69,7 +72,8 @@ class Server {
   std::condition_variable reaperWake_;
   std::mutex deferredMutex_;
   std::condition_variable deferredDone_;
-  int deferred_ = 0;  // answers a completion still owes (their connections are not the threads')
+  std::unordered_set<std::shared_ptr<Owed>> owed_;  // deferred answers not given yet (their connections
+                                                    // are neither the threads' nor the reaper's)
   std::mutex connectionsMutex_;
   std::unordered_set<Connection*> connections_;
 };
