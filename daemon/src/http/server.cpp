@@ -473,15 +473,16 @@ bool Server::handOver(Connection* c, Exchange& x) {
 void Server::arm(Connection* c, std::uint32_t events) {
   const bool writing = c->outPos < c->out.size();
   const bool partial = c->pos < c->in.size() || c->parser.started();
-  // Armed first, then re-registered: once epoll_ctl returns, another thread may own (or
-  // free) the connection, so nothing here touches it after.
+  // Armed first, then re-registered: once epoll_ctl runs, another thread may own (or free)
+  // the connection, so nothing of it is read after armUntil (its release store).
+  const int fd = c->fd;
   c->armUntil(writing   ? nowNs() + kSendTimeoutMs * 1'000'000LL
               : partial ? c->requestStart + options_.requestTimeoutSeconds * kNsPerSecond
                         : nowNs() + options_.keepAliveTimeoutSeconds * kNsPerSecond);
   epoll_event ev{};
   ev.events = events | EPOLLONESHOT;
   ev.data.ptr = c;
-  ::epoll_ctl(epoll_, EPOLL_CTL_MOD, c->fd, &ev);
+  ::epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev);
 }
 
 void Server::destroy(Connection* c, bool linger) {
