@@ -53,17 +53,17 @@ void EventWriter::enqueue(std::unique_ptr<Pending> pending, std::vector<NewEvent
 
 void EventWriter::Pending::succeed(std::vector<StoredEvent> stored) {
   if (!done) return promise.set_value(std::move(stored));
-  try {
-    done(&stored, nullptr);
-  } catch (const std::exception& e) {
-    spdlog::error("a commit's completion failed: {}", describeException(e));
-  }
+  complete(&stored, nullptr);
 }
 
 void EventWriter::Pending::fail(std::exception_ptr failure) {
   if (!done) return promise.set_exception(failure);
+  complete(nullptr, failure);
+}
+
+void EventWriter::Pending::complete(std::vector<StoredEvent>* stored, std::exception_ptr failure) {
   try {
-    done(nullptr, failure);
+    done(stored, failure);
   } catch (const std::exception& e) {
     spdlog::error("a commit's completion failed: {}", describeException(e));
   }

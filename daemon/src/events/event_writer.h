@@ -67,6 +67,7 @@ class EventWriter {
     Done done;  // set: called instead of the promise
     void succeed(std::vector<StoredEvent> stored);
     void fail(std::exception_ptr failure);
+    void complete(std::vector<StoredEvent>* stored, std::exception_ptr failure);  // `done`, guarded
   };
   void enqueue(std::unique_ptr<Pending> pending, std::vector<NewEvent> events);
   void run();

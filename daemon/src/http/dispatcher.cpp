@@ -94,6 +94,8 @@ void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) con
   req.clientAddress = peer.address;
   req.fromLoopback = peer.loopback;
   out.headOnly = req.method == "HEAD";
+  out.keepAlive = wire.keepAlive;
+  out.http10 = wire.versionMinor == 0;
   try {
     const auto& target = wire.target;
     req.path = target.substr(0, target.find_first_of("?#"));  // the problem's `instance` if parsing fails
@@ -157,7 +159,7 @@ Response Dispatcher::preflight(const Request& req) const {
   return r;
 }
 
-std::string Dispatcher::serialize(const Exchange& x, bool keepAlive, bool http10) const {
+std::string Dispatcher::serialize(const Exchange& x, bool keepAlive) const {
   const auto& resp = x.response;
   const auto& req = x.request;
   std::string out;
@@ -191,14 +193,15 @@ std::string Dispatcher::serialize(const Exchange& x, bool keepAlive, bool http10
   if (resp.status >= 200 && resp.status != 204) appendHeader(out, "Content-Length", std::to_string(resp.body.size()));
   if (!keepAlive)
     appendHeader(out, "Connection", "close");
-  else if (http10)
+  else if (x.http10)
     appendHeader(out, "Connection", "Keep-Alive");
   out.append("\r\n");
   if (!x.headOnly) out.append(resp.body);
   return out;
 }
 
-void Dispatcher::logAccess(const Exchange& x, double millis) const {
+void Dispatcher::logAccess(const Exchange& x) const {
+  const double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x.started).count();
   requestsCounter(x.response.status).fetch_add(1, std::memory_order_relaxed);
   const auto& req = x.request;
   // Query strings are never logged: stream tokens travel there (decisions §5).

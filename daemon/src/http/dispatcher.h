@@ -4,6 +4,7 @@
 // renders errors as problem+json, answers CORS preflights, stamps X-Request-Id and CORS
 // headers, serializes the response and writes the access-log line. The front end
 // (http/server.cpp) owns the connections and calls this on the thread that read them.
+#include <chrono>
 #include <string>
 
 #include "http/request.h"
@@ -23,6 +24,9 @@ struct Exchange {
   Request request;
   Response response;
   bool headOnly = false;  // HEAD: no body bytes
+  bool keepAlive = true;  // what the client asked for (the server may still close)
+  bool http10 = false;    // an HTTP/1.0 client: keep-alive is said explicitly
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
 class Dispatcher {
@@ -37,9 +41,9 @@ class Dispatcher {
 
   // Status line, headers and (unless HEAD or a takeover) the body. keepAlive decides the
   // Connection header; a takeover's head never carries a length.
-  std::string serialize(const Exchange& x, bool keepAlive, bool http10) const;
-  // One access-log line and the request counter (after the bytes were handed to the socket).
-  void logAccess(const Exchange& x, double millis) const;
+  std::string serialize(const Exchange& x, bool keepAlive) const;
+  // One access-log line (with the time since x.started) and the request counter.
+  void logAccess(const Exchange& x) const;
 
  private:
   Response dispatch(Request& req) const;

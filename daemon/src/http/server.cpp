@@ -312,14 +312,11 @@ void Server::serve(Connection* c) {
 }
 
 bool Server::answer(Connection* c, WireRequest&& wire) {
-  const auto started = std::chrono::steady_clock::now();
-  const bool http10 = wire.versionMinor == 0;
-  const bool keepAlive = wire.keepAlive;
   Exchange x;
   dispatcher_.handle(std::move(wire), c->peer, x);
   if (x.response.takeover) return handOver(c, x);
-  if (x.response.deferred) return defer(c, std::move(x), keepAlive, http10, started);
-  queueAnswer(c, x, keepAlive, http10, started);
+  if (x.response.deferred) return defer(c, std::move(x));
+  queueAnswer(c, x);
   return deliver(c);
 }
 
@@ -329,24 +326,17 @@ struct Server::Owed {
   std::atomic<bool> settled{false};
   Connection* c;
   Exchange exchange;
-  bool keepAlive;
-  bool http10;
-  std::chrono::steady_clock::time_point started;
   std::int64_t deadlineNs;
 };
 
 // The connection belongs to the completion until it has written the answer; this thread
 // goes back to epoll at once.
-bool Server::defer(Connection* c, Exchange&& x, bool keepAlive, bool http10,
-                   std::chrono::steady_clock::time_point started) {
+bool Server::defer(Connection* c, Exchange&& x) {
   auto start = std::move(x.response.deferred);
   x.response.deferred = nullptr;
   auto owed = std::make_shared<Owed>();
   owed->c = c;
   owed->exchange = std::move(x);
-  owed->keepAlive = keepAlive;
-  owed->http10 = http10;
-  owed->started = started;
   owed->deadlineNs = nowNs() + options_.deferredTimeoutSeconds * kNsPerSecond;
   {
     std::lock_guard lock(deferredMutex_);
@@ -373,7 +363,7 @@ void Server::settle(const std::shared_ptr<Owed>& owed, Response::Outcome outcome
   else
     x.response = responseForFailure(std::get<std::exception_ptr>(outcome), x.request);
   Connection* c = owed->c;
-  queueAnswer(c, x, owed->keepAlive, owed->http10, owed->started);
+  queueAnswer(c, x);
   // A pipelined request already read needs a thread: EPOLLOUT fires at once.
   if (deliver(c)) arm(c, c->pos < c->in.size() ? EPOLLIN | EPOLLOUT : EPOLLIN);
   std::lock_guard lock(deferredMutex_);
@@ -399,14 +389,12 @@ void Server::expireOwed(std::int64_t now) {
   }
 }
 
-void Server::queueAnswer(Connection* c, const Exchange& x, bool keepAlive, bool http10,
-                         std::chrono::steady_clock::time_point started) {
-  const bool keep = keepAlive && !stopping_;
-  c->out = dispatcher_.serialize(x, keep, http10);
+void Server::queueAnswer(Connection* c, const Exchange& x) {
+  const bool keep = x.keepAlive && !stopping_;
+  c->out = dispatcher_.serialize(x, keep);
   c->outPos = 0;
   c->closeAfterWrite = !keep;
-  dispatcher_.logAccess(x,
-                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+  dispatcher_.logAccess(x);
   c->continueSent = false;
   c->requestStart = c->pos < c->in.size() ? nowNs() : 0;  // a pipelined request has begun
 }
@@ -441,8 +429,8 @@ bool Server::deliver(Connection* c) {
 bool Server::answerRejected(Connection* c) {
   Exchange x;
   dispatcher_.reject(c->parser.errorStatus(), c->parser.errorDetail(), c->parser.current().target, c->peer, x);
-  sendAll(c->fd, dispatcher_.serialize(x, false, false));
-  dispatcher_.logAccess(x, 0);
+  sendAll(c->fd, dispatcher_.serialize(x, false));
+  dispatcher_.logAccess(x);
   destroy(c, /*linger=*/true);  // the rest of the request was not read
   return false;
 }
@@ -450,8 +438,8 @@ bool Server::answerRejected(Connection* c) {
 // Head only, then the socket leaves this server for the stream hub (blocking mode, as the
 // takeover's replay writes expect; the hub makes it non-blocking again).
 bool Server::handOver(Connection* c, Exchange& x) {
-  const bool sent = sendAll(c->fd, dispatcher_.serialize(x, false, false));
-  dispatcher_.logAccess(x, 0);
+  const bool sent = sendAll(c->fd, dispatcher_.serialize(x, false));
+  dispatcher_.logAccess(x);
   const int fd = c->fd;
   ::epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
   unregister(c);

@@ -45,11 +45,10 @@ class Server {
   void acceptReady();
   void serve(Connection* c);
   bool answer(Connection* c, WireRequest&& wire);
-  bool defer(Connection* c, Exchange&& x, bool keepAlive, bool http10, std::chrono::steady_clock::time_point started);
+  bool defer(Connection* c, Exchange&& x);
   void settle(const std::shared_ptr<Owed>& owed, Response::Outcome outcome);
   void expireOwed(std::int64_t nowNs);
-  void queueAnswer(Connection* c, const Exchange& x, bool keepAlive, bool http10,
-                   std::chrono::steady_clock::time_point started);
+  void queueAnswer(Connection* c, const Exchange& x);
   bool deliver(Connection* c);
   bool answerRejected(Connection* c);
   bool handOver(Connection* c, Exchange& x);
