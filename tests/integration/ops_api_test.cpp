@@ -1,7 +1,6 @@
 // Public operational endpoints, cross-cutting HTTP behaviour (request ids, problem
 // responses, body rules) and process lifecycle (SIGTERM, restart).
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <map>
@@ -216,7 +215,8 @@ TEST_F(OpsApi, ConfiguredBodyLimit) {
   DaemonProcess small(options({{"http.max_body_bytes", "1024"}}));
   ASSERT_NO_THROW(small.start());
   std::string body = R"({"login":")" + std::string(2000, 'a') + R"(","password":"x"})";
-  EXPECT_TRUE(IsProblem(small.client().rawExchange("POST", "/auth/login", {"Content-Type: application/json"}, body), 413));
+  EXPECT_TRUE(
+      IsProblem(small.client().rawExchange("POST", "/auth/login", {"Content-Type: application/json"}, body), 413));
   EXPECT_EQ(small.client().post("/auth/login", R"({"login":"a","password":"b"})").status, 401);
   auto status = small.stop();
   EXPECT_TRUE(status.exited && status.code == 0) << status.describe();
@@ -238,6 +238,19 @@ TEST_F(LifecycleApi, SigtermExitsZero) {
   auto status = d.stop();
   EXPECT_TRUE(status.exited) << status.describe() << "\n" << d.logTail();
   EXPECT_EQ(status.code, 0) << status.describe() << "\n" << d.logTail();
+}
+
+// A SIGTERM sent the moment the daemon answers reaches the main thread, even when it
+// has not yet begun to wait for it: every thread is started with the signal blocked,
+// so no other thread can take its default action (exit by signal 15, nothing drained).
+TEST_F(LifecycleApi, SigtermRightAfterStartUpExitsZero) {
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    DaemonProcess d;
+    ASSERT_NO_THROW(d.start());
+    auto status = d.stop();
+    EXPECT_TRUE(status.exited && status.code == 0) << "attempt " << attempt << ": " << status.describe() << "\n"
+                                                   << d.logTail();
+  }
 }
 
 TEST_F(LifecycleApi, DataAndSessionsSurviveARestart) {
@@ -264,9 +277,8 @@ TEST_F(LifecycleApi, DataAndSessionsSurviveARestart) {
   EXPECT_STATUS(http.post("/auth/refresh", obj({{"refresh_token", refresh}})), 200);
   EXPECT_STATUS(http.post("/auth/login", obj({{"login", username}, {"password", password}})), 200);
   // Registering the same e-mail again is still a conflict.
-  EXPECT_TRUE(
-      IsProblem(http.post("/auth/register", obj({{"email", email}, {"username", username + "2"}, {"password", password}})),
-                409));
+  EXPECT_TRUE(IsProblem(
+      http.post("/auth/register", obj({{"email", email}, {"username", username + "2"}, {"password", password}})), 409));
   auto final = d.stop();
   EXPECT_TRUE(final.exited && final.code == 0) << final.describe();
 }

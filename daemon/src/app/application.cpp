@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -17,8 +18,9 @@
 #include "app/config_defaults.h"
 #include "app/logging.h"
 #include "app/runtime.h"
-#include "plugins/host.h"
+#include "app/termination_signals.h"
 #include "common/exceptions.h"
+#include "plugins/host.h"
 
 namespace aev::app {
 
@@ -54,18 +56,25 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
       Option("config", "c", "properties file (default: config/agent-eventsd.properties, then /etc/agent-events/)")
           .argument("FILE")
           .callback(cb));
-  options.addOption(Option("port", "p", "HTTP port (http.port)").argument("PORT").validator(new Poco::Util::IntValidator(0, 65535)).callback(cb));
+  options.addOption(Option("port", "p", "HTTP port (http.port)")
+                        .argument("PORT")
+                        .validator(new Poco::Util::IntValidator(0, 65535))
+                        .callback(cb));
   options.addOption(Option("host", "", "address to listen on (http.host)").argument("ADDR").callback(cb));
   options.addOption(Option("data-dir", "d", "data directory (data.dir)").argument("DIR").callback(cb));
   options.addOption(
       Option("database-url", "", "postgresql://... for PostgreSQL; empty for SQLite in the data dir (database.url)")
           .argument("URL")
           .callback(cb));
-  options.addOption(Option("plugins-dir", "", "directory of plugin .so files (plugins.dir)").argument("DIR").callback(cb));
+  options.addOption(
+      Option("plugins-dir", "", "directory of plugin .so files (plugins.dir)").argument("DIR").callback(cb));
   options.addOption(
       Option("check-plugins", "", "load and validate the plugins, print what loaded or was refused, and exit")
           .callback(cb));
-  options.addOption(Option("set", "s", "set any configuration key: --set key=value").argument("KEY=VALUE").repeatable(true).callback(cb));
+  options.addOption(Option("set", "s", "set any configuration key: --set key=value")
+                        .argument("KEY=VALUE")
+                        .repeatable(true)
+                        .callback(cb));
 }
 
 void Application::onOption(const std::string& name, const std::string& value) {
@@ -165,6 +174,7 @@ int Application::main(const std::vector<std::string>& args) {
       return report.clean() ? EXIT_OK : EXIT_SOFTWARE;
     }
     const auto started = std::chrono::steady_clock::now();
+    blockTerminationSignals();  // before the runtime starts any thread
     runtime_ = std::make_unique<Runtime>(config());
     runtime_->start();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -176,8 +186,8 @@ int Application::main(const std::vector<std::string>& args) {
     runtime_.reset();
     return EXIT_CONFIG;
   }
-  waitForTerminationRequest();  // SIGINT, SIGTERM
-  spdlog::info("shutting down: draining requests");
+  const int signal = waitForTerminationSignal();
+  spdlog::info("shutting down on {}: draining requests", strsignal(signal));
   runtime_->stop();
   runtime_.reset();
   spdlog::info("stopped");
