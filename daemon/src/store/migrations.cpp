@@ -171,6 +171,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(deliveryMigration(d));
   list.push_back(exportsMigration(d));
   list.push_back(alertsMigration(d));
+  list.push_back(eventIndexesMigration(d));
   return list;
 }
 
@@ -201,7 +202,8 @@ int migrate(Database& db) {
     db.transaction([&](Connection& conn) {
       // Re-read inside the transaction: two nodes starting together on one PostgreSQL
       // must not both apply a migration (the primary key on version stops the second).
-      auto rows = conn.query("SELECT COUNT(*) AS n FROM schema_migrations WHERE version = ?", {std::int64_t{m.version}});
+      auto rows =
+          conn.query("SELECT COUNT(*) AS n FROM schema_migrations WHERE version = ?", {std::int64_t{m.version}});
       if (rows.front().i64("n") > 0) return;
       spdlog::info("applying migration {} ({})", m.version, m.name);
       for (const auto& sql : m.statements) conn.exec(sql);

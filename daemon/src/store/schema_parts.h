@@ -18,5 +18,6 @@ Migration spendMigration(Dialect d);         // v8: spend policies, counters, cr
 Migration deliveryMigration(Dialect d);      // v9: outbox, delivery attempts, webhook endpoints
 Migration exportsMigration(Dialect d);       // v10: export destinations
 Migration alertsMigration(Dialect d);        // v11: alert rules and their state history
+Migration eventIndexesMigration(Dialect d);  // v12: the events index the v3 one made redundant
 
 }  // namespace aev::store
