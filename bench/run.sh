@@ -369,8 +369,13 @@ wrk_run() {  # target conns rep
         url=http://127.0.0.1:$port/event; body=$work/body-$st.json
       fi ;;
   esac
-  local stored0=0 stored1=0
-  [ -n "$port" ] && stored0=$(metric "$port" agent_events_events_stored_total)
+  # The daemon's own count of what it stored, in how many commits, and their wall time.
+  local stored0=0 stored1=0 commits0=0 commits1=0 commit_us0=0 commit_us1=0
+  if [ -n "$port" ]; then
+    stored0=$(metric "$port" agent_events_events_stored_total)
+    commits0=$(metric "$port" agent_events_commits_total)
+    commit_us0=$(metric "$port" agent_events_commit_microseconds_total)
+  fi
   local cpu0 t0 t1 cpu1 out
   cpu0=$(cpu_ticks $pids); t0=$(date +%s%N)
   local script=(-s "$ROOT/bench/wrk_post.lua")
@@ -378,7 +383,11 @@ wrk_run() {  # target conns rep
   out=$(BODY_FILE=$body API_KEY=$key taskset -c "$CLIENT_CPUS" wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s \
     --latency "${script[@]}" "$url" 2>&1)
   t1=$(date +%s%N); cpu1=$(cpu_ticks $pids)
-  [ -n "$port" ] && stored1=$(metric "$port" agent_events_events_stored_total)
+  if [ -n "$port" ]; then
+    stored1=$(metric "$port" agent_events_events_stored_total)
+    commits1=$(metric "$port" agent_events_commits_total)
+    commit_us1=$(metric "$port" agent_events_commit_microseconds_total)
+  fi
   local rps p50 p99 non2xx errs
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
   p50=$(to_ms "$(awk '$1 == "50%" {print $2}' <<<"$out")")
@@ -391,8 +400,11 @@ wrk_run() {  # target conns rep
   jq -nc --arg target "$target" --argjson c "$c" --argjson rep "$rep" --argjson rps "${rps:-0}" \
     --argjson per "$per" --argjson p50 "$p50" --argjson p99 "$p99" --argjson non2xx "${non2xx:-0}" \
     --argjson errors "${errs:-0}" --argjson cpu "$cpu" --argjson stored "$((stored1 - stored0))" \
+    --argjson commits "$((commits1 - commits0))" --argjson commit_us "$((commit_us1 - commit_us0))" \
     '{kind:"http",target:$target,c:$c,rep:$rep,rps:$rps,events_per_sec:($rps*$per),p50_ms:$p50,p99_ms:$p99,
-      non2xx:$non2xx,socket_errors:$errors,server_cpu_pct:$cpu,stored:$stored}' | tee -a "$OUT/http.jsonl" >&2
+      non2xx:$non2xx,socket_errors:$errors,server_cpu_pct:$cpu,stored:$stored,commits:$commits,
+      events_per_commit:(if $commits > 0 then $stored / $commits else null end),
+      commit_ms:(if $commits > 0 then $commit_us / $commits / 1000 else null end)}' | tee -a "$OUT/http.jsonl" >&2
   echo "$out" >>"$OUT/wrk-raw.txt"
 }
 

@@ -31,13 +31,15 @@ def verdict(ok): if ok == null then "n/a" elif ok then "**met**" else "**not met
 | [
   "### Publish throughput (wrk -t1, \($http | map(.rep) | unique | length) repeats; median [min..max])",
   "",
-  "| target | conns | events/s | requests/s | p50 ms | p99 ms | server CPU % | ÷ Nchan publish | ÷ nginx 200 | non-2xx |",
-  "|---|---|---|---|---|---|---|---|---|---|",
+  "events / commit and commit ms: the daemon's own counters over the run (events stored, commits, their wall time with the fsync); a connection with one request in flight waits for a whole commit per answer.",
+  "",
+  "| target | conns | events/s | requests/s | p50 ms | p99 ms | server CPU % | events / commit | commit ms | ÷ Nchan publish | ÷ nginx 200 | non-2xx |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|",
   ( ["nginx-200", "nchan-pub", "aev-healthz", "aev-sqlite-event", "aev-sqlite-batch", "aev-pg-event", "aev-pg-batch"][] as $t
     | select($targets | index($t)) | $conns[] as $c
     | ($http | map(select(.target == $t and .c == $c))) as $rows
     | select($rows | length > 0)
-    | "| \($t) | \($c) | \($rows | map(.events_per_sec) | mm) | \($rows | map(.rps) | mm) | \($rows | map(.p50_ms) | mm) | \($rows | map(.p99_ms) | mm) | \($rows | map(.server_cpu_pct) | mm) | \(hrat($t; $c; "events_per_sec"; "nchan-pub") | mm) | \(hrat($t; $c; "events_per_sec"; "nginx-200") | mm) | \($rows | map(.non2xx + .socket_errors) | add) |"
+    | "| \($t) | \($c) | \($rows | map(.events_per_sec) | mm) | \($rows | map(.rps) | mm) | \($rows | map(.p50_ms) | mm) | \($rows | map(.p99_ms) | mm) | \($rows | map(.server_cpu_pct) | mm) | \($rows | map(.events_per_commit) | mm) | \($rows | map(.commit_ms) | mm) | \(hrat($t; $c; "events_per_sec"; "nchan-pub") | mm) | \(hrat($t; $c; "events_per_sec"; "nginx-200") | mm) | \($rows | map(.non2xx + .socket_errors) | add) |"
   ),
   "",
   "### SSE fan-out (one publisher connection; median [min..max])",
