@@ -141,39 +141,45 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
                           known->agentsJson, known->eventTypesJson}) == 1;
     }
     if (!done) {
-      auto existing = byId(c, orgId, traceId);
-      TraceRecord t = existing.value_or(TraceRecord{});
+      // Read and rewrite the rollup under its row lock: another node's transaction may be
+      // folding into the same trace right now (PostgreSQL, READ COMMITTED), and a plain
+      // read would let the later write drop the earlier one's counts. A rollup nobody has
+      // created yet is inserted with this batch's share; when another writer created it
+      // first, the insert waits for it, does nothing, and the row is read and locked.
+      auto existing = lockedById(c, orgId, traceId);
       if (!existing) {
-        t.traceId = traceId;
-        t.appId = list.front()->appId;
-        t.channelId = list.front()->channelId;
-        t.startTime = delta.startTime;
-        t.endTime = delta.endTime;
+        written.agents = delta.agents;
+        written.eventTypes = delta.eventTypes;
+        written.agentsJson = toJsonArray(delta.agents);
+        written.eventTypesJson = toJsonArray(delta.eventTypes);
+        const auto* first = list.front();
+        if (c.exec("INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
+                   "error_count, tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                   "?, ?, ?, ?) ON CONFLICT (org_id, trace_id) DO NOTHING",
+                   {orgId, traceId, first->appId, first->channelId, delta.startTime, delta.endTime, delta.eventCount,
+                    delta.errorCount, delta.toolCallCount, delta.handoffCount, written.agentsJson,
+                    written.eventTypesJson}) != 1)
+          existing = lockedById(c, orgId, traceId);
       }
-      t.startTime = std::min(t.startTime, delta.startTime);
-      t.endTime = std::max(t.endTime, delta.endTime);
-      t.eventCount += delta.eventCount;
-      t.errorCount += delta.errorCount;
-      t.toolCallCount += delta.toolCallCount;
-      t.handoffCount += delta.handoffCount;
-      for (const auto& a : delta.agents) addUnique(t.agents, a);
-      for (const auto& type : delta.eventTypes) addUnique(t.eventTypes, type);
-      written.agents = t.agents;
-      written.eventTypes = t.eventTypes;
-      written.agentsJson = toJsonArray(t.agents);
-      written.eventTypesJson = toJsonArray(t.eventTypes);
       if (existing) {
+        TraceRecord t = *existing;
+        t.startTime = std::min(t.startTime, delta.startTime);
+        t.endTime = std::max(t.endTime, delta.endTime);
+        t.eventCount += delta.eventCount;
+        t.errorCount += delta.errorCount;
+        t.toolCallCount += delta.toolCallCount;
+        t.handoffCount += delta.handoffCount;
+        for (const auto& a : delta.agents) addUnique(t.agents, a);
+        for (const auto& type : delta.eventTypes) addUnique(t.eventTypes, type);
+        written.agents = t.agents;
+        written.eventTypes = t.eventTypes;
+        written.agentsJson = toJsonArray(t.agents);
+        written.eventTypesJson = toJsonArray(t.eventTypes);
         c.exec(
             "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
             "handoff_count = ?, agents = ?, event_types = ? WHERE org_id = ? AND trace_id = ?",
             {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, written.agentsJson,
              written.eventTypesJson, orgId, traceId});
-      } else {
-        c.exec(
-            "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, "
-            "tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            {orgId, traceId, t.appId, t.channelId, t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount,
-             t.handoffCount, written.agentsJson, written.eventTypesJson});
       }
     }
     std::lock_guard lock(knownMutex_);
@@ -203,8 +209,19 @@ void TraceRepository::rebuild(Connection& c, std::int64_t orgId, const std::vect
 }
 
 std::optional<TraceRecord> TraceRepository::byId(Connection& c, std::int64_t orgId, const std::string& traceId) {
-  auto rows = c.query(std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ? AND trace_id = ?",
-                      {orgId, traceId});
+  return byId(c, orgId, traceId, "");
+}
+
+std::optional<TraceRecord> TraceRepository::lockedById(Connection& c, std::int64_t orgId, const std::string& traceId) {
+  // SQLite has one writer at a time (BEGIN IMMEDIATE): the write transaction is the lock.
+  return byId(c, orgId, traceId, c.dialect() == Dialect::PostgreSQL ? " FOR UPDATE" : "");
+}
+
+std::optional<TraceRecord> TraceRepository::byId(Connection& c, std::int64_t orgId, const std::string& traceId,
+                                                 const char* lockClause) {
+  auto rows =
+      c.query(std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ? AND trace_id = ?" + lockClause,
+              {orgId, traceId});
   if (rows.empty()) return std::nullopt;
   return traceFromRow(rows.front());
 }

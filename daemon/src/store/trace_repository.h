@@ -40,7 +40,7 @@ class TraceRepository {
   // transaction). A rollup this instance wrote before is updated with one statement
   // (counters added, times widened) guarded by the agents and event types it wrote:
   // when another writer changed them meanwhile, nothing is updated and the rollup is
-  // read and written in full, as for an unknown trace.
+  // read (row locked) and written in full, as for an unknown trace.
   void apply(Connection& c, const std::vector<StoredEvent>& events);
   // The traces that have events in these channels (read before the channels go).
   std::vector<std::string> idsInChannels(Connection& c, std::int64_t orgId,
@@ -57,6 +57,10 @@ class TraceRepository {
   std::vector<StoredEvent> events(Connection& c, std::int64_t orgId, const std::string& traceId);
 
  private:
+  // The rollup, read with its row locked until the transaction ends (PostgreSQL).
+  std::optional<TraceRecord> lockedById(Connection& c, std::int64_t orgId, const std::string& traceId);
+  std::optional<TraceRecord> byId(Connection& c, std::int64_t orgId, const std::string& traceId,
+                                  const char* lockClause);
   // What this instance last wrote into a rollup's agents and event_types (the JSON
   // texts and the sorted lists): only ever a guess, checked by the guarded UPDATE.
   struct KnownLists {
