@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 
+#include "common/blocking_hint.h"
 #include "common/clock.h"
 #include "spend/accountant.h"
 
@@ -18,6 +19,7 @@ std::vector<StoredEvent> EventService::commit(std::vector<NewEvent> events) {
   const auto n = static_cast<std::int64_t>(events.size());
   quota_.check(orgId, n);
   auto future = writer_.submit(std::move(events));
+  BlockingHint::aboutToBlock();  // until the group commit's fsync
   if (future.wait_for(kCommitTimeout) != std::future_status::ready)
     throw errors::unavailable("The store did not commit in time; the event may or may not be stored.", 1);
   auto stored = future.get();  // rethrows a failed commit

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/blocking_hint.h"
 #include "common/errors.h"
 #include "common/exceptions.h"
 #include "http/problem.h"
@@ -154,6 +155,7 @@ void Server::start() {
   ::epoll_ctl(epoll_, EPOLL_CTL_ADD, listen_, &ev);
 
   const int n = std::max(1, options_.maxThreads);
+  gate_ = std::make_unique<WaiterGate>(std::min(n, WaiterGate::coresAvailable()));
   for (int i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
   reaper_ = std::thread([this] { reap(); });
 }
@@ -164,6 +166,7 @@ void Server::stop() {
   ::epoll_ctl(epoll_, EPOLL_CTL_DEL, listen_, nullptr);  // no new connections
   std::uint64_t one = 1;
   [[maybe_unused]] auto w = ::write(wake_, &one, sizeof one);
+  gate_->stop();  // parked threads leave at once
   // Threads finish the request they are on (answering it with Connection: close), then leave.
   for (auto& t : threads_) t.join();
   threads_.clear();
@@ -197,11 +200,14 @@ void Server::stop() {
 }
 
 void Server::run() {
+  BlockingHint::setHandler([](void* gate) { static_cast<WaiterGate*>(gate)->blocking(); }, gate_.get());
   epoll_event ev;
   for (;;) {
+    if (!gate_->enter()) return;  // stopping
     // One event at a time: a thread that took several would serve them one after another
     // while other threads sleep.
     const int n = ::epoll_wait(epoll_, &ev, 1, -1);
+    gate_->leave();
     if (n <= 0) continue;  // EINTR
     if (ev.data.ptr == &wake_) return;
     if (ev.data.ptr == &listen_) {

@@ -8,6 +8,9 @@
 // thread moves on; an answer the socket cannot take at once waits for EPOLLOUT. So a request costs no
 // hand-off between threads, an idle or slowly-sending connection holds no thread, and a
 // handler may block (on the store, on a group commit) without stalling other connections.
+// Only as many threads as the process has cores wait in epoll_wait at once; the others
+// are parked until one blocks (http/waiter_gate.h), so a saturated core does not make
+// every thread runnable.
 // A reaper thread closes connections idle past the keep-alive timeout and requests not
 // received whole within the request timeout. SSE responses hand their socket to the
 // stream hub (Response::takeover) and leave this server.
@@ -25,6 +28,7 @@
 #include "http/dispatcher.h"
 #include "http/router.h"
 #include "http/server_options.h"
+#include "http/waiter_gate.h"
 
 namespace aev::http {
 
@@ -65,6 +69,7 @@ class Server {
   int wake_ = -1;  // eventfd: readable (level-triggered, never read) once stopping
   int boundPort_ = 0;
   std::atomic<bool> stopping_{false};
+  std::unique_ptr<WaiterGate> gate_;  // how many threads wait in epoll_wait at once
   std::vector<std::thread> threads_;
   std::thread reaper_;
   std::mutex reaperMutex_;

@@ -1,7 +1,5 @@
 #include "store/database.h"
 
-#include "store/statement_runner.h"
-
 #include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/SQLite/Connector.h>
 #include <Poco/URI.h>
@@ -9,6 +7,9 @@
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
+
+#include "common/blocking_hint.h"
+#include "store/statement_runner.h"
 
 using namespace Poco::Data::Keywords;
 
@@ -92,8 +93,7 @@ PooledSession::PooledSession(PooledSession&&) noexcept = default;
 PooledSession& PooledSession::operator=(PooledSession&&) noexcept = default;
 PooledSession::~PooledSession() = default;  // members in reverse: the runner before its session
 
-Connection::Connection(Database& db, PooledSession session)
-    : db_(db), session_(std::move(session)) {}
+Connection::Connection(Database& db, PooledSession session) : db_(db), session_(std::move(session)) {}
 
 Connection::~Connection() { db_.release(std::move(session_)); }
 
@@ -112,6 +112,7 @@ std::int64_t Connection::insert(const std::string& sql, Params params) {
 Transaction::Transaction(Connection& conn) : conn_(conn) {
   // IMMEDIATE takes SQLite's write lock up front, so the busy timeout applies instead of
   // a deadlock-prone lock upgrade in the middle of the transaction.
+  if (conn_.dialect() == Dialect::SQLite) BlockingHint::aboutToBlock();  // may wait for the write lock
   conn_.exec(conn_.dialect() == Dialect::SQLite ? "BEGIN IMMEDIATE" : "BEGIN");
 }
 
@@ -124,6 +125,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
+  if (conn_.dialect() == Dialect::SQLite) BlockingHint::aboutToBlock();  // the fsync
   conn_.exec("COMMIT");
   done_ = true;
 }
@@ -253,6 +255,7 @@ std::unique_ptr<Connection> Database::acquire() {
         throw;
       }
     }
+    BlockingHint::aboutToBlock();
     if (!available_.wait_for(lock, std::chrono::seconds(30), [&] { return !idle_.empty() || closed_; }))
       throw std::runtime_error("timed out waiting for a database connection");
   }

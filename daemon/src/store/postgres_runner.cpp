@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/blocking_hint.h"
 #include "store/statement_cache.h"
 #include "store/statement_runner.h"
 
@@ -17,8 +18,7 @@ namespace aev::store {
 namespace {
 
 // Type OIDs (pg_type.h) of the results we convert, and of the parameters we type.
-constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kOid = 26, kFloat4 = 700, kFloat8 = 701,
-              kNumeric = 1700;
+constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kOid = 26, kFloat4 = 700, kFloat8 = 701, kNumeric = 1700;
 
 struct ResultGuard {
   PGresult* r;
@@ -88,8 +88,9 @@ class PostgresRunner final : public StatementRunner {
         values[i] = s->c_str();  // text format: NUL-terminated
       }
     }
-    ResultGuard res{PQexecPrepared(conn_, stmt.name.c_str(), static_cast<int>(params.size()), values.data(), nullptr,
-                                   nullptr, 0)};
+    BlockingHint::aboutToBlock();  // a round trip to the server
+    ResultGuard res{
+        PQexecPrepared(conn_, stmt.name.c_str(), static_cast<int>(params.size()), values.data(), nullptr, nullptr, 0)};
     const auto status = PQresultStatus(res.r);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(conn_, res.r, sql);
 
@@ -123,7 +124,8 @@ class PostgresRunner final : public StatementRunner {
     // Integers and doubles are typed; text and NULL are left for the server to infer
     // from context (a JSON or timestamp column accepts them that way).
     std::vector<Oid> types(params.size(), 0);
-    for (std::size_t i = 0; i < params.size(); ++i) types[i] = signature[i] == 'i' ? kInt8 : signature[i] == 'd' ? kFloat8 : 0;
+    for (std::size_t i = 0; i < params.size(); ++i)
+      types[i] = signature[i] == 'i' ? kInt8 : signature[i] == 'd' ? kFloat8 : 0;
     Prepared p;
     p.name = "aev_" + std::to_string(++counter_);
     const std::string text = rewritePlaceholders(sql);

@@ -1,0 +1,85 @@
+// http/waiter_gate.h: at most maxWaiting threads pass enter() together; the others park
+// until a thread that took an event says it will block, until the keeper finds nobody
+// waiting and nothing taken for a tick, or until stop().
+#include "http/waiter_gate.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
+
+namespace aev::http {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Another thread calling enter(). Its destructor stops the gate first, so that a failed
+// expectation cannot leave the test waiting for a thread parked for good.
+class Contender {
+ public:
+  explicit Contender(WaiterGate& gate)
+      : gate_(gate), result_(std::async(std::launch::async, [&gate] { return gate.enter(); })) {}
+  ~Contender() { gate_.stop(); }
+  bool admittedWithin(std::chrono::milliseconds timeout) {
+    return result_.wait_for(timeout) == std::future_status::ready;
+  }
+  bool get() { return result_.get(); }
+
+ private:
+  WaiterGate& gate_;
+  std::future<bool> result_;
+};
+
+TEST(WaiterGate, OnlyMaxWaitingThreadsPassTogether) {
+  WaiterGate gate(2);
+  ASSERT_TRUE(gate.enter());
+  ASSERT_TRUE(gate.enter());
+  Contender third(gate);
+  EXPECT_FALSE(third.admittedWithin(50ms)) << "two already wait";
+  gate.stop();
+  ASSERT_TRUE(third.admittedWithin(2s));
+  EXPECT_FALSE(third.get()) << "stopping: enter() answers false";
+}
+
+TEST(WaiterGate, AThreadAboutToBlockLetsAParkedOneIn) {
+  WaiterGate gate(1);
+  ASSERT_TRUE(gate.enter());
+  Contender parked(gate);
+  EXPECT_FALSE(parked.admittedWithin(50ms));
+  gate.leave();     // took an event...
+  gate.blocking();  // ...and will wait on the store
+  ASSERT_TRUE(parked.admittedWithin(2s));
+  EXPECT_TRUE(parked.get());
+  gate.leave();
+}
+
+TEST(WaiterGate, TheKeeperLetsOneInWhenNobodyWaitsForATick) {
+  WaiterGate gate(1);
+  ASSERT_TRUE(gate.enter());
+  Contender parked(gate);
+  EXPECT_FALSE(parked.admittedWithin(50ms));
+  gate.leave();  // took an event and stays busy without saying it blocks
+  ASSERT_TRUE(parked.admittedWithin(2s)) << "a busy thread must not stall the others for long";
+  EXPECT_TRUE(parked.get());
+  gate.leave();
+}
+
+TEST(WaiterGate, ABlockingThreadsPlaceIsTakenWhileAnotherStillWaits) {
+  WaiterGate gate(2);
+  ASSERT_TRUE(gate.enter());
+  ASSERT_TRUE(gate.enter());
+  Contender parked(gate);
+  gate.leave();     // one took an event, one still waits in epoll_wait
+  gate.blocking();  // the place it left in epoll_wait goes to a parked thread
+  ASSERT_TRUE(parked.admittedWithin(2s));
+  EXPECT_TRUE(parked.get());
+  gate.leave();
+  gate.leave();
+}
+
+TEST(WaiterGate, CoresAvailableIsAtLeastOne) { EXPECT_GE(WaiterGate::coresAvailable(), 1); }
+
+}  // namespace
+}  // namespace aev::http
