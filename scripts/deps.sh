@@ -8,6 +8,7 @@ packages=(
   build-essential cmake make pkg-config ccache git curl ca-certificates procps
   libpoco-dev libspdlog-dev libfmt-dev libboost-dev libboost-filesystem-dev
   libsodium-dev libre2-dev libssl-dev libpq-dev libsqlite3-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
+  libjemalloc-dev
   postgresql
   chromium
   dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)
