@@ -16,6 +16,11 @@ TEST(Clock, FormatsEpochWithMicroseconds) {
 
 TEST(Clock, FormatsBeforeEpoch) { EXPECT_EQ(toRfc3339(-1), "1969-12-31T23:59:59.999999Z"); }
 
+TEST(Clock, FormatsYearsOutsideFourDigits) {
+  EXPECT_EQ(toRfc3339(253402300799LL * kSecond + 999999), "9999-12-31T23:59:59.999999Z");
+  EXPECT_EQ(toRfc3339(253402300800LL * kSecond), "10000-01-01T00:00:00.000000Z");
+}
+
 TEST(Clock, KnownInstant) {
   // 2024-05-06T07:08:09.123456Z
   const Micros t = 1714979289LL * kSecond + 123456;

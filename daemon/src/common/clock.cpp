@@ -25,10 +25,27 @@ std::string toRfc3339(Micros micros) {
   }
   std::tm tm{};
   gmtime_r(&secs, &tm);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
-  return buf;
+  const int year = tm.tm_year + 1900;
+  if (year < 0 || year > 9999) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", year, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                  tm.tm_min, tm.tm_sec, frac);
+    return buf;
+  }
+  // Every stored event is serialized with two of these: written digit by digit, not
+  // through snprintf's format parsing.
+  std::string out = "0000-00-00T00:00:00.000000Z";
+  auto put = [&out](std::size_t end, long value, int width) {
+    for (int i = 0; i < width; ++i, value /= 10) out[end - static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+  };
+  put(3, year, 4);
+  put(6, tm.tm_mon + 1, 2);
+  put(9, tm.tm_mday, 2);
+  put(12, tm.tm_hour, 2);
+  put(15, tm.tm_min, 2);
+  put(18, tm.tm_sec, 2);
+  put(25, frac, 6);
+  return out;
 }
 
 namespace {
