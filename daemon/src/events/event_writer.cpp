@@ -1,5 +1,6 @@
 #include "events/event_writer.h"
 
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -81,6 +82,7 @@ void EventWriter::stop() {
 }
 
 void EventWriter::run() {
+  pthread_setname_np(pthread_self(), "aev-writer");  // for top, perf and bench/
   for (;;) {
     std::vector<std::unique_ptr<Pending>> batch;
     {

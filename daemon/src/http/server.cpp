@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -200,6 +201,7 @@ void Server::stop() {
 }
 
 void Server::run() {
+  pthread_setname_np(pthread_self(), "aev-http");  // for top, perf and bench/
   BlockingHint::setHandler([](void* gate) { static_cast<WaiterGate*>(gate)->blocking(); }, gate_.get());
   epoll_event ev;
   for (;;) {
@@ -509,6 +511,7 @@ void Server::unregister(Connection* c) {
 }
 
 void Server::reap() {
+  pthread_setname_np(pthread_self(), "aev-http-reaper");
   std::unique_lock wait(reaperMutex_);
   while (!stopping_) {
     reaperWake_.wait_for(wait, std::chrono::milliseconds(500));

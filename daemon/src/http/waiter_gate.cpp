@@ -1,5 +1,6 @@
 #include "http/waiter_gate.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -69,6 +70,7 @@ void WaiterGate::stop() {
 }
 
 void WaiterGate::keep() {
+  pthread_setname_np(pthread_self(), "aev-http-keeper");
   std::unique_lock lock(mutex_);
   int quietTicks = 0;
   std::uint64_t seen = timesEmptied_;
