@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "common/json_text.h"
 #include "store/event_repository.h"
@@ -146,21 +147,29 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       // read would let the later write drop the earlier one's counts. A rollup nobody has
       // created yet is inserted with this batch's share; when another writer created it
       // first, the insert waits for it, does nothing, and the row is read and locked.
-      auto existing = lockedById(c, orgId, traceId);
-      if (!existing) {
+      // (A rollup deleted between a refused insert and the read, by a rebuild, is looked
+      // for again.)
+      std::optional<TraceRecord> existing;
+      bool inserted = false;
+      for (int attempt = 0; attempt < 3 && !existing && !inserted; ++attempt) {
+        if ((existing = lockedById(c, orgId, traceId))) break;
         written.agents = delta.agents;
         written.eventTypes = delta.eventTypes;
         written.agentsJson = toJsonArray(delta.agents);
         written.eventTypesJson = toJsonArray(delta.eventTypes);
         const auto* first = list.front();
-        if (c.exec("INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
-                   "error_count, tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                   "?, ?, ?, ?) ON CONFLICT (org_id, trace_id) DO NOTHING",
-                   {orgId, traceId, first->appId, first->channelId, delta.startTime, delta.endTime, delta.eventCount,
-                    delta.errorCount, delta.toolCallCount, delta.handoffCount, written.agentsJson,
-                    written.eventTypesJson}) != 1)
-          existing = lockedById(c, orgId, traceId);
+        inserted =
+            c.exec(
+                "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
+                "error_count, tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, ?) ON CONFLICT (org_id, trace_id) DO NOTHING",
+                {orgId, traceId, first->appId, first->channelId, delta.startTime, delta.endTime, delta.eventCount,
+                 delta.errorCount, delta.toolCallCount, delta.handoffCount, written.agentsJson,
+                 written.eventTypesJson}) == 1;
       }
+      if (!existing && !inserted)
+        throw std::runtime_error("the rollup of trace " + traceId +
+                                 " kept being created and deleted during the commit");
       if (existing) {
         TraceRecord t = *existing;
         t.startTime = std::min(t.startTime, delta.startTime);
