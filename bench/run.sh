@@ -349,8 +349,10 @@ to_ms() {  # wrk latency (12.3us / 1.2ms / 1.1s) -> ms
   awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0;
     if (u == "us") n /= 1000; else if (u == "s") n *= 1000; else if (u == "m") n *= 60000; printf "%.3f", n }'
 }
-metric() {  # port name -> value from /metrics (0 if absent)
-  curl -fs "http://127.0.0.1:$1/metrics" | awk -v m="$2" '$1 == m { v = $2 } END { print v + 0 }'
+commit_counters() {  # port -> "events-stored commits commit-microseconds", from one /metrics read
+  curl -fs "http://127.0.0.1:$1/metrics" | awk '$1 == "agent_events_events_stored_total" { s = $2 }
+    $1 == "agent_events_commits_total" { c = $2 } $1 == "agent_events_commit_microseconds_total" { u = $2 }
+    END { print s + 0, c + 0, u + 0 }'
 }
 wrk_run() {  # target conns rep
   local target=$1 c=$2 rep=$3 url body key="" per=1 pids port=""
@@ -371,11 +373,7 @@ wrk_run() {  # target conns rep
   esac
   # The daemon's own count of what it stored, in how many commits, and their wall time.
   local stored0=0 stored1=0 commits0=0 commits1=0 commit_us0=0 commit_us1=0
-  if [ -n "$port" ]; then
-    stored0=$(metric "$port" agent_events_events_stored_total)
-    commits0=$(metric "$port" agent_events_commits_total)
-    commit_us0=$(metric "$port" agent_events_commit_microseconds_total)
-  fi
+  [ -n "$port" ] && read -r stored0 commits0 commit_us0 < <(commit_counters "$port")
   local cpu0 t0 t1 cpu1 out
   cpu0=$(cpu_ticks $pids); t0=$(date +%s%N)
   local script=(-s "$ROOT/bench/wrk_post.lua")
@@ -383,11 +381,7 @@ wrk_run() {  # target conns rep
   out=$(BODY_FILE=$body API_KEY=$key taskset -c "$CLIENT_CPUS" wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s \
     --latency "${script[@]}" "$url" 2>&1)
   t1=$(date +%s%N); cpu1=$(cpu_ticks $pids)
-  if [ -n "$port" ]; then
-    stored1=$(metric "$port" agent_events_events_stored_total)
-    commits1=$(metric "$port" agent_events_commits_total)
-    commit_us1=$(metric "$port" agent_events_commit_microseconds_total)
-  fi
+  [ -n "$port" ] && read -r stored1 commits1 commit_us1 < <(commit_counters "$port")
   local rps p50 p99 non2xx errs
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
   p50=$(to_ms "$(awk '$1 == "50%" {print $2}' <<<"$out")")

@@ -151,13 +151,13 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       // for again.)
       std::optional<TraceRecord> existing;
       bool inserted = false;
-      for (int attempt = 0; attempt < 3 && !existing && !inserted; ++attempt) {
+      const auto* first = list.front();
+      for (int attempt = 0; attempt < 3 && !inserted; ++attempt) {
         if ((existing = lockedById(c, orgId, traceId))) break;
-        written.agents = delta.agents;
+        written.agents = delta.agents;  // a new rollup holds this batch's share
         written.eventTypes = delta.eventTypes;
         written.agentsJson = toJsonArray(delta.agents);
         written.eventTypesJson = toJsonArray(delta.eventTypes);
-        const auto* first = list.front();
         inserted =
             c.exec(
                 "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
