@@ -279,7 +279,11 @@ TEST_F(HttpFrontEnd, Http10ClosesUnlessAskedToKeepAlive) {
 TEST_F(HttpFrontEnd, ConnectionsBeyondTheCapGet503) {
   std::vector<std::unique_ptr<RawClient>> open;
   for (int i = 0; i < 40; ++i) open.push_back(std::make_unique<RawClient>(daemon().port()));
-  std::this_thread::sleep_for(100ms);  // accepted
+  // An answer on each proves it accepted (a fixed pause did not, on a loaded machine).
+  // Connections the test's own clients keep open count too: the last of these may be
+  // the ones refused, which still leaves the daemon at its cap.
+  for (auto& c : open) c->send(get("/healthz"));
+  for (auto& c : open) ASSERT_TRUE(c->read().ok);
   RawClient extra(daemon().port());
   auto a = extra.read(2s);
   ASSERT_TRUE(a.ok);
