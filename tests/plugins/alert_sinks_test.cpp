@@ -99,13 +99,25 @@ TEST_F(AlertSinks, WebhookConfigurationErrors) {
   EXPECT_NO_THROW(webhook->open(R"({"destination":"https://h/x"})"));
 }
 
+// What a delivery ended with, for failure messages: a status alone cannot tell a 503
+// from a transport error, which both retry.
+std::string described(const DeliveryResult& r) {
+  return "status " + std::to_string(r.status) + ", HTTP " + std::to_string(r.responseStatus) + ", error \"" +
+         r.error + "\", after " + std::to_string(r.elapsed.count() / 1000000) + " ms";
+}
+
 TEST_F(AlertSinks, WebhookFailuresMapToRetryAndPermanent) {
   auto sink = open("webhook");
   receiver_.respond({503, {}, "later"});
-  EXPECT_EQ(sink->deliver(kFiring).status, AEV_RETRY);
+  auto later = sink->deliver(kFiring);
+  EXPECT_EQ(later.status, AEV_RETRY) << described(later);
+  EXPECT_EQ(later.responseStatus, 503) << described(later);
   receiver_.respond({410, {}, "gone"});
-  EXPECT_EQ(sink->deliver(kFiring).status, AEV_ERR_PERMANENT);
-  EXPECT_EQ(sink->deliver("not json").status, AEV_ERR_PERMANENT);
+  auto gone = sink->deliver(kFiring);
+  EXPECT_EQ(gone.status, AEV_ERR_PERMANENT) << described(gone);
+  auto notJson = sink->deliver("not json");
+  EXPECT_EQ(notJson.status, AEV_ERR_PERMANENT) << described(notJson);
+  EXPECT_EQ(receiver_.requests().size(), 2u);  // the malformed alert was not sent
 }
 
 TEST_F(AlertSinks, SlackIncomingWebhookMessage) {
@@ -150,11 +162,11 @@ TEST_F(AlertSinks, SlackErrorsAreClassified) {
   auto sink = open("slack");
   receiver_.respond({404, {}, "no_service"});
   auto gone = sink->deliver(kFiring);
-  EXPECT_EQ(gone.status, AEV_ERR_PERMANENT);
+  EXPECT_EQ(gone.status, AEV_ERR_PERMANENT) << described(gone);
   EXPECT_EQ(gone.responseBody, "no_service");
   receiver_.respond({429, {{"Retry-After", "30"}}, "rate_limited"});
   auto limited = sink->deliver(kFiring);
-  EXPECT_EQ(limited.status, AEV_RETRY);
+  EXPECT_EQ(limited.status, AEV_RETRY) << described(limited);
   EXPECT_EQ(limited.retryAfter.value_or(std::chrono::milliseconds(0)).count(), 30000);
 }
 
