@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/errors.h"
+#include "common/json_parse.h"
 
 namespace aev::http {
 
@@ -43,11 +44,9 @@ Poco::JSON::Object::Ptr Request::jsonBody() const {
   if (body.empty()) throw errors::badRequest("The request body must be a JSON object.");
   Poco::Dynamic::Var parsed;
   try {
-    Poco::JSON::Parser parser;
-    parser.setDepth(64);  // deeper documents are refused, not recursed into
-    parsed = parser.parse(body);
-  } catch (const std::exception&) {
-    throw errors::badRequest("The request body is not valid JSON.");
+    parsed = parseJson(body, 64);  // deeper documents are refused, not recursed into
+  } catch (const JsonSyntaxError& e) {
+    throw errors::badRequest(std::string("The request body is not valid JSON: ") + e.what() + ".");
   }
   if (parsed.type() != typeid(Poco::JSON::Object::Ptr))
     throw errors::badRequest("The request body must be a JSON object.");
