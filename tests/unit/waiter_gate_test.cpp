@@ -54,6 +54,22 @@ TEST(WaiterGate, TheKeeperLetsOneInWhenNobodyWaitsForATick) {
   gate.leave();
 }
 
+TEST(WaiterGate, TheKeeperAsleepAgainStillCatchesTheNextStall) {
+  WaiterGate gate(1);
+  ASSERT_TRUE(gate.enter());
+  Contender first(gate);
+  gate.leave();  // a stall: the keeper lets `first` in
+  ASSERT_TRUE(first.admittedWithin(2s));
+  ASSERT_TRUE(first.get());
+  Contender second(gate);
+  // `first` waits now, so the gate is fine and the keeper goes back to sleep (two ticks).
+  EXPECT_FALSE(second.admittedWithin(50ms));
+  gate.leave();  // `first` took an event and stalls too: the emptied gate wakes the keeper
+  ASSERT_TRUE(second.admittedWithin(2s)) << "a sleeping keeper must still catch a stall";
+  EXPECT_TRUE(second.get());
+  gate.leave();
+}
+
 TEST(WaiterGate, ABlockingThreadsPlaceIsTakenWhileAnotherStillWaits) {
   WaiterGate gate(2);
   ASSERT_TRUE(gate.enter());

@@ -14,7 +14,8 @@
 // commit). A thread about to block says so (common/blocking_hint.h) and the gate lets a
 // parked thread in at once; for blocking nobody announced, a keeper lets one in when no
 // thread waited and no event was taken for a whole tick (1 ms), so nothing stalls for
-// much longer than that.
+// much longer than that. The keeper ticks only while the gate keeps emptying; otherwise
+// it sleeps until the gate next empties with threads parked.
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -52,9 +53,8 @@ class WaiterGate {
   const int maxWaiting_;
   int waiting_ = 0;
   int parkedCount_ = 0;
-  std::uint64_t taken_ = 0;         // events taken (epoll_wait returns)
-  std::uint64_t timesEmptied_ = 0;  // how often waiting_ fell to 0 (the keeper's sign of load)
-  bool keeperAsleep_ = true;
+  std::uint64_t taken_ = 0;   // events taken (epoll_wait returns)
+  bool keeperAsleep_ = true;  // until the gate empties with threads parked
   bool stopping_ = false;
   std::thread keeper_;
 };
