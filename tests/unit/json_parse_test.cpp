@@ -99,6 +99,16 @@ TEST(JsonParse, ValidDocumentsGiveWhatPocoGives) {
     expectSameAsPoco(doc);
 }
 
+TEST(JsonParse, LargeObjectsWithDuplicatesGiveWhatPocoGives) {
+  // Past 32 members the members are sorted another way: both ways keep the last duplicate.
+  for (int n : {5, 31, 33, 200}) {
+    std::string doc = "{";
+    for (int i = n; i > 0; --i) doc += "\"k" + std::to_string(i % (n / 2 + 1)) + "\":" + std::to_string(i) + ",";
+    doc += "\"nested\":{\"b\":1,\"a\":{\"d\":2,\"c\":3,\"d\":4}}}";
+    expectSameAsPoco(doc);
+  }
+}
+
 TEST(JsonParse, InvalidDocumentsAreRefusedLikePocoRefusesThem) {
   for (const char* doc : {"",
                           " ",

@@ -109,19 +109,19 @@ class Parser {
     }
     // Members are gathered first, then placed into the object's (sorted) map without a
     // copy of each value: Object::set copies, so empty values go in and ours are swapped
-    // into them in key order.
-    std::vector<Member> members;
+    // into them in key order. They gather on one stack for the whole document: a nested
+    // object's members go above this one's and are gone again when it is built.
+    const std::size_t base = members_.size();
     for (;;) {
       skipSpace();
       if (p_ == end_ || *p_ != '"') fail("expected a member name");
-      auto& member = members.emplace_back();
-      string(member.key);
+      string(members_.emplace_back().key);
       skipSpace();
       if (p_ == end_ || *p_ != ':') fail("expected ':' after a member name");
       ++p_;
       skipSpace();
       Var parsed = value(depth);
-      members.back().value.swap(parsed);
+      members_.back().value.swap(parsed);
       skipSpace();
       if (p_ == end_) fail("unexpected end of text in an object");
       if (*p_ == ',') {
@@ -134,19 +134,16 @@ class Parser {
       }
       fail("expected ',' or '}' in an object");
     }
-    // Sorted by key; of duplicates the last one written wins, as with Object::set.
-    std::stable_sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.key < b.key; });
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      if (i + 1 < members.size() && members[i + 1].key == members[i].key) continue;  // a later one follows
-      if (kept != i) members[kept] = std::move(members[i]);
-      ++kept;
-    }
-    members.resize(kept);
+    const auto first = members_.begin() + static_cast<std::ptrdiff_t>(base);
+    sortByKey(first, members_.end());
+    // Of duplicate keys the last one written wins, as with Object::set.
     static const Var empty;
-    for (const auto& m : members) obj->set(m.key, empty);
+    for (auto m = first; m != members_.end(); ++m)
+      if (m + 1 == members_.end() || m[1].key != m->key) obj->set(m->key, empty);
     auto slot = obj->begin();
-    for (auto& m : members) (slot++)->second.swap(m.value);
+    for (auto m = first; m != members_.end(); ++m)
+      if (m + 1 == members_.end() || m[1].key != m->key) (slot++)->second.swap(m->value);
+    members_.resize(base);
     return obj;
   }
 
@@ -175,6 +172,26 @@ class Parser {
       fail("expected ',' or ']' in an array");
     }
     return arr;
+  }
+
+  // Stable: equal keys keep their order, so the last of duplicates stays last. Objects
+  // are small; insertion sort spares stable_sort's buffer, up to a size where its
+  // quadratic worst case could be a cost a client imposes.
+  static void sortByKey(std::vector<Member>::iterator first, std::vector<Member>::iterator last) {
+    if (last - first > 32) {
+      std::stable_sort(first, last, [](const Member& a, const Member& b) { return a.key < b.key; });
+      return;
+    }
+    for (auto i = first + (first != last); i < last; ++i) {
+      if (!(i->key < i[-1].key)) continue;
+      Member moving(std::move(*i));
+      auto j = i;
+      do {
+        *j = std::move(j[-1]);
+        --j;
+      } while (j > first && moving.key < j[-1].key);
+      *j = std::move(moving);
+    }
   }
 
   static int hexDigit(char c) {
@@ -378,6 +395,7 @@ class Parser {
   const char* p_;
   const char* end_;
   int maxDepth_;
+  std::vector<Member> members_;  // of the objects being parsed, innermost last
 };
 
 }  // namespace
