@@ -10,7 +10,19 @@
 
 namespace aev::http {
 
-bool BodyReader::has(const std::string& field) const { return body_->has(field) && !body_->isNull(field); }
+const Poco::Dynamic::Var* BodyReader::present(const std::string& field) const {
+  // The members are a std::map, so sorted: stop at the first key past the field. (Object
+  // has no find() that returns the stored value; get() copies it.)
+  const Poco::JSON::Object& members = *body_;
+  for (auto it = members.begin(); it != members.end(); ++it) {
+    const int order = it->first.compare(field);
+    if (order == 0) return it->second.isEmpty() ? nullptr : &it->second;
+    if (order > 0) break;
+  }
+  return nullptr;
+}
+
+bool BodyReader::has(const std::string& field) const { return present(field) != nullptr; }
 
 void BodyReader::fail(const std::string& field, const std::string& message, const std::string& value) {
   errors_.push_back({where(field), message, value});
@@ -26,16 +38,16 @@ std::optional<std::string> BodyReader::nonNullString(const std::string& field, b
 
 std::optional<std::string> BodyReader::string(const std::string& field, bool required, std::size_t minLen,
                                               std::size_t maxLen) {
-  if (!has(field)) {
+  const auto* v = present(field);
+  if (!v) {
     if (required) fail(field, "is required");
     return std::nullopt;
   }
-  auto v = body_->get(field);
-  if (!v.isString()) {
-    fail(field, "must be a string", stringify(v));
+  if (!v->isString()) {
+    fail(field, "must be a string", stringify(*v));
     return std::nullopt;
   }
-  auto s = v.convert<std::string>();
+  std::string s = v->type() == typeid(std::string) ? v->extract<std::string>() : v->convert<std::string>();
   auto len = utf8Length(s);
   if (len < minLen || len > maxLen) {
     fail(field,
@@ -48,11 +60,12 @@ std::optional<std::string> BodyReader::string(const std::string& field, bool req
 }
 
 std::optional<std::int64_t> BodyReader::integer(const std::string& field, bool required) {
-  if (!has(field)) {
+  const auto* found = present(field);
+  if (!found) {
     if (required) fail(field, "is required");
     return std::nullopt;
   }
-  auto v = body_->get(field);
+  const auto& v = *found;
   if (!v.isInteger()) {
     fail(field, "must be an integer", stringify(v));
     return std::nullopt;
@@ -61,11 +74,12 @@ std::optional<std::int64_t> BodyReader::integer(const std::string& field, bool r
 }
 
 std::optional<double> BodyReader::number(const std::string& field, bool required) {
-  if (!has(field)) {
+  const auto* found = present(field);
+  if (!found) {
     if (required) fail(field, "is required");
     return std::nullopt;
   }
-  auto v = body_->get(field);
+  const auto& v = *found;
   if (!v.isNumeric() || v.type() == typeid(bool)) {
     fail(field, "must be a number", stringify(v));
     return std::nullopt;
@@ -74,11 +88,12 @@ std::optional<double> BodyReader::number(const std::string& field, bool required
 }
 
 std::optional<std::int64_t> BodyReader::id(const std::string& field, bool required) {
-  if (!has(field)) {
+  const auto* found = present(field);
+  if (!found) {
     if (required) fail(field, "is required");
     return std::nullopt;
   }
-  auto v = body_->get(field);
+  const auto& v = *found;
   if (v.isInteger()) return v.convert<Poco::Int64>();
   if (v.isString()) {
     auto s = v.convert<std::string>();
@@ -91,11 +106,12 @@ std::optional<std::int64_t> BodyReader::id(const std::string& field, bool requir
 }
 
 std::optional<bool> BodyReader::boolean(const std::string& field, bool required) {
-  if (!has(field)) {
+  const auto* found = present(field);
+  if (!found) {
     if (required) fail(field, "is required");
     return std::nullopt;
   }
-  auto v = body_->get(field);
+  const auto& v = *found;
   if (!v.isBoolean()) {
     fail(field, "must be a boolean", stringify(v));
     return std::nullopt;

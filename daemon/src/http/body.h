@@ -45,6 +45,8 @@ class BodyReader {
 
  private:
   std::string where(const std::string& field) const { return location_ + "." + field; }
+  // The field's stored value, unless it is absent or null.
+  const Poco::Dynamic::Var* present(const std::string& field) const;
   Poco::JSON::Object::Ptr body_;
   std::string location_;
   std::vector<FieldError> errors_;
