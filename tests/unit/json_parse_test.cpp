@@ -249,37 +249,35 @@ class Generator {
                                      "1.7976931348623157e308"};
     out += kNumbers[pick(20)];
   }
-  void value(std::string& out, int depth, bool container) {
-    int kind = container ? pick(2) : pick(depth > 5 ? 5 : 7);
+  // Up to four elements, each written by `element`, with random space around them.
+  template <class Element>
+  void container(std::string& out, char open, char close, Element element) {
+    out += open;
+    for (int i = pick(5), first = 1; i > 0; --i, first = 0) {
+      if (!first) out += ',';
+      space(out);
+      element();
+      space(out);
+    }
+    out += close;
+  }
+  void value(std::string& out, int depth, bool top) {
+    int kind = top ? pick(2) : pick(depth > 5 ? 5 : 7);
     switch (kind) {
       case 0:
-      case 5: {
-        out += '{';
-        for (int i = pick(5), first = 1; i > 0; --i, first = 0) {
-          if (!first) out += ',';
-          space(out);
+      case 5:
+        container(out, '{', '}', [&] {
           string(out, true);
           space(out);
           out += ':';
           space(out);
           value(out, depth + 1, false);
-          space(out);
-        }
-        out += '}';
+        });
         break;
-      }
       case 1:
-      case 6: {
-        out += '[';
-        for (int i = pick(5), first = 1; i > 0; --i, first = 0) {
-          if (!first) out += ',';
-          space(out);
-          value(out, depth + 1, false);
-          space(out);
-        }
-        out += ']';
+      case 6:
+        container(out, '[', ']', [&] { value(out, depth + 1, false); });
         break;
-      }
       case 2:
         string(out);
         break;

@@ -6,13 +6,14 @@
 
 #include <algorithm>
 #include <charconv>
-#include <clocale>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "common/text.h"
 
 namespace aev {
 
@@ -102,17 +103,13 @@ class Parser {
     if (depth > maxDepth_) fail("nesting too deep");
     ++p_;  // '{'
     Poco::JSON::Object::Ptr obj = new Poco::JSON::Object();
-    skipSpace();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return obj;
-    }
+    if (closesEmpty('}')) return obj;
     // Members are gathered first, then placed into the object's (sorted) map without a
     // copy of each value: Object::set copies, so empty values go in and ours are swapped
     // into them in key order. They gather on one stack for the whole document: a nested
     // object's members go above this one's and are gone again when it is built.
     const std::size_t base = members_.size();
-    for (;;) {
+    do {
       skipSpace();
       if (p_ == end_ || *p_ != '"') fail("expected a member name");
       string(members_.emplace_back().key);
@@ -122,27 +119,17 @@ class Parser {
       skipSpace();
       Var parsed = value(depth);
       members_.back().value.swap(parsed);
-      skipSpace();
-      if (p_ == end_) fail("unexpected end of text in an object");
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ == '}') {
-        ++p_;
-        break;
-      }
-      fail("expected ',' or '}' in an object");
-    }
+    } while (anotherElement('}', "expected ',' or '}' in an object"));
     const auto first = members_.begin() + static_cast<std::ptrdiff_t>(base);
     sortByKey(first, members_.end());
     // Of duplicate keys the last one written wins, as with Object::set.
+    auto lastOfItsKey = [this](auto m) { return m + 1 == members_.end() || m[1].key != m->key; };
     static const Var empty;
     for (auto m = first; m != members_.end(); ++m)
-      if (m + 1 == members_.end() || m[1].key != m->key) obj->set(m->key, empty);
+      if (lastOfItsKey(m)) obj->set(m->key, empty);
     auto slot = obj->begin();
     for (auto m = first; m != members_.end(); ++m)
-      if (m + 1 == members_.end() || m[1].key != m->key) (slot++)->second.swap(m->value);
+      if (lastOfItsKey(m)) (slot++)->second.swap(m->value);
     members_.resize(base);
     return obj;
   }
@@ -151,27 +138,32 @@ class Parser {
     if (depth > maxDepth_) fail("nesting too deep");
     ++p_;  // '['
     Poco::JSON::Array::Ptr arr = new Poco::JSON::Array();
-    skipSpace();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return arr;
-    }
-    for (;;) {
+    if (closesEmpty(']')) return arr;
+    do {
       skipSpace();
       arr->add(value(depth));
-      skipSpace();
-      if (p_ == end_) fail("unexpected end of text in an array");
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ == ']') {
-        ++p_;
-        break;
-      }
-      fail("expected ',' or ']' in an array");
-    }
+    } while (anotherElement(']', "expected ',' or ']' in an array"));
     return arr;
+  }
+
+  // Just inside an object or array: true (and past it) when `close` follows at once.
+  bool closesEmpty(char close) {
+    skipSpace();
+    if (p_ == end_ || *p_ != close) return false;
+    ++p_;
+    return true;
+  }
+
+  // After an element: true when a ',' announces another, false (and past it) at `close`.
+  bool anotherElement(char close, const char* expected) {
+    skipSpace();
+    if (p_ != end_ && *p_ == ',') {
+      ++p_;
+      return true;
+    }
+    if (p_ == end_ || *p_ != close) fail(expected);
+    ++p_;
+    return false;
   }
 
   // Stable: equal keys keep their order, so the last of duplicates stays last. Objects
@@ -194,18 +186,11 @@ class Parser {
     }
   }
 
-  static int hexDigit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
   std::uint32_t hex4() {
     if (end_ - p_ < 4) fail("truncated \\u escape");
     std::uint32_t v = 0;
     for (int i = 0; i < 4; ++i) {
-      int d = hexDigit(p_[i]);
+      int d = hexDigitValue(p_[i]);
       if (d < 0) fail("invalid \\u escape");
       v = (v << 4) | static_cast<std::uint32_t>(d);
     }

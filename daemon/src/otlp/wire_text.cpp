@@ -2,16 +2,11 @@
 
 #include <cstdint>
 
+#include "common/text.h"
+
 namespace aev::otlp {
 
 namespace {
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 int base64Digit(char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -40,8 +35,8 @@ std::optional<std::string> bytesFromHex(std::string_view hex) {
   std::string out;
   out.reserve(hex.size() / 2);
   for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = hexDigit(hex[i]);
-    const int lo = hexDigit(hex[i + 1]);
+    const int hi = hexDigitValue(hex[i]);
+    const int lo = hexDigitValue(hex[i + 1]);
     if (hi < 0 || lo < 0) return std::nullopt;
     out.push_back(static_cast<char>((hi << 4) | lo));
   }
