@@ -215,6 +215,38 @@ TEST_P(EventServiceTest, EveryColumnRoundTripsExactly) {
   }
 }
 
+// Each stored event's id is its own row's, in a batch cut into several INSERT statements
+// (131 = 64 + 64 + 2 + 1 rows on SQLite, where ids come from the last rowid of each
+// statement) whose events interleave three channels, after the newest rows were deleted
+// (AUTOINCREMENT never hands their ids out again).
+TEST_P(EventServiceTest, StoredIdsAreTheirRowsAcrossStatementsAndChannels) {
+  const auto first = addAppAndChannel(org_).second;
+  const auto second = addAppAndChannel(org_).second;
+  const auto third = addAppAndChannel(org_).second;
+  std::vector<EventService::BatchItem> warmup;
+  for (int i = 0; i < 5; ++i) warmup.emplace_back(event(first, "warmup"));
+  service_->publishBatch(std::move(warmup));
+  db_->exec("DELETE FROM events WHERE id > (SELECT MIN(id) FROM events)");
+  const std::int64_t channels[] = {first, second, third};
+  std::vector<EventService::BatchItem> items;
+  for (int i = 0; i < 131; ++i) items.emplace_back(event(channels[(i * 7) % 3], "event-" + std::to_string(i)));
+  auto results = service_->publishBatch(std::move(items));
+  ASSERT_EQ(results.size(), 131u);
+  std::int64_t previous = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    ASSERT_TRUE(std::holds_alternative<StoredEvent>(results[i])) << i;
+    const auto& e = std::get<StoredEvent>(results[i]);
+    EXPECT_GT(e.id, previous) << i;
+    previous = e.id;
+    const auto row = db_->query("SELECT identifier, channel_id, seq FROM events WHERE id = ?", {e.id});
+    ASSERT_EQ(row.size(), 1u) << i;
+    EXPECT_EQ(row.front().str("identifier"), "event-" + std::to_string(i));
+    EXPECT_EQ(row.front().i64("channel_id"), e.channelId);
+    EXPECT_EQ(row.front().i64("seq"), e.seq);
+  }
+  EXPECT_GT(std::get<StoredEvent>(results.front()).id, 5);
+}
+
 AEV_STORE_BACKENDS(EventServiceTest);
 
 }  // namespace

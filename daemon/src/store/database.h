@@ -54,6 +54,9 @@ class Rows {
   std::shared_ptr<const std::vector<std::string>> columns;
   std::vector<Row> rows;
   std::size_t affected = 0;
+  // SQLite only, after an INSERT: the rowid of the last row it inserted (the connection's
+  // sqlite3_last_insert_rowid once a statement changed rows; 0 when it changed none).
+  std::int64_t lastInsertRowid = 0;
   bool empty() const { return rows.empty(); }
   std::size_t size() const { return rows.size(); }
   const Row& front() const { return rows.front(); }

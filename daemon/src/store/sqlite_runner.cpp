@@ -79,7 +79,12 @@ class SqliteRunner final : public StatementRunner {
       result.rows.emplace_back(result.columns, std::move(values));
     }
     // sqlite3_changes is the last INSERT/UPDATE/DELETE's count: only meaningful for one.
-    result.affected = sqlite3_stmt_readonly(stmt) ? result.rows.size() : static_cast<std::size_t>(sqlite3_changes(db_));
+    if (sqlite3_stmt_readonly(stmt)) {
+      result.affected = result.rows.size();
+    } else {
+      result.affected = static_cast<std::size_t>(sqlite3_changes(db_));
+      if (result.affected) result.lastInsertRowid = sqlite3_last_insert_rowid(db_);
+    }
     return result;
   }
 
