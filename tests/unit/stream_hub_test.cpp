@@ -132,6 +132,24 @@ TEST_F(HubOverTcp, EventsCommittedDuringARoundReachEverySubscriberOnceAndInOrder
   hub.stop();
 }
 
+// The hub keeps only events of channels somebody has reserved: what was published before
+// a reservation is the replay's to send (the store has it), what is published after it,
+// even before the stream is activated, is queued for it.
+TEST_F(HubOverTcp, OnlyEventsOfReservedChannelsAreQueued) {
+  Hub hub(HubOptions{});
+  hub.start();
+  constexpr std::int64_t kQuiet = 9;
+  hub.publish({eventOf(1, kQuiet), eventOf(2, kQuiet)});  // nobody reserved channel 9 yet
+  const auto id = hub.reserve(kQuiet, {}, Hub::Owner{1, 1, 0});
+  hub.publish({eventOf(3, kQuiet), eventOf(1, kChannel)});  // reserved, not yet activated
+  std::vector<Client> clients(1);
+  clients[0].socket.connect(listener_.address());
+  hub.activate(id, listener_.acceptConnection(), 0);
+  hub.publish({eventOf(4, kQuiet)});
+  readUntil(clients, 2, std::chrono::seconds(10));
+  EXPECT_EQ(clients[0].ids, idsOf(3, 4));
+}
+
 TEST_F(HubOverTcp, FiltersStillApplyWhenEventsArriveMidRound) {
   Hub hub(HubOptions{16 * 1024 * 1024});
   hub.start();

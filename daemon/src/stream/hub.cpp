@@ -95,6 +95,10 @@ Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filt
   auto* raw = s.get();
   subscribers_[raw->id] = std::move(s);
   auto& list = byChannel_[channelId];
+  if (list.empty()) {
+    std::lock_guard inboxLock(inboxMutex_);
+    listenedChannels_.insert(channelId);
+  }
   raw->channelSlot = list.size();
   list.push_back(raw);
   Metrics::instance()
@@ -174,10 +178,12 @@ void Hub::enqueueLocked(Subscriber& s, Frame frame) {
 }
 
 void Hub::publish(const std::vector<store::StoredEvent>& events) {
-  if (events.empty()) return;
   {
     std::lock_guard lock(inboxMutex_);
-    inbox_.insert(inbox_.end(), events.begin(), events.end());
+    const auto before = inbox_.size();
+    for (const auto& e : events)
+      if (listenedChannels_.count(e.channelId)) inbox_.push_back(e);
+    if (inbox_.size() == before) return;
   }
   // Only the publish that finds the flag clear writes the eventfd: until the hub clears
   // it (just before it takes the inbox) a wake-up is already on its way.
@@ -249,7 +255,11 @@ void Hub::closeLocked(SubscriptionId id) {
   list[s.channelSlot] = list.back();
   list[s.channelSlot]->channelSlot = s.channelSlot;
   list.pop_back();
-  if (list.empty()) byChannel_.erase(s.channelId);
+  if (list.empty()) {
+    byChannel_.erase(s.channelId);
+    std::lock_guard inboxLock(inboxMutex_);
+    listenedChannels_.erase(s.channelId);
+  }
   if (s.fd >= 0) {
     ::epoll_ctl(epollFd_, EPOLL_CTL_DEL, s.fd, nullptr);
     byFd_.erase(s.fd);

@@ -28,6 +28,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/revocation.h"
@@ -135,6 +136,12 @@ class Hub {
   std::vector<Subscriber*> dirty_;
   std::vector<SubscriptionId> doomed_;
   std::mutex inboxMutex_;
+  // The channels with at least one reserved or active subscriber (byChannel_'s keys),
+  // under inboxMutex_ so publish() can skip, without taking mutex_, the events nobody
+  // waits for: most commits, and none of them needs copying. A subscriber reserves before
+  // its replay reads the store, so an event published before the reservation is in the
+  // replay, and one published after it finds the channel here.
+  std::unordered_set<std::int64_t> listenedChannels_;
   std::vector<store::StoredEvent> inbox_;
   std::vector<store::StoredEvent> committed_;  // the hub thread's swap partner of inbox_
   // Set by publish() when it fills an empty inbox; the hub clears it before taking the
