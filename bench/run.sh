@@ -44,6 +44,8 @@ P_PGAEV=$((PORT_BASE + 11))
 P_PG=$((PORT_BASE + 352))
 
 started_at=$(date +%s)
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 log() { printf '[%4ds] %s\n' $(( $(date +%s) - started_at )) "$*" >&2; }
 
 # ---------------------------------------------------------------------------------------
@@ -124,59 +126,9 @@ done
 # Servers (all pinned to SERVER_CPUS; every one stopped by its recorded PID on exit).
 # ---------------------------------------------------------------------------------------
 
-cpu_ticks() {  # utime+stime of the given PIDs (all threads), in clock ticks
-  local t=0 pid f
-  for pid in "$@"; do
-    [ -r "/proc/$pid/stat" ] || continue
-    f=$(sed 's/^.*) //' "/proc/$pid/stat")
-    set -- $f
-    t=$((t + ${12} + ${13}))
-  done
-  echo $t
-}
-TCK=$(getconf CLK_TCK)
 
 # nginx: the fixed-200 ceiling and Nchan, one master + one worker on the server core.
-mkdir -p "$work/nginx/tmp"
-cat >"$work/nginx/nginx.conf" <<EOF
-load_module /usr/lib/nginx/modules/ngx_nchan_module.so;
-worker_processes 1;
-worker_rlimit_nofile $NOFILE;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections $((NOFILE - 100)); use epoll; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  keepalive_timeout 65;
-  client_body_buffer_size 128k;
-  client_max_body_size 1m;
-  client_body_temp_path $work/nginx/tmp/body;
-  proxy_temp_path $work/nginx/tmp/proxy;
-  fastcgi_temp_path $work/nginx/tmp/fastcgi;
-  uwsgi_temp_path $work/nginx/tmp/uwsgi;
-  scgi_temp_path $work/nginx/tmp/scgi;
-  default_type application/json;
-  server {
-    listen 127.0.0.1:$P_CEIL;
-    location / { return 200 '{"ok":true}'; }
-  }
-  server {
-    listen 127.0.0.1:$P_NCHAN;
-    location ~ ^/pub/(\w+)$ {
-      nchan_publisher;
-      nchan_channel_id \$1;
-      nchan_message_buffer_length 1000;
-    }
-    location ~ ^/sub/(\w+)$ {
-      nchan_subscriber eventsource;
-      nchan_channel_id \$1;
-      nchan_subscriber_first_message newest;
-    }
-  }
-}
-EOF
+nginx_conf "$work/nginx" "$NOFILE" "$P_CEIL" "$P_NCHAN"
 taskset -c "$SERVER_CPUS" nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" >"$OUT/nginx.log" 2>&1 &
 NGINX_PID=$!
 for _ in $(seq 1 100); do curl -fs -o /dev/null "http://127.0.0.1:$P_CEIL/" && break; sleep 0.05; done
@@ -201,44 +153,6 @@ fi
 
 aev_flags=(--set log.level=warn --set http.max_threads=96 --set stream.max_subscribers=20000
   --set plans.free.events_quota_monthly=2000000000 --set auth.login_max_failures=1000)
-start_aev() {  # name port [extra args]; prints the PID
-  local name=$1 port=$2
-  shift 2
-  taskset -c "$SERVER_CPUS" "$BIN" --port "$port" --data-dir "$work/$name" "${aev_flags[@]}" "$@" \
-    >"$OUT/$name.log" 2>&1 &
-  local pid=$!
-  for _ in $(seq 1 300); do
-    curl -fs -o /dev/null "http://127.0.0.1:$port/readyz" && { echo $pid; return; }
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.05
-  done
-  kill -TERM $pid 2>/dev/null
-  echo "agent-eventsd ($name) did not become ready; see $OUT/$name.log" >&2
-  exit 1
-}
-
-api() {  # port method path [token] [json]
-  local args=(-fsS -X "$2" "http://127.0.0.1:$1$3" -H 'content-type: application/json')
-  [ -n "${4:-}" ] && args+=(-H "authorization: Bearer $4")
-  [ -n "${5:-}" ] && args+=(-d "$5")
-  curl "${args[@]}"
-}
-declare -A TOKEN KEY CHANNEL APP
-setup_aev() {  # name port: a user, an app, a channel, an API key
-  local name=$1 port=$2
-  api "$port" POST /auth/register "" '{"email":"bench@example.com","username":"bench","password":"benchpassword"}' >/dev/null
-  login_aev "$name" "$port"
-  APP[$name]=$(api "$port" POST /apps "${TOKEN[$name]}" '{"name":"bench"}' | jq -r .id)
-  CHANNEL[$name]=$(new_channel "$name" "$port" wrk)
-  KEY[$name]=$(api "$port" POST /api-keys "${TOKEN[$name]}" \
-    '{"name":"bench","scopes":["publish","subscribe","read"]}' | jq -r .key)
-}
-login_aev() {
-  TOKEN[$1]=$(api "$2" POST /auth/login "" '{"login":"bench","password":"benchpassword"}' | jq -r .access_token)
-}
-new_channel() {  # name port channel-name -> id
-  api "$2" POST "/apps/${APP[$1]}/channels" "${TOKEN[$1]}" "{\"name\":\"$3\"}" | jq -r .id
-}
 
 SQLITE_PID=$(start_aev aev-sqlite "$P_SQLITE")
 setup_aev aev-sqlite "$P_SQLITE"
@@ -259,10 +173,6 @@ pg_tree() {  # the postmaster and its children (backends, WAL writer, checkpoint
   echo "$PG_PIDS" $(pgrep -P "$PG_PIDS" | tr '\n' ' ')
 }
 
-# The event body (spec 2.7 shape, ~330 bytes); BENCH_TS becomes the send time in fan-out.
-event_json() {  # channel-id bench_ts
-  printf '{"identifier":"bench-event","channel_id":%s,"agentId":"agent-bench-0001","eventType":"agent.message","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","spanId":"00f067aa0ba902b7","payload":{"role":"assistant","content":"The quick brown fox jumps over the lazy dog while the benchmark publishes its events now.","tokens":42,"bench_ts":%s}}' "$1" "$2"
-}
 for t in "${AEV_TARGETS[@]}"; do
   event_json "${CHANNEL[aev-$t]}" 0 >"$work/body-$t.json"
   { printf '{"events":['
