@@ -98,7 +98,7 @@ for j in $(seq 0 $((i - 1))); do
     DURATION=1 run x "$url" "$body" "${KEY[aev-$j]}" "${AEV_PID[$j]}" "$per" 16 >/dev/null
   done
 done
-for rep in $(seq 1 "$REPEAT"); do
+for _ in $(seq 1 "$REPEAT"); do
   for c in $CONNS; do
     run nchan "http://127.0.0.1:$P_NCHAN/pub/ab" "$work/body-nchan.json" "" "$NGINX_WORKER" 1 "$c"
     for k in $KINDS; do

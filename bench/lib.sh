@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: the variables it sets are the caller's
 # Helpers shared by bench/run.sh and bench/ab.sh (sourced, not run). start_aev reads
 # BIN, SERVER_CPUS, work, OUT and aev_flags from the script that sources this.
 
