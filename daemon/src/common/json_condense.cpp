@@ -17,23 +17,23 @@ void appendByPoco(std::string& out, const Poco::Dynamic::Var& value) {
   out += text.str();
 }
 
-bool needsNoEscaping(const std::string& s) {
+bool needsNoEscaping(std::string_view s) {
   for (const unsigned char ch : s)
     if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\' || ch == '/') return false;
   return true;
 }
 
-void appendString(std::string& out, const std::string& s) {
+}  // namespace
+
+void appendPocoJsonString(std::string& out, std::string_view s) {
   if (needsNoEscaping(s)) {
     out += '"';
     out += s;
     out += '"';
   } else {
-    out += Poco::toJSON(s, Poco::JSON_WRAP_STRINGS);
+    out += Poco::toJSON(std::string(s), Poco::JSON_WRAP_STRINGS);
   }
 }
-
-}  // namespace
 
 void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
   const auto& type = value.type();
@@ -45,7 +45,7 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
     for (const auto& [key, member] : *object) {
       if (!first) out += ',';
       first = false;
-      appendString(out, key);
+      appendPocoJsonString(out, key);
       out += ':';
       appendCondensedJson(out, member);
     }
@@ -62,7 +62,7 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
     }
     out += ']';
   } else if (type == typeid(std::string)) {
-    appendString(out, value.extract<std::string>());
+    appendPocoJsonString(out, value.extract<std::string>());
   } else if (type == typeid(Poco::Int64)) {
     out += std::to_string(value.extract<Poco::Int64>());
   } else if (type == typeid(int)) {

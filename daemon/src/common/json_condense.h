@@ -10,10 +10,14 @@
 #include <Poco/Dynamic/Var.h>
 
 #include <string>
+#include <string_view>
 
 namespace aev {
 
 void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value);
+// A string value (or member name) quoted and escaped as Poco does (common/json_text.h's
+// appendJsonString escapes the RFC 8259 minimum instead).
+void appendPocoJsonString(std::string& out, std::string_view s);
 std::string condensedJson(const Poco::Dynamic::Var& value);
 
 }  // namespace aev

@@ -1,0 +1,216 @@
+#include "common/json_view.h"
+
+#include <charconv>
+#include <limits>
+
+#include "common/json_condense.h"
+#include "common/json_lexer.h"
+
+namespace aev {
+
+// Reads the text into nodes, in document order: a container's node comes before what it
+// holds, and its `next` is set once they are read. Recursion mirrors parseJson's, depth
+// for depth, so the nesting limit cuts at the same place.
+class JsonView::Builder {
+ public:
+  Builder(JsonView& view, std::string_view text) : view_(view), lex_(text) {}
+
+  void document() {
+    lex_.skipSpace();
+    value(0);
+    lex_.skipSpace();
+    if (!lex_.atEnd()) lex_.fail("unexpected text after the JSON value");
+  }
+
+ private:
+  std::uint32_t open(Kind kind) {
+    view_.nodes_.push_back({kind, false, offset(), 0, 0, 0});
+    return static_cast<std::uint32_t>(view_.nodes_.size() - 1);
+  }
+  void close(std::uint32_t i) {
+    auto& n = view_.nodes_[i];
+    n.end = offset();
+    n.next = static_cast<std::uint32_t>(view_.nodes_.size());
+  }
+  std::uint32_t offset() const { return static_cast<std::uint32_t>(lex_.offset()); }
+
+  void value(int depth) {
+    if (lex_.atEnd()) lex_.fail("unexpected end of text");
+    switch (lex_.peek()) {
+      case '{':
+        return object(depth + 1);
+      case '[':
+        return array(depth + 1);
+      case '"':
+        return string();
+      case 't':
+        return literal(Kind::True, "true");
+      case 'f':
+        return literal(Kind::False, "false");
+      case 'n':
+        return literal(Kind::Null, "null");
+      default:
+        if (lex_.peek() == '-' || (lex_.peek() >= '0' && lex_.peek() <= '9')) return number();
+        lex_.fail("unexpected character");
+    }
+  }
+
+  void literal(Kind kind, std::string_view word) {
+    const auto i = open(kind);
+    lex_.expectLiteral(word);
+    close(i);
+  }
+
+  void string() {
+    const auto i = open(Kind::String);
+    JsonLexer::Discard discard;
+    const bool verbatim = lex_.string(discard);
+    view_.nodes_[i].verbatim = verbatim;
+    close(i);
+  }
+
+  void object(int depth) {
+    if (depth > view_.maxDepth_) lex_.fail("nesting too deep");
+    const auto i = open(Kind::Object);
+    lex_.advance();  // '{'
+    std::uint32_t count = 0;
+    if (!lex_.closesEmpty('}')) {
+      do {
+        lex_.skipSpace();
+        if (lex_.atEnd() || lex_.peek() != '"') lex_.fail("expected a member name");
+        string();
+        lex_.skipSpace();
+        if (lex_.atEnd() || lex_.peek() != ':') lex_.fail("expected ':' after a member name");
+        lex_.advance();
+        lex_.skipSpace();
+        value(depth);
+        ++count;
+      } while (lex_.anotherElement('}', "expected ',' or '}' in an object"));
+    }
+    view_.nodes_[i].count = count;
+    close(i);
+  }
+
+  void array(int depth) {
+    if (depth > view_.maxDepth_) lex_.fail("nesting too deep");
+    const auto i = open(Kind::Array);
+    lex_.advance();  // '['
+    std::uint32_t count = 0;
+    if (!lex_.closesEmpty(']')) {
+      do {
+        lex_.skipSpace();
+        value(depth);
+        ++count;
+      } while (lex_.anotherElement(']', "expected ',' or ']' in an array"));
+    }
+    view_.nodes_[i].count = count;
+    close(i);
+  }
+
+  void number() {
+    const auto i = open(Kind::Number);
+    const auto n = lex_.numberText();
+    std::uint64_t magnitude = 0;
+    if (!n.fractional && JsonLexer::magnitude(n, magnitude)) {
+      // Within 64 bits parseJson makes it an Int64 (or a UInt64 above Int64's range).
+      const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (n.negative ? 1 : 0);
+      if (magnitude <= limit) view_.nodes_[i].kind = Kind::Integer;
+    } else {
+      lex_.toDouble(n);  // refuses what a double cannot hold, as parseJson does
+    }
+    close(i);
+  }
+
+  JsonView& view_;
+  JsonLexer lex_;
+};
+
+JsonView::JsonView(std::string_view text, int maxDepth) : text_(text), maxDepth_(maxDepth) {
+  if (text.size() >= std::numeric_limits<std::uint32_t>::max())
+    throw JsonSyntaxError("document too large", 0);  // offsets are 32-bit; bodies are far smaller
+  nodes_.reserve(16 + text.size() / 16);
+  Builder(*this, text).document();
+}
+
+bool JsonView::keyEquals(std::uint32_t key, std::string_view name) const {
+  return nodes_[key].verbatim ? verbatimString(key) == name : string(key) == name;
+}
+
+std::optional<std::uint32_t> JsonView::member(std::uint32_t object, std::string_view name) const {
+  std::optional<std::uint32_t> found;
+  for (auto k = firstChild(object); k != endOf(object); k = nextSibling(k + 1))
+    if (keyEquals(k, name)) found = k + 1;
+  return found;
+}
+
+std::string JsonView::string(std::uint32_t i) const {
+  if (nodes_[i].verbatim) return std::string(verbatimString(i));
+  std::string out;
+  JsonLexer lex(text(i));
+  lex.string(out);
+  return out;
+}
+
+std::int64_t JsonView::int64(std::uint32_t i) const {
+  const auto t = text(i);
+  std::int64_t v = 0;
+  std::from_chars(t.data(), t.data() + t.size(), v);
+  return v;
+}
+
+Poco::Dynamic::Var JsonView::toVar(std::uint32_t i) const { return parseJson(text(i), maxDepth_); }
+
+void JsonView::appendCondensed(std::string& out, std::uint32_t i) const {
+  const Node& n = nodes_[i];
+  switch (n.kind) {
+    case Kind::Object: {
+      // Members in key order, the last of duplicates kept: gathered on the scratch stack
+      // (a nested object's above this one's), sorted stably, written.
+      const std::size_t base = members_.size();
+      for (auto k = firstChild(i); k != endOf(i); k = nextSibling(k + 1)) members_.push_back({string(k), k + 1});
+      const auto first = members_.begin() + static_cast<std::ptrdiff_t>(base);
+      sortMembersByKey(first, members_.end());
+      out += '{';
+      bool any = false;
+      for (std::size_t m = base; m < members_.size(); ++m) {
+        if (m + 1 < members_.size() && members_[m + 1].key == members_[m].key) continue;
+        if (any) out += ',';
+        any = true;
+        appendPocoJsonString(out, members_[m].key);
+        out += ':';
+        appendCondensed(out, members_[m].value);  // may grow members_: index, not iterator
+      }
+      out += '}';
+      members_.resize(base);
+      return;
+    }
+    case Kind::Array: {
+      out += '[';
+      for (auto e = firstChild(i); e != endOf(i); e = nextSibling(e)) {
+        if (e != firstChild(i)) out += ',';
+        appendCondensed(out, e);
+      }
+      out += ']';
+      return;
+    }
+    case Kind::String:
+      if (n.verbatim) return appendPocoJsonString(out, verbatimString(i));
+      return appendPocoJsonString(out, string(i));
+    case Kind::Integer:
+      out += std::to_string(int64(i));
+      return;
+    case Kind::True:
+      out += "true";
+      return;
+    case Kind::False:
+      out += "false";
+      return;
+    case Kind::Null:
+      out += "null";
+      return;
+    case Kind::Number:
+      return appendCondensedJson(out, toVar(i));  // doubles and UInt64s: Poco's own text
+  }
+}
+
+}  // namespace aev
