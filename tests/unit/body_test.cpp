@@ -6,6 +6,8 @@
 
 #include <limits>
 
+#include "common/json_parse.h"
+
 namespace aev::http {
 namespace {
 
@@ -35,6 +37,18 @@ TEST(BodyReader, ReadsValidFieldsWithoutErrors) {
   EXPECT_EQ(r.oneOf("role", true, {"user", "admin"}), "admin");
   EXPECT_EQ(r.id("appId", true), 12);
   EXPECT_NO_THROW(r.done());
+}
+
+TEST(BodyReader, IntegersBeyondInt64AreA422NotA500) {
+  // parseJson gives 2^63 and above as UInt64, which does not convert to Int64.
+  BodyReader r(parseJson(R"({"count":9223372036854775808,"appId":18446744073709551615})")
+                   .extract<Poco::JSON::Object::Ptr>());
+  EXPECT_EQ(r.integer("count", true), std::nullopt);
+  EXPECT_EQ(r.id("appId", true), std::nullopt);
+  auto e = catchApiError([&] { r.done(); });
+  ASSERT_EQ(e.fieldErrors().size(), 2u);
+  EXPECT_EQ(e.fieldErrors()[0].location, "body.count");
+  EXPECT_EQ(e.fieldErrors()[1].location, "body.appId");
 }
 
 TEST(BodyReader, MissingOptionalFieldsAreNotErrors) {

@@ -10,6 +10,12 @@
 
 namespace aev::http {
 
+namespace {
+// A JSON integer within Int64: parseJson gives larger ones as UInt64, which would not
+// convert (a 500 instead of the 422 they deserve).
+bool fitsInt64(const Poco::Dynamic::Var& v) { return v.isInteger() && v.type() != typeid(Poco::UInt64); }
+}  // namespace
+
 const Poco::Dynamic::Var* BodyReader::present(const std::string& field) const {
   // The members are a std::map, so sorted: stop at the first key past the field. (Object
   // has no find() that returns the stored value; get() copies it.)
@@ -66,7 +72,7 @@ std::optional<std::int64_t> BodyReader::integer(const std::string& field, bool r
     return std::nullopt;
   }
   const auto& v = *found;
-  if (!v.isInteger()) {
+  if (!fitsInt64(v)) {
     fail(field, "must be an integer", stringify(v));
     return std::nullopt;
   }
@@ -94,7 +100,7 @@ std::optional<std::int64_t> BodyReader::id(const std::string& field, bool requir
     return std::nullopt;
   }
   const auto& v = *found;
-  if (v.isInteger()) return v.convert<Poco::Int64>();
+  if (fitsInt64(v)) return v.convert<Poco::Int64>();
   if (v.isString()) {
     auto s = v.convert<std::string>();
     std::int64_t out = 0;

@@ -34,23 +34,48 @@ const std::string& Request::param(const std::string& name) const {
   return it->second;
 }
 
-Poco::JSON::Object::Ptr Request::jsonBody() const {
-  std::string type = Poco::toLower(header("content-type"));
+namespace {
+
+[[noreturn]] void notAnObject() { throw errors::badRequest("The request body must be a JSON object."); }
+
+// The media type and emptiness checks of a JSON body, before it is parsed.
+void checkJsonContent(const Request& req) {
+  std::string type = Poco::toLower(req.header("content-type"));
   auto semi = type.find(';');
   if (semi != std::string::npos) type = Poco::trim(type.substr(0, semi));
-  if (!body.empty() && !type.empty() && type != "application/json" &&
+  if (!req.body.empty() && !type.empty() && type != "application/json" &&
       !(type.size() > 5 && type.compare(type.size() - 5, 5, "+json") == 0))
     throw errors::unsupportedMediaType("Send the body as application/json.");
-  if (body.empty()) throw errors::badRequest("The request body must be a JSON object.");
+  if (req.body.empty()) notAnObject();
+}
+
+[[noreturn]] void notJson(const JsonSyntaxError& e) {
+  throw errors::badRequest(std::string("The request body is not valid JSON: ") + e.what() + ".");
+}
+
+}  // namespace
+
+Poco::JSON::Object::Ptr Request::jsonBody() const {
+  checkJsonContent(*this);
   Poco::Dynamic::Var parsed;
   try {
     parsed = parseJson(body, 64);  // deeper documents are refused, not recursed into
   } catch (const JsonSyntaxError& e) {
-    throw errors::badRequest(std::string("The request body is not valid JSON: ") + e.what() + ".");
+    notJson(e);
   }
-  if (parsed.type() != typeid(Poco::JSON::Object::Ptr))
-    throw errors::badRequest("The request body must be a JSON object.");
+  if (parsed.type() != typeid(Poco::JSON::Object::Ptr)) notAnObject();
   return parsed.extract<Poco::JSON::Object::Ptr>();
+}
+
+JsonView Request::jsonObjectView() const {
+  checkJsonContent(*this);
+  try {
+    JsonView view(body, 64);
+    if (view.kind(JsonView::kRoot) != JsonView::Kind::Object) notAnObject();
+    return view;
+  } catch (const JsonSyntaxError& e) {
+    notJson(e);
+  }
 }
 
 std::string stringify(const Poco::Dynamic::Var& value) {

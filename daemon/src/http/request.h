@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/json_view.h"
+
 namespace aev::http {
 
 struct Request {
@@ -35,6 +37,9 @@ struct Request {
   // Parses the body as a JSON object: 415 for another content type, 400 for bad JSON
   // or a non-object top level.
   Poco::JSON::Object::Ptr jsonBody() const;
+  // The same body as a JsonView of its object (common/json_view.h), with the same checks
+  // and errors; it reads this request's body, which must outlive it.
+  JsonView jsonObjectView() const;
 };
 
 struct Response {

@@ -38,13 +38,21 @@ ApiError Moderator::blockedError(const RuleMatch& m, const std::string& location
 
 Screening Moderator::screen(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                             const Poco::JSON::Object::Ptr& metadata, const std::string& location) {
+  return screen(
+      e, [&payload] { return payload; }, metadata, location);
+}
+
+Screening Moderator::screen(store::NewEvent& e, const PayloadSource& payloadSource,
+                            const Poco::JSON::Object::Ptr& metadata, const std::string& location) {
   Screening s;
   s.orgId = e.orgId;
   s.channelId = e.channelId ? std::optional<std::int64_t>(e.channelId) : std::nullopt;
   s.eventType = e.eventType.value_or("");
   s.source = e.source;
   auto rules = cache_.rules(e.orgId);
-  if (rules->empty() || !payload) return s;  // the common case: nothing else to do
+  if (rules->empty()) return s;  // the common case: nothing else to do
+  const auto payload = payloadSource();
+  if (!payload) return s;
   EventDocument doc{s.eventType, e.source, payload, metadata};
   s.verdict = moderation::evaluate(*rules, doc);
   if (s.verdict.matches.empty()) return s;

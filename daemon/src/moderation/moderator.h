@@ -12,6 +12,7 @@
 // streamed, listed or exported copy holds the original text, which is never logged.
 #include <Poco/JSON/Object.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ class Moderator {
   // violations are recorded, then the 422 "moderation-blocked" problem is thrown
   // (errors[] located under `location`).
   Screening screen(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload, const Poco::JSON::Object::Ptr& metadata,
+                   const std::string& location);
+  // The same for a publish path that holds the payload as text: `payload` builds its
+  // object, and is called only when the organization has rules (most have none).
+  using PayloadSource = std::function<Poco::JSON::Object::Ptr()>;
+  Screening screen(store::NewEvent& e, const PayloadSource& payload, const Poco::JSON::Object::Ptr& metadata,
                    const std::string& location);
 
   // The verdict for a sample event without publishing or recording anything

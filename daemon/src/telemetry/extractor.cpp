@@ -84,6 +84,10 @@ std::optional<std::int64_t> tokens(const Object::Ptr& metadata, std::initializer
 
 }  // namespace
 
+bool Extractor::readsPayload(const store::NewEvent& e) {
+  return e.eventType && e.eventType->rfind("agent.tool_call.", 0) == 0;
+}
+
 std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                                          const Poco::JSON::Object::Ptr& metadata, const std::string& location) const {
   auto& t = e.telemetry;
@@ -93,7 +97,7 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
   t.endUser = firstText(metadata, {"user", "enduser.id", "user.id"});
   t.agent = e.agentId && !e.agentId->empty() ? e.agentId : firstText(metadata, {"gen_ai.agent.name"});
   t.tool = firstText(metadata, {"tool", "gen_ai.tool.name"});
-  if (!t.tool && eventType.rfind("agent.tool_call.", 0) == 0 && payload) {
+  if (!t.tool && readsPayload(e) && payload) {
     for (const char* k : {"tool", "name"})
       if (payload->has(k) && (t.tool = keyText(payload->get(k)))) break;
   }

@@ -33,6 +33,10 @@ class Extractor {
   std::vector<FieldError> apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                                 const Poco::JSON::Object::Ptr& metadata, const std::string& location) const;
 
+  // Whether apply() may read e's payload (the tool of a tool call): a publish path that
+  // holds the payload as text builds its object only then.
+  static bool readsPayload(const store::NewEvent& e);
+
   const PriceTable& prices() const { return prices_; }
 
  private:

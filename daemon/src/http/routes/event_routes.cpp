@@ -6,17 +6,16 @@
 #include "auth/stream_tokens.h"
 #include "common/clock.h"
 #include "common/exceptions.h"
-#include "common/json_condense.h"
 #include "events/event_service.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
+#include "http/event_body.h"
 #include "http/problem.h"
 #include "http/render.h"
 #include "http/router.h"
 #include "moderation/moderator.h"
 #include "stream/hub.h"
-#include "telemetry/extractor.h"
 
 namespace aev::http {
 
@@ -24,57 +23,6 @@ namespace {
 
 constexpr std::int64_t kReplayPage = 500;
 constexpr std::size_t kMaxBatch = 1000;
-
-std::optional<std::string> shortString(BodyReader& body, const std::string& field) {
-  return body.string(field, false, 0, 256);
-}
-
-// One event object of POST /event or of the batch's `events` array, moderated last
-// (redactions and flags applied, or a 422 when a rule blocks it; `screening` keeps the
-// verdict for recording once the event is stored).
-events::NewEvent parseEvent(const AppContext& ctx, const Poco::JSON::Object::Ptr& obj, const std::string& location,
-                            const auth::Principal& p, const std::string& source, moderation::Screening& screening) {
-  BodyReader body(obj, location);
-  events::NewEvent e;
-  e.source = source;
-  e.identifier = body.string("identifier", true, 1, 256).value_or("");
-  Poco::JSON::Object::Ptr payload, metadata;
-  if (!body.has("payload"))
-    body.fail("payload", "is required");
-  else if ((payload = obj->getObject("payload")))
-    e.payloadJson = condensedJson(payload);
-  else
-    body.fail("payload", "must be an object", stringify(obj->get("payload")));
-  e.channelId = body.id("channel_id", !body.has("channelId")).value_or(0);
-  if (!e.channelId) e.channelId = body.id("channelId", false).value_or(0);
-  e.agentId = shortString(body, "agentId");
-  e.eventType = body.oneOf("eventType", false, events::eventTypes());
-  e.traceId = shortString(body, "traceId");
-  e.spanId = shortString(body, "spanId");
-  e.parentSpanId = shortString(body, "parentSpanId");
-  if (body.has("metadata")) {
-    if ((metadata = obj->getObject("metadata")))
-      e.metadataJson = condensedJson(metadata);
-    else
-      body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
-  }
-  if (auto ts = body.string("timestamp", false, 1, 64)) {
-    if (auto micros = clock::parseRfc3339(*ts))
-      e.occurredAt = micros;
-    else
-      body.fail("timestamp", "must be an RFC 3339 timestamp", *ts);
-  }
-  for (auto& problem : ctx.telemetry->apply(e, payload, metadata, location))
-    body.fail(problem.location.substr(location.size() + 1), problem.message, problem.value);
-  body.done();
-  e.orgId = *p.orgId;
-  if (p.isUser())
-    e.userId = p.userId;
-  else
-    e.apiKeyId = p.apiKeyId;
-  if (ctx.moderator) screening = ctx.moderator->screen(e, payload, metadata, location);
-  return e;
-}
 
 auth::Principal publisher(AppContext& ctx, const Request& req) {
   auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "publish");
@@ -181,7 +129,8 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         auto p = publisher(ctx, req);
         moderation::Screening screening;
-        auto event = parseEvent(ctx, req.jsonBody(), "body", p, "api", screening);
+        const auto body = req.jsonObjectView();
+        auto event = readEvent(ctx, body, JsonView::kRoot, "body", p, "api", screening);
         if (screening.verdict.matches.empty()) {
           // Nothing to record after the commit: the answer is written from the commit's
           // completion, and no request thread waits for the fsync.
@@ -213,21 +162,23 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
       "POST", "/events/batch",
       [&ctx](Request& req) {
         auto p = publisher(ctx, req);
-        auto body = req.jsonBody();
-        auto list = body->getArray("events");
-        if (!list) throw errors::invalidField("body.events", "must be an array of events");
-        if (list->size() > kMaxBatch)
-          throw errors::invalidField("body.events", "must hold at most 1000 events", std::to_string(list->size()));
+        const auto body = req.jsonObjectView();
+        const auto list = body.member(JsonView::kRoot, "events");
+        if (!list || body.kind(*list) != JsonView::Kind::Array)
+          throw errors::invalidField("body.events", "must be an array of events");
+        const std::size_t count = body.node(*list).count;
+        if (count > kMaxBatch)
+          throw errors::invalidField("body.events", "must hold at most 1000 events", std::to_string(count));
         std::vector<events::EventService::BatchItem> items;
-        items.reserve(list->size());
-        std::vector<moderation::Screening> screenings(list->size());
-        for (std::size_t i = 0; i < list->size(); ++i) {
+        items.reserve(count);
+        std::vector<moderation::Screening> screenings(count);
+        std::size_t i = 0;
+        for (auto element = body.firstChild(*list); element != body.endOf(*list);
+             element = body.nextSibling(element), ++i) {
           const std::string loc = "body.events[" + std::to_string(i) + "]";
-          auto obj = list->getObject(static_cast<unsigned>(i));
           try {
-            if (!obj) throw errors::invalidField(loc, "must be an object");
-            auto e = parseEvent(ctx, obj, loc, p, "batch", screenings[i]);
-            items.emplace_back(std::move(e));
+            if (body.kind(element) != JsonView::Kind::Object) throw errors::invalidField(loc, "must be an object");
+            items.emplace_back(readEvent(ctx, body, element, loc, p, "batch", screenings[i]));
           } catch (const ApiError& err) {
             items.emplace_back(err);  // a blocked event: its violations are already recorded
           }
@@ -255,7 +206,8 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
                    ",\"problem\":" + stringify(problemBody(err, req.path)) + "}";
           }
         }
-        out += "],\"stored\":" + std::to_string(stored) + ",\"failed\":" + std::to_string(results.size() - stored) + "}";
+        out +=
+            "],\"stored\":" + std::to_string(stored) + ",\"failed\":" + std::to_string(results.size() - stored) + "}";
         Response r;
         r.status = 200;
         r.body = std::move(out);

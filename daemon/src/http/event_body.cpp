@@ -1,0 +1,208 @@
+#include "http/event_body.h"
+
+#include <Poco/JSON/Object.h>
+
+#include <array>
+#include <charconv>
+#include <optional>
+#include <string_view>
+
+#include "common/clock.h"
+#include "common/json_condense.h"
+#include "http/body.h"
+#include "http/request.h"
+#include "moderation/moderator.h"
+#include "telemetry/extractor.h"
+
+namespace aev::http {
+
+namespace {
+
+using Poco::JSON::Object;
+
+std::optional<std::string> shortString(BodyReader& body, const std::string& field) {
+  return body.string(field, false, 0, 256);
+}
+
+}  // namespace
+
+// The Poco path: the event as an object, every problem collected into one 422.
+events::NewEvent parseEventObject(const AppContext& ctx, const Object::Ptr& obj, const std::string& location,
+                                  const auth::Principal& p, const std::string& source,
+                                  moderation::Screening& screening) {
+  BodyReader body(obj, location);
+  events::NewEvent e;
+  e.source = source;
+  e.identifier = body.string("identifier", true, 1, 256).value_or("");
+  Object::Ptr payload, metadata;
+  if (!body.has("payload"))
+    body.fail("payload", "is required");
+  else if ((payload = obj->getObject("payload")))
+    e.payloadJson = condensedJson(payload);
+  else
+    body.fail("payload", "must be an object", stringify(obj->get("payload")));
+  e.channelId = body.id("channel_id", !body.has("channelId")).value_or(0);
+  if (!e.channelId) e.channelId = body.id("channelId", false).value_or(0);
+  e.agentId = shortString(body, "agentId");
+  e.eventType = body.oneOf("eventType", false, events::eventTypes());
+  e.traceId = shortString(body, "traceId");
+  e.spanId = shortString(body, "spanId");
+  e.parentSpanId = shortString(body, "parentSpanId");
+  if (body.has("metadata")) {
+    if ((metadata = obj->getObject("metadata")))
+      e.metadataJson = condensedJson(metadata);
+    else
+      body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
+  }
+  if (auto ts = body.string("timestamp", false, 1, 64)) {
+    if (auto micros = clock::parseRfc3339(*ts))
+      e.occurredAt = micros;
+    else
+      body.fail("timestamp", "must be an RFC 3339 timestamp", *ts);
+  }
+  for (auto& problem : ctx.telemetry->apply(e, payload, metadata, location))
+    body.fail(problem.location.substr(location.size() + 1), problem.message, problem.value);
+  body.done();
+  e.orgId = *p.orgId;
+  if (p.isUser())
+    e.userId = p.userId;
+  else
+    e.apiKeyId = p.apiKeyId;
+  if (ctx.moderator) screening = ctx.moderator->screen(e, payload, metadata, location);
+  return e;
+}
+
+// ---------------------------------------------------------------- the direct reading
+
+namespace {
+
+// The members parseEventObject reads; of duplicates the last one counts, as in Poco's object.
+enum Field {
+  kIdentifier,
+  kPayload,
+  kChannelUnderscore,
+  kChannelId,
+  kAgentId,
+  kEventType,
+  kTraceId,
+  kSpanId,
+  kParentSpanId,
+  kMetadata,
+  kTimestamp,
+  kFieldCount
+};
+constexpr std::array<std::string_view, kFieldCount> kFieldNames = {
+    "identifier", "payload", "channel_id",   "channelId", "agentId",  "eventType",
+    "traceId",    "spanId",  "parentSpanId", "metadata",  "timestamp"};
+
+class PlainReader {
+ public:
+  PlainReader(const JsonView& v, std::uint32_t object) : v_(v) {
+    for (auto k = v.firstChild(object); k != v.endOf(object); k = v.nextSibling(k + 1)) {
+      if (!v.node(k).verbatim) {
+        plain_ = false;  // an escaped member name: left to the Poco path
+        return;
+      }
+      const auto name = v.verbatimString(k);
+      for (std::size_t f = 0; f < kFieldCount; ++f)
+        if (name == kFieldNames[f]) {
+          // null reads as absent (BodyReader::present)
+          at_[f] = v.kind(k + 1) == JsonView::Kind::Null ? std::nullopt : std::optional<std::uint32_t>(k + 1);
+          break;
+        }
+    }
+  }
+
+  // Fills e's fields from the text; false when parseEventObject must read the event instead.
+  bool read(events::NewEvent& e) {
+    if (!plain_ || !at_[kPayload] || v_.kind(*at_[kPayload]) != JsonView::Kind::Object) return false;
+    if (!string(kIdentifier, 1, 256, e.identifier)) return false;
+    if (e.identifier.empty()) return false;  // required
+    // channel_id first, then channelId when that gave none (BodyReader::id's two shapes).
+    if (!at_[kChannelUnderscore] && !at_[kChannelId]) return false;
+    if (at_[kChannelUnderscore] && !id(*at_[kChannelUnderscore], e.channelId)) return false;
+    if (!e.channelId && at_[kChannelId] && !id(*at_[kChannelId], e.channelId)) return false;
+    if (!optionalString(kAgentId, 256, e.agentId) || !optionalString(kEventType, 256, e.eventType) ||
+        !optionalString(kTraceId, 256, e.traceId) || !optionalString(kSpanId, 256, e.spanId) ||
+        !optionalString(kParentSpanId, 256, e.parentSpanId))
+      return false;
+    if (e.eventType && !events::isEventType(*e.eventType)) return false;
+    if (at_[kMetadata] && v_.kind(*at_[kMetadata]) != JsonView::Kind::Object) return false;
+    std::optional<std::string> timestamp;
+    if (!optionalString(kTimestamp, 64, timestamp)) return false;
+    if (timestamp) {
+      if (timestamp->empty() || !(e.occurredAt = clock::parseRfc3339(*timestamp))) return false;
+    }
+    v_.appendCondensed(e.payloadJson, *at_[kPayload]);
+    if (at_[kMetadata]) {
+      e.metadataJson.emplace();
+      v_.appendCondensed(*e.metadataJson, *at_[kMetadata]);
+    }
+    return true;
+  }
+
+  std::optional<std::uint32_t> payload() const { return at_[kPayload]; }
+  std::optional<std::uint32_t> metadata() const { return at_[kMetadata]; }
+
+ private:
+  // A string member of at most maxLen code points (absent: out untouched).
+  bool string(Field f, std::size_t minLen, std::size_t maxLen, std::string& out) const {
+    if (!at_[f]) return true;
+    if (v_.kind(*at_[f]) != JsonView::Kind::String) return false;
+    out = v_.string(*at_[f]);
+    const auto len = utf8Length(out);
+    return len >= minLen && len <= maxLen;
+  }
+  bool optionalString(Field f, std::size_t maxLen, std::optional<std::string>& out) const {
+    if (!at_[f]) return true;
+    return string(f, 0, maxLen, out.emplace());
+  }
+  // An integer id or its decimal string.
+  bool id(std::uint32_t node, std::int64_t& out) const {
+    if (v_.kind(node) == JsonView::Kind::Integer) {
+      out = v_.int64(node);
+      return true;
+    }
+    if (v_.kind(node) != JsonView::Kind::String) return false;
+    const auto s = v_.string(node);
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
+  }
+
+  const JsonView& v_;
+  bool plain_ = true;
+  std::array<std::optional<std::uint32_t>, kFieldCount> at_{};
+};
+
+Object::Ptr objectOf(const JsonView& v, std::uint32_t node) { return v.toVar(node).extract<Object::Ptr>(); }
+
+}  // namespace
+
+events::NewEvent readEvent(const AppContext& ctx, const JsonView& body, std::uint32_t object,
+                           const std::string& location, const auth::Principal& p, const std::string& source,
+                           moderation::Screening& screening) {
+  auto byPoco = [&] { return parseEventObject(ctx, objectOf(body, object), location, p, source, screening); };
+  PlainReader fields(body, object);
+  events::NewEvent e;
+  e.source = source;
+  if (!fields.read(e)) return byPoco();
+  // Objects only for what reads them: metadata for telemetry, the payload for a tool
+  // call's telemetry or for the organization's moderation rules.
+  Object::Ptr metadata = fields.metadata() ? objectOf(body, *fields.metadata()) : nullptr;
+  Object::Ptr payload;
+  auto payloadObject = [&] {
+    if (!payload) payload = objectOf(body, *fields.payload());
+    return payload;
+  };
+  if (telemetry::Extractor::readsPayload(e)) payloadObject();
+  if (!ctx.telemetry->apply(e, payload, metadata, location).empty()) return byPoco();  // a bad tag: its 422
+  e.orgId = *p.orgId;
+  if (p.isUser())
+    e.userId = p.userId;
+  else
+    e.apiKeyId = p.apiKeyId;
+  if (ctx.moderator) screening = ctx.moderator->screen(e, payloadObject, metadata, location);
+  return e;
+}
+
+}  // namespace aev::http
