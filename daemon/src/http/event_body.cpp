@@ -24,6 +24,15 @@ std::optional<std::string> shortString(BodyReader& body, const std::string& fiel
   return body.string(field, false, 0, 256);
 }
 
+// Who published it: the organization, and the user or the API key.
+void setPublisher(events::NewEvent& e, const auth::Principal& p) {
+  e.orgId = *p.orgId;
+  if (p.isUser())
+    e.userId = p.userId;
+  else
+    e.apiKeyId = p.apiKeyId;
+}
+
 }  // namespace
 
 // The Poco path: the event as an object, every problem collected into one 422.
@@ -63,11 +72,7 @@ events::NewEvent parseEventObject(const AppContext& ctx, const Object::Ptr& obj,
   for (auto& problem : ctx.telemetry->apply(e, payload, metadata, location))
     body.fail(problem.location.substr(location.size() + 1), problem.message, problem.value);
   body.done();
-  e.orgId = *p.orgId;
-  if (p.isUser())
-    e.userId = p.userId;
-  else
-    e.apiKeyId = p.apiKeyId;
+  setPublisher(e, p);
   if (ctx.moderator) screening = ctx.moderator->screen(e, payload, metadata, location);
   return e;
 }
@@ -196,11 +201,7 @@ events::NewEvent readEvent(const AppContext& ctx, const JsonView& body, std::uin
   };
   if (telemetry::Extractor::readsPayload(e)) payloadObject();
   if (!ctx.telemetry->apply(e, payload, metadata, location).empty()) return byPoco();  // a bad tag: its 422
-  e.orgId = *p.orgId;
-  if (p.isUser())
-    e.userId = p.userId;
-  else
-    e.apiKeyId = p.apiKeyId;
+  setPublisher(e, p);
   if (ctx.moderator) screening = ctx.moderator->screen(e, payloadObject, metadata, location);
   return e;
 }
