@@ -1,7 +1,8 @@
 #pragma once
-// The JSON grammar of common/json_parse.h, token by token, shared by the two readers
-// built on it: parseJson (Poco values) and JsonView (a flat index over the text). Both
-// therefore accept and refuse exactly the same documents, with the same messages.
+// The JSON grammar of common/json_parse.h, its tokens (JsonLexer) and its structure
+// (JsonGrammar), shared by the two readers built on it: parseJson (Poco values) and
+// JsonView (a flat index over the text). Both therefore accept and refuse exactly the
+// same documents, with the same messages.
 #include <locale.h>
 
 #include <algorithm>
@@ -34,6 +35,8 @@ class JsonLexer {
     void operator+=(char) {}
   };
 
+  enum class Literal { True, False, Null };
+
   explicit JsonLexer(std::string_view text) : begin_(text.data()), p_(begin_), end_(begin_ + text.size()) {}
 
   [[noreturn]] void fail(const char* what) const {
@@ -55,6 +58,10 @@ class JsonLexer {
     if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
       fail("invalid literal");
     p_ += word.size();
+  }
+
+  void expectLiteral(Literal literal) {
+    expectLiteral(literal == Literal::True ? "true" : literal == Literal::False ? "false" : "null");
   }
 
   // Just inside an object or array: true (and past it) when `close` follows at once.
@@ -275,6 +282,90 @@ class JsonLexer {
   const char* begin_;
   const char* p_;
   const char* end_;
+};
+
+// The document grammar, one recursive descent for every reader of JSON here, so they
+// accept, refuse and nest alike. The Handler builds what it reads, with the lexer
+// positioned at each value's first character:
+//   using Value;
+//   Value string();  Value literal(JsonLexer::Literal);  Value number();  // each reads its value
+//   O openObject();  void key(O&);  void member(O&, Value&&);  Value closeObject(O&);
+//   A openArray();  void element(A&, Value&&);  Value closeArray(A&);
+// where O and A are whatever the handler keeps of an open object or array; open is called
+// at '{' or '[', key at the member name's quote (it reads the name), close past the end.
+template <class Handler>
+class JsonGrammar {
+ public:
+  using Value = typename Handler::Value;
+
+  JsonGrammar(JsonLexer& lex, Handler& handler, int maxDepth) : lex_(lex), h_(handler), maxDepth_(maxDepth) {}
+
+  // One value with optional whitespace around it, and nothing else.
+  Value document() {
+    lex_.skipSpace();
+    Value v = value(0);
+    lex_.skipSpace();
+    if (!lex_.atEnd()) lex_.fail("unexpected text after the JSON value");
+    return v;
+  }
+
+ private:
+  Value value(int depth) {
+    if (lex_.atEnd()) lex_.fail("unexpected end of text");
+    switch (lex_.peek()) {
+      case '{':
+        return object(depth + 1);
+      case '[':
+        return array(depth + 1);
+      case '"':
+        return h_.string();
+      case 't':
+        return h_.literal(JsonLexer::Literal::True);
+      case 'f':
+        return h_.literal(JsonLexer::Literal::False);
+      case 'n':
+        return h_.literal(JsonLexer::Literal::Null);
+      default:
+        if (lex_.peek() == '-' || (lex_.peek() >= '0' && lex_.peek() <= '9')) return h_.number();
+        lex_.fail("unexpected character");
+    }
+  }
+
+  Value object(int depth) {
+    if (depth > maxDepth_) lex_.fail("nesting too deep");
+    auto object = h_.openObject();
+    lex_.advance();  // '{'
+    if (!lex_.closesEmpty('}')) {
+      do {
+        lex_.skipSpace();
+        if (lex_.atEnd() || lex_.peek() != '"') lex_.fail("expected a member name");
+        h_.key(object);
+        lex_.skipSpace();
+        if (lex_.atEnd() || lex_.peek() != ':') lex_.fail("expected ':' after a member name");
+        lex_.advance();
+        lex_.skipSpace();
+        h_.member(object, value(depth));
+      } while (lex_.anotherElement('}', "expected ',' or '}' in an object"));
+    }
+    return h_.closeObject(object);
+  }
+
+  Value array(int depth) {
+    if (depth > maxDepth_) lex_.fail("nesting too deep");
+    auto array = h_.openArray();
+    lex_.advance();  // '['
+    if (!lex_.closesEmpty(']')) {
+      do {
+        lex_.skipSpace();
+        h_.element(array, value(depth));
+      } while (lex_.anotherElement(']', "expected ',' or ']' in an array"));
+    }
+    return h_.closeArray(array);
+  }
+
+  JsonLexer& lex_;
+  Handler& h_;
+  int maxDepth_;
 };
 
 // Sorts an object's gathered members (anything with a std::string `key`) by key, stably:

@@ -39,91 +39,23 @@ struct Member {
   }
 };
 
-class Parser {
+// Builds Poco values (JsonGrammar's handler).
+class PocoBuilder {
  public:
-  Parser(std::string_view text, int maxDepth) : lex_(text), maxDepth_(maxDepth) {}
+  using Value = Var;
 
-  Var document() {
-    lex_.skipSpace();
-    Var v = value(0);
-    lex_.skipSpace();
-    if (!lex_.atEnd()) lex_.fail("unexpected text after the JSON value");
-    return v;
+  explicit PocoBuilder(JsonLexer& lex) : lex_(lex) {}
+
+  Var string() {
+    std::string s;
+    lex_.string(s);
+    return stringVar(std::move(s));
   }
 
- private:
-  Var value(int depth) {
-    if (lex_.atEnd()) lex_.fail("unexpected end of text");
-    switch (lex_.peek()) {
-      case '{':
-        return object(depth + 1);
-      case '[':
-        return array(depth + 1);
-      case '"': {
-        std::string s;
-        lex_.string(s);
-        return stringVar(std::move(s));
-      }
-      case 't':
-        lex_.expectLiteral("true");
-        return Var(true);
-      case 'f':
-        lex_.expectLiteral("false");
-        return Var(false);
-      case 'n':
-        lex_.expectLiteral("null");
-        return Var();
-      default:
-        if (lex_.peek() == '-' || (lex_.peek() >= '0' && lex_.peek() <= '9')) return number();
-        lex_.fail("unexpected character");
-    }
-  }
-
-  Var object(int depth) {
-    if (depth > maxDepth_) lex_.fail("nesting too deep");
-    lex_.advance();  // '{'
-    Poco::JSON::Object::Ptr obj = new Poco::JSON::Object();
-    if (lex_.closesEmpty('}')) return obj;
-    // Members are gathered first, then placed into the object's (sorted) map without a
-    // copy of each value: Object::set copies, so empty values go in and ours are swapped
-    // into them in key order. They gather on one stack for the whole document: a nested
-    // object's members go above this one's and are gone again when it is built.
-    const std::size_t base = members_.size();
-    do {
-      lex_.skipSpace();
-      if (lex_.atEnd() || lex_.peek() != '"') lex_.fail("expected a member name");
-      lex_.string(members_.emplace_back().key);
-      lex_.skipSpace();
-      if (lex_.atEnd() || lex_.peek() != ':') lex_.fail("expected ':' after a member name");
-      lex_.advance();
-      lex_.skipSpace();
-      Var parsed = value(depth);
-      members_.back().value.swap(parsed);
-    } while (lex_.anotherElement('}', "expected ',' or '}' in an object"));
-    const auto first = members_.begin() + static_cast<std::ptrdiff_t>(base);
-    sortMembersByKey(first, members_.end());
-    // Of duplicate keys the last one written wins, as with Object::set.
-    auto lastOfItsKey = [this](auto m) { return m + 1 == members_.end() || m[1].key != m->key; };
-    static const Var empty;
-    for (auto m = first; m != members_.end(); ++m)
-      if (lastOfItsKey(m)) obj->set(m->key, empty);
-    auto slot = obj->begin();
-    for (auto m = first; m != members_.end(); ++m)
-      if (lastOfItsKey(m)) (slot++)->second.swap(m->value);
-    members_.resize(base);
-    return obj;
-  }
-
-  Var array(int depth) {
-    if (depth > maxDepth_) lex_.fail("nesting too deep");
-    lex_.advance();  // '['
-    Poco::JSON::Array::Ptr arr = new Poco::JSON::Array();
-    if (lex_.closesEmpty(']')) return arr;
-    do {
-      lex_.skipSpace();
-      arr->add(value(depth));
-    } while (lex_.anotherElement(']', "expected ',' or ']' in an array"));
-    return arr;
+  Var literal(JsonLexer::Literal which) {
+    lex_.expectLiteral(which);
+    if (which == JsonLexer::Literal::Null) return Var();
+    return Var(which == JsonLexer::Literal::True);
   }
 
   Var number() {
@@ -142,13 +74,44 @@ class Parser {
     return Var(lex_.toDouble(n));
   }
 
-  JsonLexer lex_;
-  int maxDepth_;
+  // Members are gathered first, then placed into the object's (sorted) map without a
+  // copy of each value: Object::set copies, so empty values go in and ours are swapped
+  // into them in key order. They gather on one stack for the whole document: a nested
+  // object's members go above this one's and are gone again when it is built.
+  std::size_t openObject() { return members_.size(); }
+  void key(std::size_t) { lex_.string(members_.emplace_back().key); }
+  void member(std::size_t, Var&& value) { members_.back().value.swap(value); }
+  Var closeObject(std::size_t base) {
+    Poco::JSON::Object::Ptr obj = new Poco::JSON::Object();
+    const auto first = members_.begin() + static_cast<std::ptrdiff_t>(base);
+    sortMembersByKey(first, members_.end());
+    // Of duplicate keys the last one written wins, as with Object::set.
+    auto lastOfItsKey = [this](auto m) { return m + 1 == members_.end() || m[1].key != m->key; };
+    static const Var empty;
+    for (auto m = first; m != members_.end(); ++m)
+      if (lastOfItsKey(m)) obj->set(m->key, empty);
+    auto slot = obj->begin();
+    for (auto m = first; m != members_.end(); ++m)
+      if (lastOfItsKey(m)) (slot++)->second.swap(m->value);
+    members_.resize(base);
+    return obj;
+  }
+
+  Poco::JSON::Array::Ptr openArray() { return new Poco::JSON::Array(); }
+  void element(Poco::JSON::Array::Ptr& array, Var&& value) { array->add(value); }
+  Var closeArray(const Poco::JSON::Array::Ptr& array) { return array; }
+
+ private:
+  JsonLexer& lex_;
   std::vector<Member> members_;  // of the objects being parsed, innermost last
 };
 
 }  // namespace
 
-Var parseJson(std::string_view text, int maxDepth) { return Parser(text, maxDepth).document(); }
+Var parseJson(std::string_view text, int maxDepth) {
+  JsonLexer lex(text);
+  PocoBuilder builder(lex);
+  return JsonGrammar<PocoBuilder>(lex, builder, maxDepth).document();
+}
 
 }  // namespace aev

@@ -8,106 +8,30 @@
 
 namespace aev {
 
-// Reads the text into nodes, in document order: a container's node comes before what it
-// holds, and its `next` is set once they are read. Recursion mirrors parseJson's, depth
-// for depth, so the nesting limit cuts at the same place.
+// Reads the text into nodes, in document order (JsonGrammar's handler): a container's
+// node comes before what it holds, and its `next` is set once they are read.
 class JsonView::Builder {
  public:
-  Builder(JsonView& view, std::string_view text) : view_(view), lex_(text) {}
+  using Value = std::uint32_t;  // the node
 
-  void document() {
-    lex_.skipSpace();
-    value(0);
-    lex_.skipSpace();
-    if (!lex_.atEnd()) lex_.fail("unexpected text after the JSON value");
-  }
+  Builder(JsonView& view, JsonLexer& lex) : view_(view), lex_(lex) {}
 
- private:
-  std::uint32_t open(Kind kind) {
-    view_.nodes_.push_back({kind, false, offset(), 0, 0, 0});
-    return static_cast<std::uint32_t>(view_.nodes_.size() - 1);
-  }
-  void close(std::uint32_t i) {
-    auto& n = view_.nodes_[i];
-    n.end = offset();
-    n.next = static_cast<std::uint32_t>(view_.nodes_.size());
-  }
-  std::uint32_t offset() const { return static_cast<std::uint32_t>(lex_.offset()); }
-
-  void value(int depth) {
-    if (lex_.atEnd()) lex_.fail("unexpected end of text");
-    switch (lex_.peek()) {
-      case '{':
-        return object(depth + 1);
-      case '[':
-        return array(depth + 1);
-      case '"':
-        return string();
-      case 't':
-        return literal(Kind::True, "true");
-      case 'f':
-        return literal(Kind::False, "false");
-      case 'n':
-        return literal(Kind::Null, "null");
-      default:
-        if (lex_.peek() == '-' || (lex_.peek() >= '0' && lex_.peek() <= '9')) return number();
-        lex_.fail("unexpected character");
-    }
-  }
-
-  void literal(Kind kind, std::string_view word) {
-    const auto i = open(kind);
-    lex_.expectLiteral(word);
-    close(i);
-  }
-
-  void string() {
+  std::uint32_t string() {
     const auto i = open(Kind::String);
     JsonLexer::Discard discard;
-    const bool verbatim = lex_.string(discard);
-    view_.nodes_[i].verbatim = verbatim;
-    close(i);
+    view_.nodes_[i].verbatim = lex_.string(discard);
+    return close(i);
   }
 
-  void object(int depth) {
-    if (depth > view_.maxDepth_) lex_.fail("nesting too deep");
-    const auto i = open(Kind::Object);
-    lex_.advance();  // '{'
-    std::uint32_t count = 0;
-    if (!lex_.closesEmpty('}')) {
-      do {
-        lex_.skipSpace();
-        if (lex_.atEnd() || lex_.peek() != '"') lex_.fail("expected a member name");
-        string();
-        lex_.skipSpace();
-        if (lex_.atEnd() || lex_.peek() != ':') lex_.fail("expected ':' after a member name");
-        lex_.advance();
-        lex_.skipSpace();
-        value(depth);
-        ++count;
-      } while (lex_.anotherElement('}', "expected ',' or '}' in an object"));
-    }
-    view_.nodes_[i].count = count;
-    close(i);
+  std::uint32_t literal(JsonLexer::Literal which) {
+    const auto i = open(which == JsonLexer::Literal::True    ? Kind::True
+                        : which == JsonLexer::Literal::False ? Kind::False
+                                                             : Kind::Null);
+    lex_.expectLiteral(which);
+    return close(i);
   }
 
-  void array(int depth) {
-    if (depth > view_.maxDepth_) lex_.fail("nesting too deep");
-    const auto i = open(Kind::Array);
-    lex_.advance();  // '['
-    std::uint32_t count = 0;
-    if (!lex_.closesEmpty(']')) {
-      do {
-        lex_.skipSpace();
-        value(depth);
-        ++count;
-      } while (lex_.anotherElement(']', "expected ',' or ']' in an array"));
-    }
-    view_.nodes_[i].count = count;
-    close(i);
-  }
-
-  void number() {
+  std::uint32_t number() {
     const auto i = open(Kind::Number);
     const auto n = lex_.numberText();
     std::uint64_t magnitude = 0;
@@ -118,18 +42,42 @@ class JsonView::Builder {
     } else {
       lex_.toDouble(n);  // refuses what a double cannot hold, as parseJson does
     }
-    close(i);
+    return close(i);
   }
 
+  std::uint32_t openObject() { return open(Kind::Object); }
+  void key(std::uint32_t) { string(); }
+  void member(std::uint32_t object, std::uint32_t) { ++view_.nodes_[object].count; }
+  std::uint32_t closeObject(std::uint32_t object) { return close(object); }
+
+  std::uint32_t openArray() { return open(Kind::Array); }
+  void element(std::uint32_t array, std::uint32_t) { ++view_.nodes_[array].count; }
+  std::uint32_t closeArray(std::uint32_t array) { return close(array); }
+
+ private:
+  std::uint32_t open(Kind kind) {
+    view_.nodes_.push_back({kind, false, offset(), 0, 0, 0});
+    return static_cast<std::uint32_t>(view_.nodes_.size() - 1);
+  }
+  std::uint32_t close(std::uint32_t i) {
+    auto& n = view_.nodes_[i];
+    n.end = offset();
+    n.next = static_cast<std::uint32_t>(view_.nodes_.size());
+    return i;
+  }
+  std::uint32_t offset() const { return static_cast<std::uint32_t>(lex_.offset()); }
+
   JsonView& view_;
-  JsonLexer lex_;
+  JsonLexer& lex_;
 };
 
 JsonView::JsonView(std::string_view text, int maxDepth) : text_(text), maxDepth_(maxDepth) {
   if (text.size() >= std::numeric_limits<std::uint32_t>::max())
     throw JsonSyntaxError("document too large", 0);  // offsets are 32-bit; bodies are far smaller
   nodes_.reserve(16 + text.size() / 16);
-  Builder(*this, text).document();
+  JsonLexer lex(text);
+  Builder builder(*this, lex);
+  JsonGrammar<Builder>(lex, builder, maxDepth).document();
 }
 
 bool JsonView::keyEquals(std::uint32_t key, std::string_view name) const {
