@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/json_condense.h"
+#include "common/metrics.h"
 #include "http/body.h"
 #include "http/request.h"
 #include "moderation/moderator.h"
@@ -121,8 +122,7 @@ class PlainReader {
   // Fills e's fields from the text; false when parseEventObject must read the event instead.
   bool read(events::NewEvent& e) {
     if (!plain_ || !at_[kPayload] || v_.kind(*at_[kPayload]) != JsonView::Kind::Object) return false;
-    if (!string(kIdentifier, 1, 256, e.identifier)) return false;
-    if (e.identifier.empty()) return false;  // required
+    if (!at_[kIdentifier] || !string(kIdentifier, 1, 256, e.identifier)) return false;  // required
     // channel_id first, then channelId when that gave none (BodyReader::id's two shapes).
     if (!at_[kChannelUnderscore] && !at_[kChannelId]) return false;
     if (at_[kChannelUnderscore] && !id(*at_[kChannelUnderscore], e.channelId)) return false;
@@ -133,10 +133,9 @@ class PlainReader {
       return false;
     if (e.eventType && !events::isEventType(*e.eventType)) return false;
     if (at_[kMetadata] && v_.kind(*at_[kMetadata]) != JsonView::Kind::Object) return false;
-    std::optional<std::string> timestamp;
-    if (!optionalString(kTimestamp, 64, timestamp)) return false;
-    if (timestamp) {
-      if (timestamp->empty() || !(e.occurredAt = clock::parseRfc3339(*timestamp))) return false;
+    if (at_[kTimestamp]) {
+      std::string timestamp;
+      if (!string(kTimestamp, 1, 64, timestamp) || !(e.occurredAt = clock::parseRfc3339(timestamp))) return false;
     }
     v_.appendCondensed(e.payloadJson, *at_[kPayload]);
     if (at_[kMetadata]) {
@@ -150,7 +149,7 @@ class PlainReader {
   std::optional<std::uint32_t> metadata() const { return at_[kMetadata]; }
 
  private:
-  // A string member of at most maxLen code points (absent: out untouched).
+  // A string member of minLen to maxLen code points (absent: out untouched).
   bool string(Field f, std::size_t minLen, std::size_t maxLen, std::string& out) const {
     if (!at_[f]) return true;
     if (v_.kind(*at_[f]) != JsonView::Kind::String) return false;
@@ -186,7 +185,14 @@ Object::Ptr objectOf(const JsonView& v, std::uint32_t node) { return v.toVar(nod
 events::NewEvent readEvent(const AppContext& ctx, const JsonView& body, std::uint32_t object,
                            const std::string& location, const auth::Principal& p, const std::string& source,
                            moderation::Screening& screening) {
-  auto byPoco = [&] { return parseEventObject(ctx, objectOf(body, object), location, p, source, screening); };
+  auto byPoco = [&] {
+    // How often publishers send events the direct reading hands over (mostly 422s).
+    static auto& count = Metrics::instance().counter(
+        "agent_events_publish_events_read_by_poco_total",
+        "Published events read through the Poco path: not plainly valid (a 422), or with escaped member names.");
+    count.fetch_add(1, std::memory_order_relaxed);
+    return parseEventObject(ctx, objectOf(body, object), location, p, source, screening);
+  };
   PlainReader fields(body, object);
   events::NewEvent e;
   e.source = source;
