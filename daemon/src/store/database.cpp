@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/blocking_hint.h"
+#include "store/sqlite_wal_coalescer.h"
 #include "store/statement_runner.h"
 
 using namespace Poco::Data::Keywords;
@@ -200,6 +201,7 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
   } else {
     dialect_ = Dialect::SQLite;
     connector_ = "sqlite";
+    installWalWriteCoalescer();  // before the first connection: it becomes SQLite's default VFS
     std::string path = options_.url;
     if (path.rfind("sqlite://", 0) == 0) path = path.substr(9);
     if (path.empty()) path = (std::filesystem::path(options_.dataDir) / "agent-events.db").string();
