@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -229,9 +230,10 @@ void install() {
     throw std::runtime_error("sqlite3_initialize failed: " + std::string(sqlite3_errstr(rc)));
   realVfs = sqlite3_vfs_find(nullptr);
   if (realVfs == nullptr) throw std::runtime_error("SQLite has no default VFS");
-  if (realVfs->iVersion < 3) throw std::runtime_error("SQLite's default VFS is older than version 3");
+  // SQLite sees what the wrapped VFS offers: its version, and a null method wherever that
+  // VFS has none.
   coalescingVfs = sqlite3_vfs{};
-  coalescingVfs.iVersion = 3;
+  coalescingVfs.iVersion = std::min(realVfs->iVersion, 3);
   coalescingVfs.szOsFile = realOffset() + realVfs->szOsFile;
   coalescingVfs.mxPathname = realVfs->mxPathname;
   coalescingVfs.zName = walWriteCoalescerName();
@@ -239,18 +241,21 @@ void install() {
   coalescingVfs.xDelete = coalescingDelete;
   coalescingVfs.xAccess = coalescingAccess;
   coalescingVfs.xFullPathname = coalescingFullPathname;
-  coalescingVfs.xDlOpen = coalescingDlOpen;
-  coalescingVfs.xDlError = coalescingDlError;
-  coalescingVfs.xDlSym = coalescingDlSym;
-  coalescingVfs.xDlClose = coalescingDlClose;
+  coalescingVfs.xDlOpen = realVfs->xDlOpen ? coalescingDlOpen : nullptr;
+  coalescingVfs.xDlError = realVfs->xDlError ? coalescingDlError : nullptr;
+  coalescingVfs.xDlSym = realVfs->xDlSym ? coalescingDlSym : nullptr;
+  coalescingVfs.xDlClose = realVfs->xDlClose ? coalescingDlClose : nullptr;
   coalescingVfs.xRandomness = coalescingRandomness;
   coalescingVfs.xSleep = coalescingSleep;
   coalescingVfs.xCurrentTime = coalescingCurrentTime;
-  coalescingVfs.xGetLastError = coalescingGetLastError;
-  coalescingVfs.xCurrentTimeInt64 = coalescingCurrentTimeInt64;
-  coalescingVfs.xSetSystemCall = coalescingSetSystemCall;
-  coalescingVfs.xGetSystemCall = coalescingGetSystemCall;
-  coalescingVfs.xNextSystemCall = coalescingNextSystemCall;
+  coalescingVfs.xGetLastError = realVfs->xGetLastError ? coalescingGetLastError : nullptr;
+  if (realVfs->iVersion >= 2 && realVfs->xCurrentTimeInt64)
+    coalescingVfs.xCurrentTimeInt64 = coalescingCurrentTimeInt64;
+  if (realVfs->iVersion >= 3) {
+    coalescingVfs.xSetSystemCall = realVfs->xSetSystemCall ? coalescingSetSystemCall : nullptr;
+    coalescingVfs.xGetSystemCall = realVfs->xGetSystemCall ? coalescingGetSystemCall : nullptr;
+    coalescingVfs.xNextSystemCall = realVfs->xNextSystemCall ? coalescingNextSystemCall : nullptr;
+  }
   if (const int rc = sqlite3_vfs_register(&coalescingVfs, 1); rc != SQLITE_OK)
     throw std::runtime_error("registering the WAL-coalescing VFS failed: " + std::string(sqlite3_errstr(rc)));
 }
