@@ -28,7 +28,7 @@ struct TestUser {
   std::int64_t personalOrgId = 0;  // organizationId of the registration response
   std::string accessToken;
   std::string refreshToken;
-  HttpClient http;  // authenticated with accessToken
+  HttpClient http;                       // authenticated with accessToken
   Poco::JSON::Object::Ptr registration;  // the 201 body
 };
 
@@ -79,8 +79,13 @@ class ApiTest : public ::testing::Test {
 
   static std::string schemaBase() { return daemon().baseUrl() + "/schemas/"; }
 
+  // A test that provokes 5xx answers on purpose (a fault it injects) says how many; by
+  // default no request of a test may end in a 5xx.
+  void expectServerErrors(int count) { expectedServerErrors_ = count; }
+
  private:
   std::size_t logOffset_ = 0;  // daemon log size when the test started
+  int expectedServerErrors_ = 0;
   static std::unique_ptr<DaemonProcess> daemon_;
   static std::unique_ptr<TestUser> admin_;
   static std::string startError_;
@@ -106,13 +111,13 @@ Poco::JSON::Array::Ptr listOf(const HttpResult& r, std::initializer_list<const c
 }  // namespace aev::testing
 
 // ASSERT that an HTTP result has an expected status, printing the response otherwise.
-#define ASSERT_STATUS(result, expected)                                                   \
-  do {                                                                                    \
-    const auto& aev_r_ = (result);                                                        \
-    ASSERT_EQ(aev_r_.status, (expected)) << aev_r_.describe();                            \
+#define ASSERT_STATUS(result, expected)                        \
+  do {                                                         \
+    const auto& aev_r_ = (result);                             \
+    ASSERT_EQ(aev_r_.status, (expected)) << aev_r_.describe(); \
   } while (0)
-#define EXPECT_STATUS(result, expected)                                                   \
-  do {                                                                                    \
-    const auto& aev_r_ = (result);                                                        \
-    EXPECT_EQ(aev_r_.status, (expected)) << aev_r_.describe();                            \
+#define EXPECT_STATUS(result, expected)                        \
+  do {                                                         \
+    const auto& aev_r_ = (result);                             \
+    EXPECT_EQ(aev_r_.status, (expected)) << aev_r_.describe(); \
   } while (0)

@@ -4,12 +4,15 @@
 
 #include <Poco/Exception.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <atomic>
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
 
+#include "common/storage_unavailable.h"
+#include "store/storage_failure.h"
 #include "support/postgres_server.h"
 #include "support/process.h"
 
@@ -307,6 +310,64 @@ TEST(DatabaseSQLite, ExplicitPathAndSqlitePrefix) {
     EXPECT_TRUE(db.ping());
   }
   EXPECT_TRUE(std::filesystem::exists(dir.file("datadir/agent-events.db")));
+}
+
+// SQLite reads an unknown synchronous value as NORMAL; the store refuses it instead.
+TEST(DatabaseSQLite, SynchronousMustBeOneOfTheFourNames) {
+  TempDir dir("aev-unit-db");
+  DatabaseOptions o;
+  o.dataDir = dir.path();
+  for (const char* bad : {"FULLL", "", "2", "yes"}) {
+    o.sqliteSynchronous = bad;
+    EXPECT_THROW(Database{o}, std::invalid_argument) << bad;
+  }
+  o.sqliteSynchronous = "normal";  // any case
+  Database db(o);
+  auto rows = db.query("PRAGMA synchronous");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.front().i64("synchronous"), 1);  // NORMAL
+}
+
+// Which failures are the store being unavailable (503) rather than a wrong statement.
+TEST(StorageFailure, SqliteCodes) {
+  for (int rc : {SQLITE_IOERR, SQLITE_IOERR_FSYNC, SQLITE_IOERR_WRITE, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY,
+                 SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED, SQLITE_NOMEM, SQLITE_PROTOCOL})
+    EXPECT_TRUE(sqliteFailureIsUnavailability(rc)) << rc;
+  for (int rc : {SQLITE_ERROR, SQLITE_CONSTRAINT, SQLITE_CONSTRAINT_UNIQUE, SQLITE_MISMATCH, SQLITE_MISUSE,
+                 SQLITE_RANGE, SQLITE_TOOBIG})
+    EXPECT_FALSE(sqliteFailureIsUnavailability(rc)) << rc;
+}
+
+TEST(StorageFailure, PostgresStates) {
+  EXPECT_TRUE(postgresFailureIsUnavailability(false, nullptr));  // the connection is gone
+  EXPECT_TRUE(postgresFailureIsUnavailability(false, "23505"));  // whatever the state says
+  for (const char* state : {"08006", "08001", "53100", "53300", "57P01", "57P03", "58030"})
+    EXPECT_TRUE(postgresFailureIsUnavailability(true, state)) << state;
+  for (const char* state : {"23505", "23503", "42P01", "22001", "40001", "57014", "5", ""})
+    EXPECT_FALSE(postgresFailureIsUnavailability(true, state)) << state;
+  EXPECT_FALSE(postgresFailureIsUnavailability(true, nullptr));
+}
+
+// A statement that fails because the database cannot be written (here read-only by
+// pragma, as after a remount) throws StorageUnavailable; a wrong statement does not.
+TEST(StorageFailure, SqliteRunnerThrowsStorageUnavailable) {
+  TempDir dir("aev-unit-db");
+  DatabaseOptions o;
+  o.dataDir = dir.path();
+  o.poolSize = 1;
+  Database db(o);
+  db.exec("CREATE TABLE t(x INTEGER UNIQUE)");
+  db.exec("INSERT INTO t(x) VALUES (1)");
+  EXPECT_THROW(db.exec("INSERT INTO t(x) VALUES (1)"), std::runtime_error);
+  try {
+    db.exec("INSERT INTO t(x) VALUES (1)");
+  } catch (const StorageUnavailable&) {
+    ADD_FAILURE() << "a UNIQUE violation is not the store being unavailable";
+  } catch (const std::runtime_error&) {
+  }
+  db.exec("PRAGMA query_only=1");
+  EXPECT_THROW(db.exec("INSERT INTO t(x) VALUES (2)"), StorageUnavailable);
+  db.exec("PRAGMA query_only=0");
 }
 
 TEST(DatabasePostgreSQL, BadUrlFailsAtConstruction) {

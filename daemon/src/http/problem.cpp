@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/exceptions.h"
+#include "common/storage_unavailable.h"
 
 namespace aev::http {
 
@@ -39,6 +40,16 @@ Response responseForFailure(std::exception_ptr error, const Request& req) {
     std::rethrow_exception(error);
   } catch (const ApiError& e) {
     return problemResponse(e, req.path);
+  } catch (const StorageUnavailable& e) {
+    // Not a bug of ours and not the client's: the disk or the database server. The client
+    // may retry: its transaction reported failure, so it was not acknowledged.
+    spdlog::error("request {} {} {}: the store is unavailable: {}", req.requestId, req.method, req.path, e.what());
+    return problemResponse(
+        errors::unavailable(
+            "The store could not complete the request (a disk or database failure). Retry shortly; request id " +
+                req.requestId,
+            1),
+        req.path);
   } catch (const std::exception& e) {
     spdlog::error("request {} {} {} failed: {}", req.requestId, req.method, req.path, describeException(e));
   } catch (...) {

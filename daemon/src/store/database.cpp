@@ -4,6 +4,7 @@
 #include <Poco/Data/SQLite/Connector.h>
 #include <Poco/URI.h>
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
@@ -189,6 +190,14 @@ std::string redactUrl(const std::string& url) {
     return "postgresql://(unparsable url)";
   }
 }
+// SQLite reads an unknown `PRAGMA synchronous` value as NORMAL: a typo ("FULLL") would
+// quietly drop the fsync of every commit. So only the four names are accepted.
+std::string checkedSynchronous(const std::string& value) {
+  std::string upper = value;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (upper == "OFF" || upper == "NORMAL" || upper == "FULL" || upper == "EXTRA") return upper;
+  throw std::invalid_argument("database.sqlite_synchronous must be OFF, NORMAL, FULL or EXTRA, not \"" + value + "\"");
+}
 }  // namespace
 
 Database::Database(DatabaseOptions options) : options_(std::move(options)) {
@@ -201,7 +210,9 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
   } else {
     dialect_ = Dialect::SQLite;
     connector_ = "sqlite";
+    options_.sqliteSynchronous = checkedSynchronous(options_.sqliteSynchronous);
     installWalWriteCoalescer();  // before the first connection: it becomes SQLite's default VFS
+    setEveryCommitSyncsWal(options_.sqliteSynchronous == "FULL" || options_.sqliteSynchronous == "EXTRA");
     std::string path = options_.url;
     if (path.rfind("sqlite://", 0) == 0) path = path.substr(9);
     if (path.empty()) path = (std::filesystem::path(options_.dataDir) / "agent-events.db").string();

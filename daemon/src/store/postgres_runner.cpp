@@ -10,8 +10,10 @@
 #include <stdexcept>
 
 #include "common/blocking_hint.h"
+#include "common/storage_unavailable.h"
 #include "store/statement_cache.h"
 #include "store/statement_runner.h"
+#include "store/storage_failure.h"
 
 namespace aev::store {
 
@@ -30,8 +32,9 @@ struct ResultGuard {
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
   const char* state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
   // SQLSTATE in the text: isUniqueViolation looks for 23505.
-  throw std::runtime_error(message + (state ? std::string(" (SQLSTATE ") + state + ")" : "") +
-                           " in: " + sql.substr(0, 200));
+  message += (state ? std::string(" (SQLSTATE ") + state + ")" : "") + " in: " + sql.substr(0, 200);
+  if (postgresFailureIsUnavailability(PQstatus(conn) == CONNECTION_OK, state)) throw StorageUnavailable(message);
+  throw std::runtime_error(message);
 }
 
 Poco::Dynamic::Var columnValue(const PGresult* res, int row, int col) {

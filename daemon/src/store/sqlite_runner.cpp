@@ -5,8 +5,10 @@
 
 #include <stdexcept>
 
+#include "common/storage_unavailable.h"
 #include "store/statement_cache.h"
 #include "store/statement_runner.h"
+#include "store/storage_failure.h"
 
 namespace aev::store {
 
@@ -15,8 +17,10 @@ namespace {
 [[noreturn]] void fail(sqlite3* db, int rc, const std::string& sql) {
   // The message keeps SQLite's own text ("UNIQUE constraint failed: ...") first:
   // isUniqueViolation and the logs read it.
-  throw std::runtime_error(std::string(sqlite3_errmsg(db)) + " (sqlite " + std::to_string(rc) + ") in: " +
-                           sql.substr(0, 200));
+  std::string message =
+      std::string(sqlite3_errmsg(db)) + " (sqlite " + std::to_string(rc) + ") in: " + sql.substr(0, 200);
+  if (sqliteFailureIsUnavailability(rc)) throw StorageUnavailable(message);
+  throw std::runtime_error(message);
 }
 
 bool onlyWhitespace(const char* s) {
@@ -57,8 +61,8 @@ class SqliteRunner final : public StatementRunner {
       }
     } reset{stmt};
     if (static_cast<int>(params.size()) != sqlite3_bind_parameter_count(stmt))
-      throw std::logic_error("SQL expects " + std::to_string(sqlite3_bind_parameter_count(stmt)) +
-                             " parameters, got " + std::to_string(params.size()) + ": " + sql.substr(0, 200));
+      throw std::logic_error("SQL expects " + std::to_string(sqlite3_bind_parameter_count(stmt)) + " parameters, got " +
+                             std::to_string(params.size()) + ": " + sql.substr(0, 200));
     for (std::size_t i = 0; i < params.size(); ++i) bind(stmt, static_cast<int>(i) + 1, params[i], sql);
 
     Rows result;
@@ -95,8 +99,8 @@ class SqliteRunner final : public StatementRunner {
     if (auto* cached = cache_.find(sql)) return *cached;
     sqlite3_stmt* stmt = nullptr;
     const char* tail = nullptr;
-    const int rc = sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()) + 1, SQLITE_PREPARE_PERSISTENT,
-                                      &stmt, &tail);
+    const int rc =
+        sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()) + 1, SQLITE_PREPARE_PERSISTENT, &stmt, &tail);
     if (rc != SQLITE_OK) fail(db_, rc, sql);
     if (!stmt) throw std::logic_error("empty SQL statement");
     if (!onlyWhitespace(tail)) {

@@ -23,6 +23,7 @@ constexpr int kFrameHeaderBytes = 24;
 
 std::atomic<unsigned long long> requestedWrites{0};
 std::atomic<unsigned long long> issuedWrites{0};
+std::atomic<bool> everyCommitSyncs{false};
 
 sqlite3_vfs* realVfs = nullptr;  // the default VFS we wrap, set once by install
 
@@ -34,6 +35,7 @@ struct WalFile {
   std::size_t length;
   sqlite3_int64 start;         // file offset of buffer[0]
   sqlite3_int64 lastWriteEnd;  // where SQLite's previous write to this file ended (-1: none)
+  sqlite3_int64 unsynced;      // lowest offset written since the last good sync (-1: none)
   bool commitPagePending;      // a commit frame's header was the previous write
 };
 
@@ -63,6 +65,7 @@ int walWrite(sqlite3_file* file, const void* data, int amount, sqlite3_int64 off
   const auto size = static_cast<std::size_t>(amount);
   const bool followsLastWrite = offset == w->lastWriteEnd;
   w->lastWriteEnd = offset + amount;
+  if (w->unsynced < 0 || offset < w->unsynced) w->unsynced = offset;
   const bool contiguous = w->length > 0 && offset == w->start + static_cast<sqlite3_int64>(w->length);
   if (w->length > 0 && (!contiguous || w->length + size > kBufferCapacity)) {
     if (const int rc = flush(w); rc != SQLITE_OK) return rc;
@@ -122,10 +125,31 @@ int walTruncate(sqlite3_file* file, sqlite3_int64 size) {
   AEV_FLUSH_OR_RETURN(w);
   return w->real->pMethods->xTruncate(w->real, size);
 }
+// After a failed sync, when every commit syncs: the frames written since the last good
+// sync are the failed transaction's. They are in the page cache, so a restart of the
+// process would find a valid commit there and recover it, though SQLite reported the
+// commit as failed (and we answered an error). Zeroing the first of their headers (the
+// WAL header, if the log was restarted in that transaction) ends recovery before them.
+// The next transaction writes over them anyway; this covers a crash before it.
+void forgetUnsyncedFrames(WalFile* w) {
+  if (w->unsynced < 0 || !everyCommitSyncs.load(std::memory_order_relaxed)) return;
+  static const char zeros[kWalHeaderBytes] = {};
+  const int bytes = w->unsynced == 0 ? static_cast<int>(kWalHeaderBytes) : kFrameHeaderBytes;
+  issuedWrites.fetch_add(1, std::memory_order_relaxed);
+  w->real->pMethods->xWrite(w->real, zeros, bytes, w->unsynced);  // best effort: the error stands
+  w->unsynced = -1;
+}
+
 int walSync(sqlite3_file* file, int flags) {
   WalFile* w = asWal(file);
-  AEV_FLUSH_OR_RETURN(w);
-  return w->real->pMethods->xSync(w->real, flags);
+  int rc = flush(w);
+  if (rc == SQLITE_OK) rc = w->real->pMethods->xSync(w->real, flags);
+  if (rc == SQLITE_OK) {
+    w->unsynced = -1;
+  } else {
+    forgetUnsyncedFrames(w);
+  }
+  return rc;
 }
 int walFileSize(sqlite3_file* file, sqlite3_int64* size) {
   WalFile* w = asWal(file);
@@ -183,6 +207,7 @@ int coalescingOpen(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* file, int 
   w->length = 0;
   w->start = 0;
   w->lastWriteEnd = -1;
+  w->unsynced = -1;
   w->commitPagePending = false;
   const int rc = realVfs->xOpen(realVfs, name, w->real, flags, outFlags);
   if (rc != SQLITE_OK) {
@@ -266,6 +291,8 @@ void installWalWriteCoalescer() {
   static std::once_flag once;
   std::call_once(once, install);
 }
+
+void setEveryCommitSyncsWal(bool value) { everyCommitSyncs.store(value, std::memory_order_relaxed); }
 
 const char* walWriteCoalescerName() { return "aev-wal-coalescing"; }
 

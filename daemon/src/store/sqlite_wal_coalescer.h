@@ -26,6 +26,14 @@ namespace aev::store {
 // nothing. Call before the first connection is opened.
 void installWalWriteCoalescer();
 
+// Whether every commit syncs the WAL (synchronous=FULL or EXTRA; false until set). Then,
+// when a sync fails, the frames written since the last good sync belong to the commit that
+// failed, and the VFS makes them unrecoverable (it zeroes the first one's header), so a
+// commit SQLite reported as failed cannot come back when the process restarts before the
+// next commit overwrites them. With NORMAL or OFF those frames may hold commits already
+// reported done, and are left alone.
+void setEveryCommitSyncsWal(bool value);
+
 // The name it is registered under ("aev-wal-coalescing").
 const char* walWriteCoalescerName();
 

@@ -2,10 +2,13 @@
 // 2,000 concurrent subscribers on one channel all receive each event; a subscriber that
 // never reads is disconnected at its backlog cap while the others and the publisher
 // carry on; a daemon restart mid-stream followed by a resume loses nothing; a daemon
-// killed (SIGKILL) while publishers are busy keeps every event it acknowledged.
+// killed (SIGKILL) while publishers are busy keeps every event it acknowledged; a commit
+// whose fdatasync fails is a 503 and its events never come back, even after a SIGKILL.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -14,6 +17,8 @@
 #include <thread>
 
 #include "events_support.h"
+#include "support/backend.h"
+#include "support/process.h"
 
 namespace aev::testing {
 namespace {
@@ -267,6 +272,68 @@ TEST_F(RestartApi, EveryAcknowledgedPublishSurvivesAKillMidPublish) {
   // And the channel takes publishes again, after the highest id it had.
   const auto next = intField(publish(t.http, ch, "after-kill"), "id");
   EXPECT_GT(next, *stored.rbegin());
+}
+
+// True once every thread of `pid` has a tracer (strace -f attaches them one by one).
+bool everyThreadTraced(pid_t pid) {
+  std::error_code ec;
+  int threads = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+    const auto status = readFile(task.path().string() + "/status");
+    const auto at = status.find("TracerPid:");
+    if (at == std::string::npos || std::stol(status.substr(at + 10)) == 0) return false;
+    ++threads;
+  }
+  return !ec && threads > 0;
+}
+
+// "An fsync or I/O error becomes a 5xx, never a 2xx" (reliability checklist G3), on
+// SQLite: strace makes every fdatasync of the daemon fail with EIO. The publishes are 503
+// problems with Retry-After. Their frames are still in the page cache, so a restart of the
+// process before the next commit would recover them as committed, unless the store
+// makes them unrecoverable (store/sqlite_wal_coalescer.h): after a SIGKILL and a restart,
+// none of them is listed.
+TEST_F(RestartApi, AFailedFsyncIsA503AndItsEventsNeverComeBack) {
+  if (currentBackend() != Backend::SQLite) GTEST_SKIP() << "injects faults into SQLite's fdatasync";
+  if (!runCommand({"strace", "-V"}, 10s).ok()) GTEST_SKIP() << "strace is not installed (scripts/deps.sh)";
+  auto t = newTenant("eio");
+  const auto ch = newChannel(t);
+  const auto before = intField(publish(t.http, ch, "before"), "id");
+
+  TempDir dir("aev-strace");
+  const pid_t tracer =
+      spawnProcess({"strace", "-f", "-qq", "-p", std::to_string(daemon().pid()), "-e", "trace=fdatasync,fsync", "-e",
+                    "inject=fdatasync,fsync:error=EIO", "-o", dir.file("trace.txt")},
+                   dir.file("strace.log"));
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (!everyThreadTraced(daemon().pid()) && std::chrono::steady_clock::now() < deadline) {
+    if (pollExit(tracer)) GTEST_SKIP() << "strace cannot attach here: " << readFile(dir.file("strace.log"));
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_TRUE(everyThreadTraced(daemon().pid())) << readFile(dir.file("strace.log"));
+
+  expectServerErrors(2);
+  auto single = t.http.post("/event", eventBody(ch, "failed-single"));
+  EXPECT_TRUE(IsProblem(single, 503)) << single.describe();
+  EXPECT_EQ(single.header("Retry-After"), "1");
+  Poco::JSON::Array::Ptr events = new Poco::JSON::Array;
+  for (int i = 0; i < 3; ++i) events->add(eventBody(ch, "failed-batch-" + std::to_string(i)));
+  auto batch = t.http.post("/events/batch", obj({{"events", events}}));
+  EXPECT_TRUE(IsProblem(batch, 503)) << batch.describe();
+  // Reads need no fsync: the daemon still answers them.
+  EXPECT_STATUS(t.http.get("/event/" + std::to_string(ch) + "/list"), 200);
+
+  ::kill(tracer, SIGINT);
+  EXPECT_TRUE(waitExit(tracer, kWait));
+  daemon().kill();  // at once, before any later commit writes over the failed frames
+  ASSERT_NO_THROW(daemon().start());
+
+  auto list = t.http.get("/event/" + std::to_string(ch) + "/list?limit=100");
+  ASSERT_STATUS(list, 200);
+  std::vector<std::string> identifiers;
+  for (const auto& e : objects(list.object()->getArray("data"))) identifiers.push_back(strField(e, "identifier"));
+  EXPECT_EQ(identifiers, std::vector<std::string>{"before"}) << list.describe();
+  EXPECT_GT(intField(publish(t.http, ch, "after"), "id"), before);
 }
 
 }  // namespace
