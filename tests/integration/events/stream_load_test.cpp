@@ -323,6 +323,62 @@ bool everyThreadTraced(pid_t pid) {
   return !ec && threads > 0;
 }
 
+// strace attached to the daemon (every thread), failing the named system calls with
+// `error` until stop(). skipReason() is not empty when strace is missing or cannot attach
+// here (no ptrace): the test then skips.
+class SyscallFaults {
+ public:
+  SyscallFaults(pid_t pid, const std::string& calls, const std::string& error) : dir_("aev-strace") {
+    if (!runCommand({"strace", "-V"}, 10s).ok()) {
+      skip_ = "strace is not installed (scripts/deps.sh)";
+      return;
+    }
+    tracer_ = spawnProcess({"strace", "-f", "-qq", "-p", std::to_string(pid), "-e", "trace=" + calls, "-e",
+                            "inject=" + calls + ":error=" + error, "-o", dir_.file("trace.txt")},
+                           dir_.file("strace.log"));
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (!everyThreadTraced(pid)) {
+      if (pollExit(tracer_)) {
+        tracer_ = -1;
+        skip_ = "strace cannot attach here: " + readFile(dir_.file("strace.log"));
+        return;
+      }
+      if (std::chrono::steady_clock::now() > deadline) {
+        stop();
+        skip_ = "strace did not attach to every thread in time: " + readFile(dir_.file("strace.log"));
+        return;
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+  }
+  ~SyscallFaults() { stop(); }
+  SyscallFaults(const SyscallFaults&) = delete;
+  SyscallFaults& operator=(const SyscallFaults&) = delete;
+
+  const std::string& skipReason() const { return skip_; }
+  void stop() {
+    if (tracer_ <= 0) return;
+    ::kill(tracer_, SIGINT);  // detaches, and the calls succeed again
+    if (!waitExit(tracer_, kWait)) {
+      ::kill(tracer_, SIGKILL);
+      waitExit(tracer_, kWait);
+    }
+    tracer_ = -1;
+  }
+
+ private:
+  TempDir dir_;
+  pid_t tracer_ = -1;
+  std::string skip_;
+};
+
+std::vector<std::string> listedIdentifiers(const HttpClient& http, std::int64_t channelId) {
+  std::vector<std::string> identifiers;  // newest first
+  for (const auto& [id, identifier] : listedEvents(http, channelId))
+    identifiers.insert(identifiers.begin(), identifier);
+  return identifiers;
+}
+
 // "An fsync or I/O error becomes a 5xx, never a 2xx" (reliability checklist G3), on
 // SQLite: strace makes every fdatasync of the daemon fail with EIO. The publishes are 503
 // problems with Retry-After. Their frames are still in the page cache, so a restart of the
@@ -331,23 +387,12 @@ bool everyThreadTraced(pid_t pid) {
 // none of them is listed.
 TEST_F(RestartApi, AFailedFsyncIsA503AndItsEventsNeverComeBack) {
   if (currentBackend() != Backend::SQLite) GTEST_SKIP() << "injects faults into SQLite's fdatasync";
-  if (!runCommand({"strace", "-V"}, 10s).ok()) GTEST_SKIP() << "strace is not installed (scripts/deps.sh)";
   auto t = newTenant("eio");
   const auto ch = newChannel(t);
   const auto before = intField(publish(t.http, ch, "before"), "id");
 
-  TempDir dir("aev-strace");
-  const pid_t tracer =
-      spawnProcess({"strace", "-f", "-qq", "-p", std::to_string(daemon().pid()), "-e", "trace=fdatasync,fsync", "-e",
-                    "inject=fdatasync,fsync:error=EIO", "-o", dir.file("trace.txt")},
-                   dir.file("strace.log"));
-  const auto deadline = std::chrono::steady_clock::now() + kWait;
-  while (!everyThreadTraced(daemon().pid()) && std::chrono::steady_clock::now() < deadline) {
-    if (pollExit(tracer)) GTEST_SKIP() << "strace cannot attach here: " << readFile(dir.file("strace.log"));
-    std::this_thread::sleep_for(10ms);
-  }
-  ASSERT_TRUE(everyThreadTraced(daemon().pid())) << readFile(dir.file("strace.log"));
-
+  SyscallFaults faults(daemon().pid(), "fdatasync,fsync", "EIO");
+  if (!faults.skipReason().empty()) GTEST_SKIP() << faults.skipReason();
   expectServerErrors(2);
   auto single = t.http.post("/event", eventBody(ch, "failed-single"));
   EXPECT_TRUE(IsProblem(single, 503)) << single.describe();
@@ -359,17 +404,40 @@ TEST_F(RestartApi, AFailedFsyncIsA503AndItsEventsNeverComeBack) {
   // Reads need no fsync: the daemon still answers them.
   EXPECT_STATUS(t.http.get("/event/" + std::to_string(ch) + "/list"), 200);
 
-  ::kill(tracer, SIGINT);
-  EXPECT_TRUE(waitExit(tracer, kWait));
+  faults.stop();
   daemon().kill();  // at once, before any later commit writes over the failed frames
   ASSERT_NO_THROW(daemon().start());
-
-  auto list = t.http.get("/event/" + std::to_string(ch) + "/list?limit=100");
-  ASSERT_STATUS(list, 200);
-  std::vector<std::string> identifiers;
-  for (const auto& e : objects(list.object()->getArray("data"))) identifiers.push_back(strField(e, "identifier"));
-  EXPECT_EQ(identifiers, std::vector<std::string>{"before"}) << list.describe();
+  EXPECT_EQ(listedIdentifiers(t.http, ch), std::vector<std::string>{"before"});
   EXPECT_GT(intField(publish(t.http, ch, "after"), "id"), before);
+}
+
+// A full disk (reliability checklist G4), on SQLite: strace makes every pwrite fail with
+// ENOSPC. Publishes are 503 problems and store nothing; reads go on; once space is back,
+// publishing resumes without a restart, and the database opens cleanly after one.
+TEST_F(RestartApi, AFullDiskIsA503AndPublishingResumesWhenSpaceIsBack) {
+  if (currentBackend() != Backend::SQLite) GTEST_SKIP() << "injects faults into SQLite's writes";
+  auto t = newTenant("full");
+  const auto ch = newChannel(t);
+  publish(t.http, ch, "before");
+
+  SyscallFaults faults(daemon().pid(), "pwrite64", "ENOSPC");
+  if (!faults.skipReason().empty()) GTEST_SKIP() << faults.skipReason();
+  expectServerErrors(2);
+  auto single = t.http.post("/event", eventBody(ch, "failed-single"));
+  EXPECT_TRUE(IsProblem(single, 503)) << single.describe();
+  EXPECT_EQ(single.header("Retry-After"), "1");
+  Poco::JSON::Array::Ptr events = new Poco::JSON::Array;
+  for (int i = 0; i < 3; ++i) events->add(eventBody(ch, "failed-batch-" + std::to_string(i)));
+  auto batch = t.http.post("/events/batch", obj({{"events", events}}));
+  EXPECT_TRUE(IsProblem(batch, 503)) << batch.describe();
+  EXPECT_EQ(listedIdentifiers(t.http, ch), std::vector<std::string>{"before"});
+
+  faults.stop();
+  publish(t.http, ch, "after");
+  EXPECT_EQ(listedIdentifiers(t.http, ch), (std::vector<std::string>{"after", "before"}));
+  const auto status = daemon().restart();
+  EXPECT_TRUE(status.exited && status.code == 0) << status.describe();
+  EXPECT_EQ(listedIdentifiers(t.http, ch), (std::vector<std::string>{"after", "before"}));
 }
 
 }  // namespace
