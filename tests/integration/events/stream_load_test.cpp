@@ -173,7 +173,21 @@ TEST_F(SlowSubscriberApi, AReaderThatStallsIsCutOffWithoutSlowingOthers) {
 
 // ---------------------------------------------------------------- restart
 
-class RestartApi : public EventsTest {};
+class RestartApi : public EventsTest {
+ protected:
+  // A single publish ("failed-single") and a batch ("failed-batch-0..2") are both 503
+  // problems with Retry-After: 1.
+  static void expectPublishesRefused(const Tenant& t, std::int64_t ch) {
+    auto single = t.http.post("/event", eventBody(ch, "failed-single"));
+    EXPECT_TRUE(IsProblem(single, 503)) << single.describe();
+    EXPECT_EQ(single.header("Retry-After"), "1");
+    Poco::JSON::Array::Ptr events = new Poco::JSON::Array;
+    for (int i = 0; i < 3; ++i) events->add(eventBody(ch, "failed-batch-" + std::to_string(i)));
+    auto batch = t.http.post("/events/batch", obj({{"events", events}}));
+    EXPECT_TRUE(IsProblem(batch, 503)) << batch.describe();
+    EXPECT_EQ(batch.header("Retry-After"), "1");
+  }
+};
 
 TEST_F(RestartApi, ResumeAfterADaemonRestartLosesNothing) {
   auto t = newTenant("restart");
@@ -394,13 +408,7 @@ TEST_F(RestartApi, AFailedFsyncIsA503AndItsEventsNeverComeBack) {
   SyscallFaults faults(daemon().pid(), "fdatasync,fsync", "EIO");
   if (!faults.skipReason().empty()) GTEST_SKIP() << faults.skipReason();
   expectServerErrors(2);
-  auto single = t.http.post("/event", eventBody(ch, "failed-single"));
-  EXPECT_TRUE(IsProblem(single, 503)) << single.describe();
-  EXPECT_EQ(single.header("Retry-After"), "1");
-  Poco::JSON::Array::Ptr events = new Poco::JSON::Array;
-  for (int i = 0; i < 3; ++i) events->add(eventBody(ch, "failed-batch-" + std::to_string(i)));
-  auto batch = t.http.post("/events/batch", obj({{"events", events}}));
-  EXPECT_TRUE(IsProblem(batch, 503)) << batch.describe();
+  expectPublishesRefused(t, ch);
   // Reads need no fsync: the daemon still answers them.
   EXPECT_STATUS(t.http.get("/event/" + std::to_string(ch) + "/list"), 200);
 
@@ -423,13 +431,7 @@ TEST_F(RestartApi, AFullDiskIsA503AndPublishingResumesWhenSpaceIsBack) {
   SyscallFaults faults(daemon().pid(), "pwrite64", "ENOSPC");
   if (!faults.skipReason().empty()) GTEST_SKIP() << faults.skipReason();
   expectServerErrors(2);
-  auto single = t.http.post("/event", eventBody(ch, "failed-single"));
-  EXPECT_TRUE(IsProblem(single, 503)) << single.describe();
-  EXPECT_EQ(single.header("Retry-After"), "1");
-  Poco::JSON::Array::Ptr events = new Poco::JSON::Array;
-  for (int i = 0; i < 3; ++i) events->add(eventBody(ch, "failed-batch-" + std::to_string(i)));
-  auto batch = t.http.post("/events/batch", obj({{"events", events}}));
-  EXPECT_TRUE(IsProblem(batch, 503)) << batch.describe();
+  expectPublishesRefused(t, ch);
   EXPECT_EQ(listedIdentifiers(t.http, ch), std::vector<std::string>{"before"});
 
   faults.stop();
