@@ -49,7 +49,7 @@ PostgresServer& PostgresServer::instance() {
   return server;
 }
 
-PostgresServer::PostgresServer() {
+PostgresServer::PostgresServer(bool durableCommits) : durableCommits_(durableCommits) {
   bin_ = binDir();
   if (bin_.empty()) throw std::runtime_error("PostgreSQL binaries not found (set AEV_PG_BIN)");
   start();
@@ -95,38 +95,50 @@ void PostgresServer::start() {
     chownTree(dir_->path(), pw->pw_uid, pw->pw_gid);
   }
 
-  auto init = runCommand(asServerUser({tool("initdb"), "-D", data, "-A", "trust", "-U", user_, "--no-sync", "-E",
-                                       "UTF8", "--locale=C"}));
-  if (!init.ok())
-    throw std::runtime_error("initdb failed (" + init.status.describe() + "):\n" + init.output);
+  auto init = runCommand(
+      asServerUser({tool("initdb"), "-D", data, "-A", "trust", "-U", user_, "--no-sync", "-E", "UTF8", "--locale=C"}));
+  if (!init.ok()) throw std::runtime_error("initdb failed (" + init.status.describe() + "):\n" + init.output);
 
   std::string lastError;
-  for (int attempt = 0; attempt < 5; ++attempt) {
+  for (int attempt = 0; attempt < 5 && !running_; ++attempt) {
     port_ = freeLoopbackPort();
-    const std::string options = "-p " + std::to_string(port_) +
-                                " -c listen_addresses=127.0.0.1 -c unix_socket_directories=" + dir_->path() +
-                                " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-                                " -c max_connections=300 -c shared_buffers=32MB";
-    auto r = runCommand(asServerUser({tool("pg_ctl"), "-D", data, "-l", dir_->file("postgres.log"), "-w", "-t", "60",
-                                      "-o", options, "start"}),
-                        std::chrono::seconds(90));
-    if (r.ok()) {
-      running_ = true;
-      break;
-    }
-    lastError = "pg_ctl start failed (" + r.status.describe() + "):\n" + r.output + "\n" + logTail();
-    // A port taken in the meantime: try another one.
+    running_ = launch(lastError);  // on failure, most likely a port taken in the meantime: another one
   }
   if (!running_) throw std::runtime_error(lastError);
 
   // Accepting TCP connections as our user?
   for (int i = 0; i < 100; ++i) {
-    auto r = runCommand({tool("pg_isready"), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U", user_, "-d",
-                         "postgres"});
+    auto r =
+        runCommand({tool("pg_isready"), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U", user_, "-d", "postgres"});
     if (r.ok()) return;
     usleep(100 * 1000);
   }
   throw std::runtime_error("PostgreSQL did not become ready:\n" + logTail());
+}
+
+bool PostgresServer::launch(std::string& error) {
+  const std::string options = "-p " + std::to_string(port_) +
+                              " -c listen_addresses=127.0.0.1 -c unix_socket_directories=" + dir_->path() +
+                              " -c fsync=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB" +
+                              (durableCommits_ ? "" : " -c synchronous_commit=off");
+  auto r = runCommand(asServerUser({tool("pg_ctl"), "-D", dir_->file("data"), "-l", dir_->file("postgres.log"), "-w",
+                                    "-t", "60", "-o", options, "start"}),
+                      std::chrono::seconds(90));
+  if (!r.ok()) error = "pg_ctl start failed (" + r.status.describe() + "):\n" + r.output + "\n" + logTail();
+  return r.ok();
+}
+
+void PostgresServer::crash() {
+  auto r = runCommand(asServerUser({tool("pg_ctl"), "-D", dir_->file("data"), "-m", "immediate", "-w", "stop"}),
+                      std::chrono::seconds(60));
+  if (!r.ok()) throw std::runtime_error("pg_ctl stop -m immediate failed: " + r.output);
+  running_ = false;
+}
+
+void PostgresServer::startAgain() {
+  std::string error;
+  if (!launch(error)) throw std::runtime_error(error);
+  running_ = true;
 }
 
 void PostgresServer::stop() {
@@ -143,8 +155,8 @@ void PostgresServer::stop() {
 }
 
 std::string PostgresServer::psql(const std::string& database, const std::string& sql) {
-  auto r = runCommand({tool("psql"), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U", user_, "-d", database,
-                       "-v", "ON_ERROR_STOP=1", "-X", "-q", "-t", "-A", "-c", sql});
+  auto r = runCommand({tool("psql"), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U", user_, "-d", database, "-v",
+                       "ON_ERROR_STOP=1", "-X", "-q", "-t", "-A", "-c", sql});
   if (!r.ok()) throw std::runtime_error("psql failed (" + r.status.describe() + "): " + sql + "\n" + r.output);
   return r.output;
 }

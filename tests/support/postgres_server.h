@@ -22,7 +22,9 @@ class PostgresServer {
   static std::string binDir();
   static bool available() { return !binDir().empty(); }
 
-  PostgresServer();
+  // Commits are not flushed to the server's WAL (synchronous_commit=off: faster tests)
+  // unless `durableCommits`; a test that crashes the server (crash()) needs them flushed.
+  explicit PostgresServer(bool durableCommits = false);
   ~PostgresServer();
   PostgresServer(const PostgresServer&) = delete;
   PostgresServer& operator=(const PostgresServer&) = delete;
@@ -34,6 +36,11 @@ class PostgresServer {
   // (tuples only, unaligned). Throws on failure.
   std::string psql(const std::string& database, const std::string& sql);
 
+  // An outage: `pg_ctl stop -m immediate` (no shutdown checkpoint, every connection cut,
+  // crash recovery at the next start), then startAgain() on the same port and data.
+  void crash();
+  void startAgain();
+
   int port() const { return port_; }
   const std::string& user() const { return user_; }
   std::string url(const std::string& database) const;
@@ -41,6 +48,7 @@ class PostgresServer {
 
  private:
   void start();
+  bool launch(std::string& error);  // pg_ctl start on port_
   void stop();
   std::vector<std::string> asServerUser(std::vector<std::string> argv) const;
   std::string tool(const std::string& name) const;
@@ -50,6 +58,7 @@ class PostgresServer {
   std::string user_ = "aev_test";
   int port_ = 0;
   bool running_ = false;
+  bool durableCommits_ = false;
   int counter_ = 0;
   std::mutex mutex_;
 };

@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "common/blocking_hint.h"
+#include "common/exceptions.h"
+#include "common/storage_unavailable.h"
 #include "store/sqlite_wal_coalescer.h"
 #include "store/statement_runner.h"
 
@@ -230,7 +232,14 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
 Database::~Database() { close(); }
 
 PooledSession Database::openSession() {
-  auto session = std::make_unique<Poco::Data::Session>(connector_, connectionString_);
+  std::unique_ptr<Poco::Data::Session> session;
+  try {
+    session = std::make_unique<Poco::Data::Session>(connector_, connectionString_);
+  } catch (const std::exception& e) {
+    // The server is down or unreachable, or the file cannot be opened: the store is
+    // unavailable (a 503 to the request that needed it), not our code wrong.
+    throw StorageUnavailable("cannot open a " + connector_ + " connection: " + describeException(e));
+  }
   if (dialect_ == Dialect::SQLite) {
     *session << "PRAGMA journal_mode=WAL", now;
     *session << ("PRAGMA synchronous=" + options_.sqliteSynchronous), now;
@@ -276,11 +285,21 @@ std::unique_ptr<Connection> Database::acquire() {
 
 void Database::release(PooledSession session) {
   if (!session.session) return;
+  std::vector<PooledSession> dropped;  // closed after the lock is released
   std::lock_guard lock(mutex_);
   if (closed_ || !session.runner->healthy() || !session.session->isConnected()) {
     --open_;
-    session = PooledSession();
-    available_.notify_one();
+    dropped.push_back(std::move(session));
+    // A lost connection (PostgreSQL restarted or failed over) means the idle ones are
+    // most likely lost too, though nothing tells until each is used: drop them now, so
+    // that once the server is back the next requests get new connections instead of
+    // failing one by one on the old ones.
+    if (!closed_ && !dropped.back().runner->healthy()) {
+      open_ -= static_cast<int>(idle_.size());
+      for (auto& idle : idle_) dropped.push_back(std::move(idle));
+      idle_.clear();
+    }
+    available_.notify_all();
     return;
   }
   idle_.push_back(std::move(session));

@@ -21,6 +21,7 @@
 
 #include "events_support.h"
 #include "support/backend.h"
+#include "support/postgres_server.h"
 #include "support/process.h"
 
 namespace aev::testing {
@@ -440,6 +441,60 @@ TEST_F(RestartApi, AFullDiskIsA503AndPublishingResumesWhenSpaceIsBack) {
   const auto status = daemon().restart();
   EXPECT_TRUE(status.exited && status.code == 0) << status.describe();
   EXPECT_EQ(listedIdentifiers(t.http, ch), (std::vector<std::string>{"after", "before"}));
+}
+
+// A PostgreSQL crash (reliability checklist G2). This suite's daemon has a PostgreSQL
+// server of its own, which the test stops with `pg_ctl stop -m immediate`. While it is
+// down, publishes and reads are 503 problems and /readyz says 503. Once it is back the
+// daemon reconnects by itself: the event acknowledged before is there, none of the
+// refused ones, and publishing works again within a few attempts.
+class PostgresOutageApi : public RestartApi {
+ public:
+  static void SetUpTestSuite() {
+    if (currentBackend() != Backend::PostgreSQL) return startDaemon();
+    server_ = std::make_unique<PostgresServer>(/*durableCommits=*/true);
+    DaemonOptions options;
+    options.databaseUrl = server_->createDatabase();
+    startDaemon(options);
+  }
+  static void TearDownTestSuite() {
+    stopDaemon();
+    server_.reset();
+  }
+
+ protected:
+  static inline std::unique_ptr<PostgresServer> server_;
+};
+
+TEST_F(PostgresOutageApi, PostgreSQLDownIsA503AndTheDaemonReconnects) {
+  if (currentBackend() != Backend::PostgreSQL) GTEST_SKIP() << "stops the daemon's PostgreSQL server";
+  auto t = newTenant("pgdown");
+  const auto ch = newChannel(t);
+  publish(t.http, ch, "before");
+
+  server_->crash();
+  // 2 publishes, a read, /readyz; then after the restart, the attempts that still meet a
+  // connection the crash cut (each lost connection empties the idle pool).
+  expectServerErrors(4, 20);
+  expectPublishesRefused(t, ch);
+  auto list = t.http.get("/event/" + std::to_string(ch) + "/list");
+  EXPECT_TRUE(IsProblem(list, 503)) << list.describe();
+  EXPECT_EQ(anon().get("/readyz").status, 503);
+
+  server_->startAgain();
+  int attempts = 0;
+  HttpResult after;
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  do {
+    ++attempts;
+    after = t.http.post("/event", eventBody(ch, "after"));
+    if (after.status != 503) break;
+    std::this_thread::sleep_for(50ms);
+  } while (std::chrono::steady_clock::now() < deadline);
+  ASSERT_STATUS(after, 201);
+  EXPECT_LE(attempts, 3) << "the pool kept handing out connections the crash had cut";
+  EXPECT_EQ(listedIdentifiers(t.http, ch), (std::vector<std::string>{"after", "before"}));
+  EXPECT_EQ(anon().get("/readyz").status, 200);
 }
 
 }  // namespace
