@@ -151,7 +151,7 @@ if [ "$PG" = 1 ]; then
   log "postgres up on $P_PG"
 fi
 
-aev_flags=(--set log.level=warn --set http.max_threads=96 --set stream.max_subscribers=20000
+aev_flags=(--set log.level=warn --set http.max_threads=96 --set stream.max_subscribers=20000 --set stream.max_subscribers_per_org=20000
   --set plans.free.events_quota_monthly=2000000000 --set auth.login_max_failures=1000)
 
 SQLITE_PID=$(start_aev aev-sqlite "$P_SQLITE")

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/errors.h"
 #include "stream/hub.h"
 
 namespace aev::stream {
@@ -224,6 +225,37 @@ TEST_F(HubOverTcp, ClosingAChannelWhileItsFramesAreQueuedEndsItsStreamsOnly) {
   readUntil(other, 10, std::chrono::seconds(30));
   for (const auto& c : other) ASSERT_EQ(c.ids, idsOf(1, 10));
   EXPECT_EQ(hub.subscriberCount(), other.size());
+  hub.stop();
+}
+
+// One organization cannot take the whole hub: past maxSubscribersPerOrg its new streams
+// are refused with 429 (Retry-After), other organizations are not, and a closed stream
+// gives its organization the slot back. The hub-wide limit is still a 503.
+TEST(HubLimits, StreamsPerOrganizationAndInTotal) {
+  HubOptions options;
+  options.maxSubscribersPerOrg = 2;
+  options.maxSubscribers = 4;
+  Hub hub(options);
+  const Hub::Owner orgA{1, 10, 0}, orgB{2, 20, 0}, orgC{3, 30, 0};
+  const auto a1 = hub.reserve(kChannel, {}, orgA);
+  hub.reserve(kChannel, {}, orgA);
+  try {
+    hub.reserve(kChannel, {}, orgA);
+    ADD_FAILURE() << "a third stream of organization 1 was admitted";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status(), 429);
+    EXPECT_EQ(e.headers().at("Retry-After"), "5");
+  }
+  hub.reserve(kChannel, {}, orgB);  // another organization is not affected
+  hub.cancel(a1);
+  hub.reserve(kChannel, {}, orgA);  // the slot came back
+  hub.reserve(kChannel, {}, orgB);  // 4 in all now
+  try {
+    hub.reserve(kChannel, {}, orgC);
+    ADD_FAILURE() << "a fifth stream was admitted";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status(), 503);
+  }
   hub.stop();
 }
 

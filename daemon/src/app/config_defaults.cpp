@@ -56,6 +56,7 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"stream.keepalive_seconds", "15"},
       {"stream.max_backlog_bytes", "262144"},
       {"stream.max_subscribers", "20000"},
+      {"stream.max_subscribers_per_org", "10000"},
       {"stream.token_ttl_seconds", "300"},
       {"spend.policy_recheck_ms", "2000"},
       {"telemetry.prices_file", ""},

@@ -10,9 +10,9 @@
 #include "alerts/alert_evaluator.h"
 #include "alerts/alert_service.h"
 #include "analytics/analytics_service.h"
+#include "apps/app_service.h"
 #include "audit/audit_log.h"
 #include "audit/checkpoint_signer.h"
-#include "apps/app_service.h"
 #include "auth/api_key_service.h"
 #include "auth/authenticator.h"
 #include "auth/jwt.h"
@@ -20,16 +20,18 @@
 #include "auth/password_hasher.h"
 #include "auth/session_service.h"
 #include "auth/stream_tokens.h"
+#include "common/clock.h"
+#include "common/periodic_task.h"
+#include "delivery/delivery_engine.h"
+#include "delivery/outbound_http.h"
 #include "events/event_service.h"
 #include "events/event_writer.h"
 #include "events/quota_guard.h"
 #include "events/retention_sweeper.h"
-#include "common/clock.h"
-#include "common/periodic_task.h"
-#include "stream/hub.h"
-#include "plugins/settings.h"
-#include "telemetry/extractor.h"
-#include "traces/trace_service.h"
+#include "exports/destination_service.h"
+#include "exports/export_outbox.h"
+#include "exports/export_sender.h"
+#include "exports/exporter_pool.h"
 #include "http/context.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -42,23 +44,21 @@
 #include "moderation/rule_service.h"
 #include "moderation/violation_service.h"
 #include "notifications/sink_sender.h"
-#include "store/alert_repository.h"
-#include "store/change_feed.h"
+#include "plugins/settings.h"
 #include "spend/accountant.h"
 #include "spend/policy_cache.h"
 #include "spend/policy_service.h"
+#include "store/alert_repository.h"
+#include "store/change_feed.h"
 #include "store/database.h"
 #include "store/migrations.h"
 #include "store/spend_ledger_repository.h"
-#include "delivery/delivery_engine.h"
-#include "delivery/outbound_http.h"
+#include "stream/hub.h"
+#include "telemetry/extractor.h"
+#include "traces/trace_service.h"
 #include "webhooks/event_outbox.h"
 #include "webhooks/webhook_sender.h"
 #include "webhooks/webhook_service.h"
-#include "exports/destination_service.h"
-#include "exports/export_outbox.h"
-#include "exports/export_sender.h"
-#include "exports/exporter_pool.h"
 
 namespace aev::app {
 
@@ -75,8 +75,8 @@ identity::PlanCatalog plansFrom(const Poco::Util::AbstractConfiguration& cfg) {
   std::map<std::string, identity::Plan> plans;
   for (const char* name : {"free", "team", "enterprise"}) {
     const std::string base = std::string("plans.") + name + ".";
-    plans[name] = identity::Plan{name, cfg.getInt64(base + "events_quota_monthly"), cfg.getInt64(base + "retention_days"),
-                                 cfg.getInt64(base + "seat_limit")};
+    plans[name] = identity::Plan{name, cfg.getInt64(base + "events_quota_monthly"),
+                                 cfg.getInt64(base + "retention_days"), cfg.getInt64(base + "seat_limit")};
   }
   return identity::PlanCatalog(std::move(plans), cfg.getString("plans.default"));
 }
@@ -135,7 +135,8 @@ delivery::EngineOptions deliveryFrom(const Poco::Util::AbstractConfiguration& cf
     throw std::runtime_error(std::string("delivery.retry_schedule: ") + e.what());
   }
   o.pollInterval = std::chrono::milliseconds(std::max<std::int64_t>(10, cfg.getInt64("delivery.poll_interval_ms")));
-  o.attemptRetention = std::chrono::hours(24 * std::max<std::int64_t>(1, cfg.getInt64("delivery.attempt_retention_days")));
+  o.attemptRetention =
+      std::chrono::hours(24 * std::max<std::int64_t>(1, cfg.getInt64("delivery.attempt_retention_days")));
   // The lease must outlast an attempt, or a slow attempt's message would be taken twice.
   const auto attempt = std::chrono::milliseconds(cfg.getInt64("outbound.timeout_ms"));
   o.lease = std::max<std::chrono::milliseconds>(std::chrono::seconds(cfg.getInt64("delivery.lease_seconds")),
@@ -176,9 +177,9 @@ struct Components {
         dataDir(cfg.getString("data.dir")),
         secret(cfg.getString("auth.jwt_secret").empty() ? auth::loadOrCreateSecret(dataDir)
                                                         : cfg.getString("auth.jwt_secret")),
-        database(std::make_unique<store::Database>(store::DatabaseOptions{
-            cfg.getString("database.url"), dataDir, cfg.getInt("database.pool_size"),
-            cfg.getString("database.sqlite_synchronous"), 10000})),
+        database(std::make_unique<store::Database>(
+            store::DatabaseOptions{cfg.getString("database.url"), dataDir, cfg.getInt("database.pool_size"),
+                                   cfg.getString("database.sqlite_synchronous"), 10000})),
         auditSigner(audit::CheckpointSigner::loadOrCreate(auditKeyPath(cfg))),
         auditLog(*database, &auditSigner),
         auditCheckpoints("audit checkpoints", std::chrono::seconds(cfg.getInt64("audit.checkpoint_interval_seconds")),
@@ -202,7 +203,8 @@ struct Components {
         environments(*database, auditLog),
         hub(stream::HubOptions{static_cast<std::size_t>(cfg.getInt64("stream.max_backlog_bytes")), 128 * 1024,
                                std::chrono::seconds(cfg.getInt("stream.keepalive_seconds")),
-                               static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers"))}),
+                               static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers")),
+                               static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers_per_org"))}),
         writer(*database, static_cast<std::size_t>(cfg.getInt64("events.max_commit_batch"))),
         quota(*database, plans),
         events(*database, writer, quota),
@@ -220,7 +222,8 @@ struct Components {
         moderationRules(*database, auditLog, &pluginHost->registry(), moderationCache),
         violations(*database),
         moderator(moderationCache, violations, telemetry),
-        alertRules(*database, auditLog, &pluginHost->registry(), cfg.getBool("outbound.allow_private_addresses", false)),
+        alertRules(*database, auditLog, &pluginHost->registry(),
+                   cfg.getBool("outbound.allow_private_addresses", false)),
         alertEvaluator(*database, cfg.getString("http.public_url")),
         alertTask("alert evaluation", std::chrono::seconds(cfg.getInt64("alerts.evaluate_interval_seconds")),
                   [this] { alertEvaluator.evaluate(clock::nowMicros()); }),
@@ -235,7 +238,8 @@ struct Components {
         webhookSecrets(webhooks::loadOrCreateSecretKey(cfg.getString("webhooks.secret_key"), dataDir)),
         webhookSender(*database, outbound, webhookOutbox, webhookSecrets,
                       std::chrono::seconds(cfg.getInt64("webhooks.auto_disable_after_seconds"))),
-        webhooks(*database, auditLog, outbound, webhookOutbox, delivery, webhookSecrets, cfg.getString("webhooks.internal_key")),
+        webhooks(*database, auditLog, outbound, webhookOutbox, delivery, webhookSecrets,
+                 cfg.getString("webhooks.internal_key")),
         exporterPool(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout),
         exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),

@@ -82,10 +82,26 @@ void Hub::wake() {
   [[maybe_unused]] auto n = ::write(wakeFd_, &one, sizeof one);
 }
 
-Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filter, Owner owner) {
-  std::lock_guard lock(mutex_);
+void Hub::checkRoomLocked(std::int64_t orgId) const {
   if (subscribers_.size() >= options_.maxSubscribers)
     throw errors::unavailable("The stream hub is at its subscriber limit.", 5);
+  const auto org = streamsPerOrg_.find(orgId);
+  if (org != streamsPerOrg_.end() && org->second >= options_.maxSubscribersPerOrg) {
+    throw errors::tooManyRequests("This organization already holds " + std::to_string(org->second) +
+                                      " open streams, its limit (stream.max_subscribers_per_org); close one first.",
+                                  5);
+  }
+}
+
+void Hub::checkRoom(std::int64_t orgId) const {
+  std::lock_guard lock(mutex_);
+  checkRoomLocked(orgId);
+}
+
+Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filter, Owner owner) {
+  std::lock_guard lock(mutex_);
+  checkRoomLocked(owner.orgId);
+  ++streamsPerOrg_[owner.orgId];
   auto s = std::make_unique<Subscriber>();
   s->id = nextId_++;
   s->channelId = channelId;
@@ -269,6 +285,8 @@ void Hub::closeLocked(SubscriptionId id) {
     }
     Metrics::instance().add("agent_events_stream_subscribers_closed_total");
   }
+  if (auto org = streamsPerOrg_.find(s.owner.orgId); org != streamsPerOrg_.end() && --org->second == 0)
+    streamsPerOrg_.erase(org);
   subscribers_.erase(it);
   Metrics::instance()
       .counter("agent_events_stream_subscribers", "Open or starting SSE streams.")

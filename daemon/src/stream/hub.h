@@ -42,6 +42,8 @@ struct HubOptions {
   int socketSendBuffer = 128 * 1024;
   std::chrono::seconds keepAlive{15};
   std::size_t maxSubscribers = 20000;
+  // Streams one organization may hold, so that one tenant cannot take the whole hub.
+  std::size_t maxSubscribersPerOrg = 10000;
 };
 
 class Hub {
@@ -64,7 +66,12 @@ class Hub {
     std::int64_t apiKeyId = 0;  // 0 unless an API key
   };
 
-  // Throws ApiError 503 when the hub is full.
+  // Throws ApiError 503 when the hub is full, 429 when the organization holds
+  // maxSubscribersPerOrg streams. The subscribe route asks before its 200 head, so the
+  // client gets the problem; reserve() checks again (two requests may race for the last
+  // slot: the loser's stream then closes right after its head).
+  void checkRoom(std::int64_t orgId) const;
+  // Throws as checkRoom does.
   SubscriptionId reserve(std::int64_t channelId, store::EventFilter filter, Owner owner);
   // replayedSeq: the highest sequence the caller has already written (or chose to skip).
   void activate(SubscriptionId id, Poco::Net::StreamSocket socket, std::int64_t replayedSeq);
@@ -107,6 +114,7 @@ class Hub {
     std::chrono::steady_clock::time_point lastWrite;
   };
 
+  void checkRoomLocked(std::int64_t orgId) const;
   void run();
   // Moves what the writer committed since the last call into the subscribers' queues.
   void takeInboxLocked();
@@ -129,6 +137,7 @@ class Hub {
   mutable std::mutex mutex_;
   SubscriptionId nextId_ = 1;
   std::unordered_map<SubscriptionId, std::unique_ptr<Subscriber>> subscribers_;
+  std::unordered_map<std::int64_t, std::size_t> streamsPerOrg_;  // open or starting, by organization
   std::unordered_map<std::int64_t, std::vector<Subscriber*>> byChannel_;
   std::unordered_map<int, Subscriber*> byFd_;
   // Subscribers with queued frames, in the order they were marked; closeLocked() clears

@@ -3,12 +3,11 @@
 // Last-Event-ID / ?last_event_id= (also while publishes keep coming), `event: reset` for
 // an unknown id, streams ended by deleting the channel or app, revoking the key or
 // removing the member, who may subscribe, stream tokens, keep-alives and CORS.
-#include <gtest/gtest.h>
-
 #include <Poco/DateTimeFormat.h>
 #include <Poco/DateTimeParser.h>
 #include <Poco/String.h>
 #include <Poco/Timestamp.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <functional>
@@ -135,7 +134,8 @@ TEST_F(StreamApi, FiltersCombineWithAndAndWithTheIdentifierPath) {
   add("trace", subscribePath(ch, "trace_id=t1"), [](const Published& p) { return p.trace == "t1"; });
   add("all three", subscribePath(ch, "agent_id=a1&event_type=agent.error&trace_id=t1"),
       [](const Published& p) { return p.agent == "a1" && p.type == "agent.error" && p.trace == "t1"; });
-  add("identifier path", "/channel/" + chs + "/tool/subscribe", [](const Published& p) { return p.identifier == "tool"; });
+  add("identifier path", "/channel/" + chs + "/tool/subscribe",
+      [](const Published& p) { return p.identifier == "tool"; });
   add("identifier path + agent", "/channel/" + chs + "/tool/subscribe?agent_id=a1",
       [](const Published& p) { return p.identifier == "tool" && p.agent == "a1"; });
   add("none", subscribePath(ch), [](const Published&) { return true; });
@@ -148,8 +148,8 @@ TEST_F(StreamApi, FiltersCombineWithAndAndWithTheIdentifierPath) {
 
   std::vector<Published> published;
   for (int i = 0; i < 24; ++i) {
-    Published p{0, i % 2 ? "a2" : "a1", (i / 2) % 2 ? "agent.error" : "agent.start", "t" + std::to_string(1 + (i / 4) % 3),
-                i % 3 == 0 ? "tool" : "msg"};
+    Published p{0, i % 2 ? "a2" : "a1", (i / 2) % 2 ? "agent.error" : "agent.start",
+                "t" + std::to_string(1 + (i / 4) % 3), i % 3 == 0 ? "tool" : "msg"};
     auto e = publish(t.http, ch, p.identifier, obj({{"i", i}}),
                      obj({{"agentId", p.agent}, {"eventType", p.type}, {"traceId", p.trace}}));
     p.id = intField(e, "id");
@@ -157,9 +157,9 @@ TEST_F(StreamApi, FiltersCombineWithAndAndWithTheIdentifierPath) {
   }
   // The last one matches every filter, so each stream can be read up to it.
   Published last{0, "a1", "agent.error", "t1", "tool"};
-  last.id = intField(publish(t.http, ch, "tool", obj({}),
-                             obj({{"agentId", "a1"}, {"eventType", "agent.error"}, {"traceId", "t1"}})),
-                     "id");
+  last.id = intField(
+      publish(t.http, ch, "tool", obj({}), obj({{"agentId", "a1"}, {"eventType", "agent.error"}, {"traceId", "t1"}})),
+      "id");
   published.push_back(last);
 
   for (auto& s : subs) {
@@ -624,8 +624,8 @@ TEST_F(StreamApi, StreamTokensOpenOneChannelForAWhile) {
   const auto id = intField(publish(t.http, ch, "to the browser"), "id");
   EXPECT_EQ(idsOf(s->take(1, kWait)), std::vector<std::int64_t>{id}) << s->describe();
   // With filters and Last-Event-ID as a browser sends them.
-  auto resumed = subscribe(subscribePath(ch, "stream_token=" + token + "&agent_id=x"),
-                           {{"Last-Event-ID", std::to_string(id)}});
+  auto resumed =
+      subscribe(subscribePath(ch, "stream_token=" + token + "&agent_id=x"), {{"Last-Event-ID", std::to_string(id)}});
   ASSERT_TRUE(IsStreamOpen(*resumed));
   const auto x = intField(publish(t.http, ch, "for x", nullptr, obj({{"agentId", "x"}})), "id");
   EXPECT_EQ(idsOf(resumed->take(1, kWait)), std::vector<std::int64_t>{x}) << resumed->describe();
@@ -663,9 +663,12 @@ TEST_F(StreamApi, IssuingStreamTokens) {
   EXPECT_TRUE(IsProblem(t.http.post("/stream-tokens", obj({{"channelId", "abc"}})), 422));
   EXPECT_TRUE(IsProblem(t.http.post("/stream-tokens", obj({{"channelId", 999999999}})), 404));
   EXPECT_TRUE(IsProblem(t.http.post("/stream-tokens", obj({{"channelId", newChannel(stranger)}})), 404));
-  EXPECT_TRUE(IsProblem(anon().withApiKey(createKey(t, {"publish"}).key).post("/stream-tokens", obj({{"channelId", ch}})), 403));
+  EXPECT_TRUE(IsProblem(
+      anon().withApiKey(createKey(t, {"publish"}).key).post("/stream-tokens", obj({{"channelId", ch}})), 403));
   // The decimal string form, and an API key with the subscribe scope.
-  auto viaKey = anon().withApiKey(createKey(t, {"subscribe"}).key).post("/stream-tokens", obj({{"channelId", std::to_string(ch)}}));
+  auto viaKey = anon()
+                    .withApiKey(createKey(t, {"subscribe"}).key)
+                    .post("/stream-tokens", obj({{"channelId", std::to_string(ch)}}));
   ASSERT_STATUS(viaKey, 201);
   auto s = subscribe(subscribePath(ch, "stream_token=" + strField(viaKey.object(), "token")), {});
   EXPECT_TRUE(IsStreamOpen(*s));
@@ -691,8 +694,7 @@ TEST_F(StreamApi, AStreamTokenDoesNotOutliveTheKeyThatIssuedIt) {
   ASSERT_STATUS(t.user.http.del("/api-keys/" + std::to_string(key.id)), 204);
   // Revocation takes effect on the very next request (decisions §3) and ends the key's
   // streams, including those it opened through a token.
-  EXPECT_TRUE(open->waitClosed(5s)) << "a stream opened with the revoked key's token stayed open: "
-                                    << open->describe();
+  EXPECT_TRUE(open->waitClosed(5s)) << "a stream opened with the revoked key's token stayed open: " << open->describe();
   auto late = subscribe(subscribePath(ch, "stream_token=" + strField(second.object(), "token")), {});
   EXPECT_TRUE(IsProblem(late->readResponse(kWait), 401))
       << "a token of a revoked key still opens a stream: " << late->describe();
@@ -716,8 +718,8 @@ TEST_F(StreamApi, AStreamTokenDoesNotOutliveTheMembershipOfItsIssuer) {
   EXPECT_TRUE(open->waitClosed(5s)) << "a removed member's token stream stayed open: " << open->describe();
   auto late = subscribe(subscribePath(ch, "stream_token=" + strField(second.object(), "token")), {});
   auto r = late->readResponse(kWait);
-  EXPECT_TRUE(r.status == 401 || r.status == 403) << "a removed member's token still opens a stream: "
-                                                  << late->describe();
+  EXPECT_TRUE(r.status == 401 || r.status == 403)
+      << "a removed member's token still opens a stream: " << late->describe();
 }
 
 // ---------------------------------------------------------------- timers and CORS
@@ -827,10 +829,9 @@ TEST_F(StreamTimersApi, CorsAllowsTheConfiguredOriginsOnly) {
         << "no answer to a bodiless preflight within 5 s (" << ms << " ms): " << browserPreflight.describe();
     EXPECT_EQ(r.header("Access-Control-Allow-Origin"), kPageOrigin) << browserPreflight.describe();
   }
-  auto denied = anon().request("OPTIONS", "/event", std::nullopt,
-                               {{"Content-Length", "0"},
-                                {"Origin", "http://evil.example"},
-                                {"Access-Control-Request-Method", "POST"}});
+  auto denied = anon().request(
+      "OPTIONS", "/event", std::nullopt,
+      {{"Content-Length", "0"}, {"Origin", "http://evil.example"}, {"Access-Control-Request-Method", "POST"}});
   EXPECT_FALSE(denied.hasHeader("Access-Control-Allow-Origin")) << denied.describe();
   EXPECT_FALSE(denied.hasHeader("Access-Control-Allow-Methods")) << denied.describe();
 
@@ -848,15 +849,65 @@ TEST_F(StreamTimersApi, CorsAllowsTheConfiguredOriginsOnly) {
   EXPECT_EQ(error.header("Access-Control-Allow-Origin"), kPageOrigin);
 }
 
+// One organization cannot take the whole hub (reliability checklist C3):
+// stream.max_subscribers_per_org streams, then 429 with Retry-After; another organization
+// is not affected, and a stream that ends gives its slot back. A full hub
+// (stream.max_subscribers) is a 503. Both are problem answers, before any stream starts.
+class StreamLimitsApi : public EventsTest {
+ public:
+  static void SetUpTestSuite() {
+    startDaemon(options({{"stream.max_subscribers_per_org", "2"}, {"stream.max_subscribers", "3"}}));
+  }
+};
+
+TEST_F(StreamLimitsApi, AnOrganizationHoldsAtMostItsStreamLimit) {
+  auto a = newTenant("limit-a");
+  auto b = newTenant("limit-b");
+  const auto chA = newChannel(a);
+  const auto chB = newChannel(b);
+  auto first = subscribe(subscribePath(chA), auth(a));
+  ASSERT_TRUE(IsStreamOpen(*first));
+  auto second = subscribe(subscribePath(chA), auth(a));
+  ASSERT_TRUE(IsStreamOpen(*second));
+
+  auto third = subscribe(subscribePath(chA), auth(a));
+  ASSERT_EQ(third->status(), 429) << third->describe();
+  auto refused = third->readResponse(kWait);
+  EXPECT_TRUE(IsProblem(refused, 429)) << refused.describe();
+  EXPECT_EQ(refused.header("Retry-After"), "5");
+  auto other = subscribe(subscribePath(chB), auth(b));
+  EXPECT_TRUE(IsStreamOpen(*other)) << "another organization's stream was refused";
+  auto c = newTenant("limit-c");  // the hub holds 3 streams: full
+  auto full = subscribe(subscribePath(newChannel(c)), auth(c));
+  ASSERT_EQ(full->status(), 503) << full->describe();
+  auto unavailable = full->readResponse(kWait);
+  EXPECT_TRUE(IsProblem(unavailable, 503)) << unavailable.describe();
+  EXPECT_EQ(unavailable.header("Retry-After"), "5");
+  expectServerErrors(1);
+
+  // Live streams still get their events.
+  const auto id = intField(publish(a.http, chA, "still-live"), "id");
+  EXPECT_EQ(idsOf(second->take(1, kWait)), std::vector<std::int64_t>{id}) << second->describe();
+
+  first->close();  // the hub notices the disconnect and frees the slot
+  std::unique_ptr<SseStream> again;
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  do {
+    again = subscribe(subscribePath(chA), auth(a));
+    if (again->status() != 429) break;
+    std::this_thread::sleep_for(20ms);
+  } while (std::chrono::steady_clock::now() < deadline);
+  EXPECT_TRUE(IsStreamOpen(*again)) << again->describe();
+}
+
 TEST_F(StreamApi, NoCorsHeadersByDefault) {
   auto t = newTenant("nocors");
   auto r = t.http.get("/apps", {{"Origin", kPageOrigin}});
   ASSERT_STATUS(r, 200);
   EXPECT_FALSE(r.hasHeader("Access-Control-Allow-Origin"));
-  auto preflight = anon().request("OPTIONS", "/event", std::nullopt,
-                                  {{"Content-Length", "0"},
-                                   {"Origin", kPageOrigin},
-                                   {"Access-Control-Request-Method", "POST"}});
+  auto preflight =
+      anon().request("OPTIONS", "/event", std::nullopt,
+                     {{"Content-Length", "0"}, {"Origin", kPageOrigin}, {"Access-Control-Request-Method", "POST"}});
   EXPECT_FALSE(preflight.hasHeader("Access-Control-Allow-Origin")) << preflight.describe();
 }
 

@@ -85,6 +85,7 @@ Response subscribe(AppContext& ctx, Request& req, std::optional<std::string> ide
   auto filter = filterFrom(req);
   filter.identifier = std::move(identifier);
   const auto lastEventId = lastEventIdOf(req);
+  ctx.hub->checkRoom(orgId);  // a full hub or organization is a problem answer, not a 200 that closes
 
   Response r;
   r.status = 200;
