@@ -155,6 +155,17 @@ class JsonLexer {
     return ec == std::errc();
   }
 
+  // An integer without fraction or exponent that fits Int64, as that value. parseJson
+  // makes exactly these an Int64 (a UInt64 above, a double beyond 64 bits).
+  static bool int64Value(const NumberText& n, std::int64_t& out) {
+    std::uint64_t m = 0;
+    if (n.fractional || !magnitude(n, m)) return false;
+    constexpr auto kMax = static_cast<std::uint64_t>(INT64_MAX);
+    if (m > kMax + (n.negative ? 1 : 0)) return false;
+    out = !n.negative ? static_cast<std::int64_t>(m) : m == kMax + 1 ? INT64_MIN : -static_cast<std::int64_t>(m);
+    return true;
+  }
+
   // A number's text as a double; one beyond the double range is refused (an underflow
   // is a signed zero or a subnormal).
   double toDouble(const NumberText& n) {

@@ -60,18 +60,12 @@ class PocoBuilder {
 
   Var number() {
     const auto n = lex_.numberText();
-    if (!n.fractional) {
-      std::uint64_t magnitude = 0;
-      if (JsonLexer::magnitude(n, magnitude)) {
-        if (!n.negative && magnitude <= static_cast<std::uint64_t>(INT64_MAX))
-          return Var(static_cast<Poco::Int64>(magnitude));
-        if (!n.negative) return Var(static_cast<Poco::UInt64>(magnitude));
-        if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return Var(-static_cast<Poco::Int64>(magnitude));
-        if (magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1) return Var(static_cast<Poco::Int64>(INT64_MIN));
-      }
-      // Beyond 64 bits: a double, like any other JSON number.
-    }
-    return Var(lex_.toDouble(n));
+    std::int64_t integer = 0;
+    if (JsonLexer::int64Value(n, integer)) return Var(static_cast<Poco::Int64>(integer));
+    std::uint64_t magnitude = 0;
+    if (!n.fractional && !n.negative && JsonLexer::magnitude(n, magnitude))
+      return Var(static_cast<Poco::UInt64>(magnitude));
+    return Var(lex_.toDouble(n));  // beyond 64 bits, a fraction or an exponent: a double
   }
 
   // Members are gathered first, then placed into the object's (sorted) map without a

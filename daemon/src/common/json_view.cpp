@@ -34,14 +34,12 @@ class JsonView::Builder {
   std::uint32_t number() {
     const auto i = open(Kind::Number);
     const auto n = lex_.numberText();
+    std::int64_t integer = 0;
     std::uint64_t magnitude = 0;
-    if (!n.fractional && JsonLexer::magnitude(n, magnitude)) {
-      // Within 64 bits parseJson makes it an Int64 (or a UInt64 above Int64's range).
-      const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (n.negative ? 1 : 0);
-      if (magnitude <= limit) view_.nodes_[i].kind = Kind::Integer;
-    } else {
+    if (JsonLexer::int64Value(n, integer))
+      view_.nodes_[i].kind = Kind::Integer;
+    else if (n.fractional || !JsonLexer::magnitude(n, magnitude))
       lex_.toDouble(n);  // refuses what a double cannot hold, as parseJson does
-    }
     return close(i);
   }
 
