@@ -89,5 +89,14 @@ TEST(Text, Utf8Length) {
   EXPECT_EQ(utf8Length("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"), 3u);
 }
 
+TEST(Text, ParseInt64TakesTheWholeTextOrNothing) {
+  EXPECT_EQ(parseInt64("42"), 42);
+  EXPECT_EQ(parseInt64("-7"), -7);
+  EXPECT_EQ(parseInt64("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(parseInt64("-9223372036854775808"), INT64_MIN);
+  for (const char* bad : {"", "+1", " 1", "1 ", "1x", "0x10", "1.0", "9223372036854775808", "-"})
+    EXPECT_EQ(parseInt64(bad), std::nullopt) << '"' << bad << '"';
+}
+
 }  // namespace
 }  // namespace aev

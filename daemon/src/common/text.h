@@ -1,6 +1,10 @@
 #pragma once
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace aev {
 
@@ -17,6 +21,15 @@ inline int hexDigitValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+// The whole of `text` as a decimal Int64 (an optional '-', digits): nothing when it is
+// empty, has anything else (a '+', spaces, a trailing character) or is out of range.
+inline std::optional<std::int64_t> parseInt64(std::string_view text) {
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 }  // namespace aev

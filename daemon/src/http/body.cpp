@@ -2,10 +2,10 @@
 
 #include <Poco/JSON/Array.h>
 
-#include <charconv>
 #include <set>
 
 #include "common/clock.h"
+#include "common/text.h"
 #include "http/request.h"
 
 namespace aev::http {
@@ -102,10 +102,7 @@ std::optional<std::int64_t> BodyReader::id(const std::string& field, bool requir
   const auto& v = *found;
   if (fitsInt64(v)) return v.convert<Poco::Int64>();
   if (v.isString()) {
-    auto s = v.convert<std::string>();
-    std::int64_t out = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (ec == std::errc() && ptr == s.data() + s.size() && !s.empty()) return out;
+    if (auto out = parseInt64(v.extract<std::string>())) return out;
   }
   fail(field, "must be an integer id or its decimal string", stringify(v));
   return std::nullopt;
@@ -189,22 +186,19 @@ void BodyReader::done(const std::function<std::vector<FieldError>()>& valueProbl
 }
 
 std::int64_t pathId(const std::string& value, const std::string& what) {
-  std::int64_t out = 0;
-  auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
-  if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || out <= 0)
-    throw errors::notFound(what);
-  return out;
+  const auto out = parseInt64(value);
+  if (!out || *out <= 0) throw errors::notFound(what);
+  return *out;
 }
 
 std::int64_t queryInt(const std::optional<std::string>& value, const std::string& name, std::int64_t defaultValue,
                       std::int64_t min, std::int64_t max) {
   if (!value || value->empty()) return defaultValue;
-  std::int64_t out = 0;
-  auto [ptr, ec] = std::from_chars(value->data(), value->data() + value->size(), out);
-  if (ec != std::errc() || ptr != value->data() + value->size() || out < min || out > max)
+  const auto out = parseInt64(*value);
+  if (!out || *out < min || *out > max)
     throw errors::invalidField("query." + name,
                                "must be an integer from " + std::to_string(min) + " to " + std::to_string(max), *value);
-  return out;
+  return *out;
 }
 
 std::optional<std::int64_t> queryTime(const std::optional<std::string>& value, const std::string& name) {

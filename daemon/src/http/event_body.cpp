@@ -3,13 +3,13 @@
 #include <Poco/JSON/Object.h>
 
 #include <array>
-#include <charconv>
 #include <optional>
 #include <string_view>
 
 #include "common/clock.h"
 #include "common/json_condense.h"
 #include "common/metrics.h"
+#include "common/text.h"
 #include "http/body.h"
 #include "http/request.h"
 #include "moderation/moderator.h"
@@ -21,8 +21,13 @@ namespace {
 
 using Poco::JSON::Object;
 
+// Sizes in code points, the same for both readings of an event.
+constexpr std::size_t kIdentifierMax = 256;
+constexpr std::size_t kShortStringMax = 256;  // agentId, eventType, traceId, spanId, parentSpanId
+constexpr std::size_t kTimestampMax = 64;
+
 std::optional<std::string> shortString(BodyReader& body, const std::string& field) {
-  return body.string(field, false, 0, 256);
+  return body.string(field, false, 0, kShortStringMax);
 }
 
 // Who published it: the organization, and the user or the API key.
@@ -43,7 +48,7 @@ events::NewEvent parseEventObject(const AppContext& ctx, const Object::Ptr& obj,
   BodyReader body(obj, location);
   events::NewEvent e;
   e.source = source;
-  e.identifier = body.string("identifier", true, 1, 256).value_or("");
+  e.identifier = body.string("identifier", true, 1, kIdentifierMax).value_or("");
   Object::Ptr payload, metadata;
   if (!body.has("payload"))
     body.fail("payload", "is required");
@@ -64,7 +69,7 @@ events::NewEvent parseEventObject(const AppContext& ctx, const Object::Ptr& obj,
     else
       body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
   }
-  if (auto ts = body.string("timestamp", false, 1, 64)) {
+  if (auto ts = body.string("timestamp", false, 1, kTimestampMax)) {
     if (auto micros = clock::parseRfc3339(*ts))
       e.occurredAt = micros;
     else
@@ -122,20 +127,21 @@ class PlainReader {
   // Fills e's fields from the text; false when parseEventObject must read the event instead.
   bool read(events::NewEvent& e) {
     if (!plain_ || !at_[kPayload] || v_.kind(*at_[kPayload]) != JsonView::Kind::Object) return false;
-    if (!at_[kIdentifier] || !string(kIdentifier, 1, 256, e.identifier)) return false;  // required
+    if (!at_[kIdentifier] || !string(kIdentifier, 1, kIdentifierMax, e.identifier)) return false;  // required
     // channel_id first, then channelId when that gave none (BodyReader::id's two shapes).
     if (!at_[kChannelUnderscore] && !at_[kChannelId]) return false;
     if (at_[kChannelUnderscore] && !id(*at_[kChannelUnderscore], e.channelId)) return false;
     if (!e.channelId && at_[kChannelId] && !id(*at_[kChannelId], e.channelId)) return false;
-    if (!optionalString(kAgentId, 256, e.agentId) || !optionalString(kEventType, 256, e.eventType) ||
-        !optionalString(kTraceId, 256, e.traceId) || !optionalString(kSpanId, 256, e.spanId) ||
-        !optionalString(kParentSpanId, 256, e.parentSpanId))
+    if (!optionalString(kAgentId, e.agentId) || !optionalString(kEventType, e.eventType) ||
+        !optionalString(kTraceId, e.traceId) || !optionalString(kSpanId, e.spanId) ||
+        !optionalString(kParentSpanId, e.parentSpanId))
       return false;
     if (e.eventType && !events::isEventType(*e.eventType)) return false;
     if (at_[kMetadata] && v_.kind(*at_[kMetadata]) != JsonView::Kind::Object) return false;
     if (at_[kTimestamp]) {
       std::string timestamp;
-      if (!string(kTimestamp, 1, 64, timestamp) || !(e.occurredAt = clock::parseRfc3339(timestamp))) return false;
+      if (!string(kTimestamp, 1, kTimestampMax, timestamp) || !(e.occurredAt = clock::parseRfc3339(timestamp)))
+        return false;
     }
     v_.appendCondensed(e.payloadJson, *at_[kPayload]);
     if (at_[kMetadata]) {
@@ -157,9 +163,9 @@ class PlainReader {
     const auto len = utf8Length(out);
     return len >= minLen && len <= maxLen;
   }
-  bool optionalString(Field f, std::size_t maxLen, std::optional<std::string>& out) const {
+  bool optionalString(Field f, std::optional<std::string>& out) const {
     if (!at_[f]) return true;
-    return string(f, 0, maxLen, out.emplace());
+    return string(f, 0, kShortStringMax, out.emplace());
   }
   // An integer id or its decimal string.
   bool id(std::uint32_t node, std::int64_t& out) const {
@@ -168,9 +174,9 @@ class PlainReader {
       return true;
     }
     if (v_.kind(node) != JsonView::Kind::String) return false;
-    const auto s = v_.string(node);
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
+    const auto parsed = parseInt64(v_.string(node));
+    if (parsed) out = *parsed;
+    return parsed.has_value();
   }
 
   const JsonView& v_;
