@@ -3,6 +3,7 @@
 #include <Poco/JSON/Object.h>
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -214,7 +215,9 @@ events::NewEvent readEvent(const AppContext& ctx, const JsonView& body, std::uin
   if (telemetry::Extractor::readsPayload(e)) payloadObject();
   if (!ctx.telemetry->apply(e, payload, metadata, location).empty()) return byPoco();  // a bad tag: its 422
   setPublisher(e, p);
-  if (ctx.moderator) screening = ctx.moderator->screen(e, payloadObject, metadata, location);
+  // By reference: the lambda (three captures) would not fit std::function's inline
+  // storage, and every event would pay a heap allocation for it.
+  if (ctx.moderator) screening = ctx.moderator->screen(e, std::cref(payloadObject), metadata, location);
   return e;
 }
 
