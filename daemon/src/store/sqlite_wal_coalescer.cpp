@@ -43,12 +43,23 @@ constexpr int realOffset() { return static_cast<int>((sizeof(WalFile) + 15) / 16
 
 WalFile* asWal(sqlite3_file* file) { return reinterpret_cast<WalFile*>(file); }
 
+// A write that reaches the real file (counted for the tests).
+int writeThrough(WalFile* w, const void* data, int amount, sqlite3_int64 offset) {
+  issuedWrites.fetch_add(1, std::memory_order_relaxed);
+  return w->real->pMethods->xWrite(w->real, data, amount, offset);
+}
+
 int flush(WalFile* w) {
   if (w->length == 0) return SQLITE_OK;
   const auto bytes = static_cast<int>(w->length);
   w->length = 0;  // on failure too: SQLite fails the commit and writes its frames again
-  issuedWrites.fetch_add(1, std::memory_order_relaxed);
-  return w->real->pMethods->xWrite(w->real, w->buffer, bytes, w->start);
+  return writeThrough(w, w->buffer, bytes, w->start);
+}
+
+// The buffer, allocated on the connection's first WAL write; false when memory is short.
+bool hasBuffer(WalFile* w) {
+  if (w->buffer == nullptr) w->buffer = static_cast<char*>(sqlite3_malloc64(kBufferCapacity));
+  return w->buffer != nullptr;
 }
 
 // A frame header whose "size of the database after commit" (bytes 4-7) is not zero ends a
@@ -66,21 +77,12 @@ int walWrite(sqlite3_file* file, const void* data, int amount, sqlite3_int64 off
   const bool followsLastWrite = offset == w->lastWriteEnd;
   w->lastWriteEnd = offset + amount;
   if (w->unsynced < 0 || offset < w->unsynced) w->unsynced = offset;
-  const bool contiguous = w->length > 0 && offset == w->start + static_cast<sqlite3_int64>(w->length);
-  if (w->length > 0 && (!contiguous || w->length + size > kBufferCapacity)) {
+  const bool extendsBuffer = offset == w->start + static_cast<sqlite3_int64>(w->length);
+  if (w->length > 0 && (!extendsBuffer || w->length + size > kBufferCapacity)) {
     if (const int rc = flush(w); rc != SQLITE_OK) return rc;
   }
-  if (size > kBufferCapacity) {  // larger than any page: nothing to gain by copying it
-    issuedWrites.fetch_add(1, std::memory_order_relaxed);
-    return w->real->pMethods->xWrite(w->real, data, amount, offset);
-  }
-  if (w->buffer == nullptr) {
-    w->buffer = static_cast<char*>(sqlite3_malloc64(kBufferCapacity));
-    if (w->buffer == nullptr) {
-      issuedWrites.fetch_add(1, std::memory_order_relaxed);
-      return w->real->pMethods->xWrite(w->real, data, amount, offset);
-    }
-  }
+  // Larger than any page (nothing to gain by copying it), or no memory for the buffer.
+  if (size > kBufferCapacity || !hasBuffer(w)) return writeThrough(w, data, amount, offset);
   if (w->length == 0) w->start = offset;
   std::memcpy(w->buffer + w->length, data, size);
   w->length += size;
@@ -109,21 +111,20 @@ int walClose(sqlite3_file* file) {
 }
 
 // Every operation but a write first puts the buffered writes in the file, so the real file
-// sees SQLite's writes in SQLite's order before anything that could observe them.
-#define AEV_FLUSH_OR_RETURN(w)                               \
-  do {                                                       \
-    if (const int rc = flush(w); rc != SQLITE_OK) return rc; \
-  } while (false)
+// sees SQLite's writes in SQLite's order before anything that could observe them; then
+// `call` runs on the real file.
+template <class Call>
+int afterFlush(sqlite3_file* file, Call call) {
+  WalFile* w = asWal(file);
+  if (const int rc = flush(w); rc != SQLITE_OK) return rc;
+  return call(w->real);
+}
 
 int walRead(sqlite3_file* file, void* out, int amount, sqlite3_int64 offset) {
-  WalFile* w = asWal(file);
-  AEV_FLUSH_OR_RETURN(w);
-  return w->real->pMethods->xRead(w->real, out, amount, offset);
+  return afterFlush(file, [&](sqlite3_file* real) { return real->pMethods->xRead(real, out, amount, offset); });
 }
 int walTruncate(sqlite3_file* file, sqlite3_int64 size) {
-  WalFile* w = asWal(file);
-  AEV_FLUSH_OR_RETURN(w);
-  return w->real->pMethods->xTruncate(w->real, size);
+  return afterFlush(file, [&](sqlite3_file* real) { return real->pMethods->xTruncate(real, size); });
 }
 // After a failed sync, when every commit syncs: the frames written since the last good
 // sync are the failed transaction's. They are in the page cache, so a restart of the
@@ -135,8 +136,7 @@ void forgetUnsyncedFrames(WalFile* w) {
   if (w->unsynced < 0 || !everyCommitSyncs.load(std::memory_order_relaxed)) return;
   static const char zeros[kWalHeaderBytes] = {};
   const int bytes = w->unsynced == 0 ? static_cast<int>(kWalHeaderBytes) : kFrameHeaderBytes;
-  issuedWrites.fetch_add(1, std::memory_order_relaxed);
-  w->real->pMethods->xWrite(w->real, zeros, bytes, w->unsynced);  // best effort: the error stands
+  writeThrough(w, zeros, bytes, w->unsynced);  // best effort: the sync's error stands
   w->unsynced = -1;
 }
 
@@ -152,25 +152,22 @@ int walSync(sqlite3_file* file, int flags) {
   return rc;
 }
 int walFileSize(sqlite3_file* file, sqlite3_int64* size) {
-  WalFile* w = asWal(file);
-  AEV_FLUSH_OR_RETURN(w);
-  return w->real->pMethods->xFileSize(w->real, size);
+  return afterFlush(file, [&](sqlite3_file* real) { return real->pMethods->xFileSize(real, size); });
 }
 int walFileControl(sqlite3_file* file, int op, void* arg) {
-  WalFile* w = asWal(file);
-  AEV_FLUSH_OR_RETURN(w);
-  return w->real->pMethods->xFileControl(w->real, op, arg);
+  return afterFlush(file, [&](sqlite3_file* real) { return real->pMethods->xFileControl(real, op, arg); });
 }
-#undef AEV_FLUSH_OR_RETURN
 
-int walLock(sqlite3_file* file, int level) { return asWal(file)->real->pMethods->xLock(asWal(file)->real, level); }
-int walUnlock(sqlite3_file* file, int level) { return asWal(file)->real->pMethods->xUnlock(asWal(file)->real, level); }
+// Locks, sector size and device characteristics: the real file's, nothing buffered matters.
+sqlite3_file* realOf(sqlite3_file* file) { return asWal(file)->real; }
+int walLock(sqlite3_file* file, int level) { return realOf(file)->pMethods->xLock(realOf(file), level); }
+int walUnlock(sqlite3_file* file, int level) { return realOf(file)->pMethods->xUnlock(realOf(file), level); }
 int walCheckReservedLock(sqlite3_file* file, int* out) {
-  return asWal(file)->real->pMethods->xCheckReservedLock(asWal(file)->real, out);
+  return realOf(file)->pMethods->xCheckReservedLock(realOf(file), out);
 }
-int walSectorSize(sqlite3_file* file) { return asWal(file)->real->pMethods->xSectorSize(asWal(file)->real); }
+int walSectorSize(sqlite3_file* file) { return realOf(file)->pMethods->xSectorSize(realOf(file)); }
 int walDeviceCharacteristics(sqlite3_file* file) {
-  return asWal(file)->real->pMethods->xDeviceCharacteristics(asWal(file)->real);
+  return realOf(file)->pMethods->xDeviceCharacteristics(realOf(file));
 }
 
 // Version 1: SQLite never maps shared memory or pages of a WAL file (those belong to the
