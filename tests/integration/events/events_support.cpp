@@ -7,8 +7,8 @@ namespace aev::testing {
 Tenant EventsTest::newTenant(const std::string& tag) {
   Tenant t{registerUser(tag), 0, {}};
   t.orgId = t.user.personalOrgId;
-  if (t.orgId <= 0) throw std::runtime_error("registration did not name a personal organization: " +
-                                             toJson(t.user.registration));
+  if (t.orgId <= 0)
+    throw std::runtime_error("registration did not name a personal organization: " + toJson(t.user.registration));
   t.http = t.user.http.withHeader("x-tenant-id", std::to_string(t.orgId));
   return t;
 }
@@ -30,9 +30,8 @@ std::int64_t EventsTest::newChannel(const Tenant& t) { return createChannel(t, c
 
 Poco::JSON::Object::Ptr EventsTest::eventBody(std::int64_t channelId, const std::string& identifier,
                                               Poco::JSON::Object::Ptr payload, Poco::JSON::Object::Ptr extra) {
-  auto body = obj({{"identifier", identifier},
-                   {"payload", payload ? payload : obj({{"n", 1}})},
-                   {"channel_id", channelId}});
+  auto body =
+      obj({{"identifier", identifier}, {"payload", payload ? payload : obj({{"n", 1}})}, {"channel_id", channelId}});
   if (extra)
     for (const auto& [k, v] : *extra) body->set(k, v);
   return body;
@@ -76,15 +75,22 @@ std::string EventsTest::subscribePath(std::int64_t channelId, const std::string&
   return "/channel/" + std::to_string(channelId) + "/subscribe" + (query.empty() ? "" : "?" + query);
 }
 
-std::vector<std::int64_t> EventsTest::listIds(const HttpClient& http, std::int64_t channelId) {
-  std::vector<std::int64_t> ids;
+std::vector<std::pair<std::int64_t, std::string>> EventsTest::listEvents(const HttpClient& http,
+                                                                         std::int64_t channelId) {
+  std::vector<std::pair<std::int64_t, std::string>> events;
   for (int page = 1;; ++page) {
     auto r = http.get("/event/" + std::to_string(channelId) + "/list?limit=100&page=" + std::to_string(page));
     if (r.status != 200) throw std::runtime_error("list failed: " + r.describe());
     auto data = objects(r.object()->getArray("data"));
-    for (const auto& e : data) ids.push_back(intField(e, "id"));
+    for (const auto& e : data) events.emplace_back(intField(e, "id"), strField(e, "identifier"));
     if (data.size() < 100) break;
   }
+  return events;
+}
+
+std::vector<std::int64_t> EventsTest::listIds(const HttpClient& http, std::int64_t channelId) {
+  std::vector<std::int64_t> ids;
+  for (const auto& [id, identifier] : listEvents(http, channelId)) ids.push_back(id);
   return ids;
 }
 

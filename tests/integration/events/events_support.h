@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/api_fixture.h"
@@ -48,8 +49,8 @@ class EventsTest : public ApiTest {
                                            Poco::JSON::Object::Ptr payload = nullptr,
                                            Poco::JSON::Object::Ptr extra = nullptr);
   // Publishes and returns the stored event; throws unless the answer is 201.
-  static Poco::JSON::Object::Ptr publish(const HttpClient& http, std::int64_t channelId,
-                                         const std::string& identifier, Poco::JSON::Object::Ptr payload = nullptr,
+  static Poco::JSON::Object::Ptr publish(const HttpClient& http, std::int64_t channelId, const std::string& identifier,
+                                         Poco::JSON::Object::Ptr payload = nullptr,
                                          Poco::JSON::Object::Ptr extra = nullptr);
   // Publishes n events "<prefix>-<i>" and returns their ids in publish order.
   static std::vector<std::int64_t> publishMany(const HttpClient& http, std::int64_t channelId, int n,
@@ -59,11 +60,12 @@ class EventsTest : public ApiTest {
 
   // Starts a subscription and waits for its head (and, when it is a 200 stream, its
   // `retry:`). Check it with IsStreamOpen().
-  static std::unique_ptr<SseStream> subscribe(const std::string& path, const Headers& headers,
-                                              int receiveBuffer = 0);
+  static std::unique_ptr<SseStream> subscribe(const std::string& path, const Headers& headers, int receiveBuffer = 0);
   static std::string subscribePath(std::int64_t channelId, const std::string& query = "");
 
-  // "/event/<ch>/list?limit=100" read in full (all pages), newest first.
+  // "/event/<ch>/list?limit=100" read in full (all pages), newest first: id and identifier.
+  static std::vector<std::pair<std::int64_t, std::string>> listEvents(const HttpClient& http, std::int64_t channelId);
+  // Their ids only.
   static std::vector<std::int64_t> listIds(const HttpClient& http, std::int64_t channelId);
   static std::int64_t listTotal(const HttpClient& http, std::int64_t channelId);
 };

@@ -180,6 +180,20 @@ TEST_F(SlowSubscriberApi, AReaderThatStallsIsCutOffWithoutSlowingOthers) {
 class RestartApi : public EventsTest {
  protected:
   void resumeAcrossARestart(bool kill);
+
+  // Every event of a channel, oldest first: id → identifier (an id listed twice fails).
+  static std::map<std::int64_t, std::string> listedEvents(const HttpClient& http, std::int64_t channelId) {
+    std::map<std::int64_t, std::string> events;
+    for (auto& [id, identifier] : listEvents(http, channelId))
+      if (!events.emplace(id, std::move(identifier)).second) ADD_FAILURE() << "event " << id << " is listed twice";
+    return events;
+  }
+  // The identifiers of a channel's events, newest first.
+  static std::vector<std::string> listedIdentifiers(const HttpClient& http, std::int64_t channelId) {
+    std::vector<std::string> identifiers;
+    for (auto& [id, identifier] : listEvents(http, channelId)) identifiers.push_back(std::move(identifier));
+    return identifiers;
+  }
   // A single publish ("failed-single") and a batch ("failed-batch-0..2") are both 503
   // problems with Retry-After: 1.
   static void expectPublishesRefused(const Tenant& t, std::int64_t ch) {
@@ -243,22 +257,6 @@ void RestartApi::resumeAcrossARestart(bool kill) {
 TEST_F(RestartApi, ResumeAfterADaemonRestartLosesNothing) { resumeAcrossARestart(/*kill=*/false); }
 
 TEST_F(RestartApi, ResumeAfterADaemonKillLosesNothing) { resumeAcrossARestart(/*kill=*/true); }
-
-// Every event of a channel, oldest first: id → identifier.
-std::map<std::int64_t, std::string> listedEvents(const HttpClient& http, std::int64_t channelId) {
-  std::map<std::int64_t, std::string> events;
-  for (int page = 1;; ++page) {
-    auto r = http.get("/event/" + std::to_string(channelId) + "/list?limit=100&page=" + std::to_string(page));
-    if (r.status != 200) throw std::runtime_error("list failed: " + r.describe());
-    auto data = objects(r.object()->getArray("data"));
-    for (const auto& e : data) {
-      if (!events.emplace(intField(e, "id"), strField(e, "identifier")).second)
-        ADD_FAILURE() << "event " << intField(e, "id") << " is listed twice";
-    }
-    if (data.size() < 100) break;
-  }
-  return events;
-}
 
 // "Acknowledged means durable" (reliability checklist G1): 8 publishers, single events and
 // batches on their own connections (so commits are shared), keep going while the daemon is
@@ -401,13 +399,6 @@ class SyscallFaults {
   pid_t tracer_ = -1;
   std::string skip_;
 };
-
-std::vector<std::string> listedIdentifiers(const HttpClient& http, std::int64_t channelId) {
-  std::vector<std::string> identifiers;  // newest first
-  for (const auto& [id, identifier] : listedEvents(http, channelId))
-    identifiers.insert(identifiers.begin(), identifier);
-  return identifiers;
-}
 
 // "An fsync or I/O error becomes a 5xx, never a 2xx" (reliability checklist G3), on
 // SQLite: strace makes every fdatasync of the daemon fail with EIO. The publishes are 503
