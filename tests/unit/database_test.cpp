@@ -5,6 +5,7 @@
 #include <Poco/Exception.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
@@ -368,6 +369,29 @@ TEST(StorageFailure, SqliteRunnerThrowsStorageUnavailable) {
   db.exec("PRAGMA query_only=1");
   EXPECT_THROW(db.exec("INSERT INTO t(x) VALUES (2)"), StorageUnavailable);
   db.exec("PRAGMA query_only=0");
+}
+
+// A server restart cuts every connection, but an idle one shows it only when used. The
+// first request that meets a cut connection fails (StorageUnavailable: a 503); the pool
+// then drops its other idle connections, so the next request gets a new one instead of
+// failing on the next cut one.
+TEST(DatabasePostgreSQL, ALostConnectionEmptiesTheIdlePool) {
+  if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
+  auto& pg = PostgresServer::instance();
+  const std::string name = "aev_pool_" + std::to_string(::getpid());
+  DatabaseOptions o;
+  o.url = pg.createDatabase(name);
+  o.poolSize = 4;
+  Database db(o);
+  {
+    auto a = db.acquire(), b = db.acquire(), c = db.acquire();  // three connections, idle after this
+  }
+  pg.psql(name,
+          "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND "
+          "pid <> pg_backend_pid()");
+  EXPECT_THROW(db.query("SELECT 1 AS one"), StorageUnavailable);
+  EXPECT_TRUE(db.ping()) << "the pool handed out another connection the restart had cut";
+  EXPECT_TRUE(db.ping());
 }
 
 TEST(DatabasePostgreSQL, BadUrlFailsAtConstruction) {
