@@ -161,8 +161,13 @@ AEV_TARGETS=(sqlite)
 if [ "$PG" = 1 ]; then
   # options= without a space: builds whose default was options='-c client_min_messages=warning'
   # failed to start (Poco's PostgreSQL connector splits the conninfo on spaces); harmless since.
+  # On PostgreSQL the keys every node shares must be configured (docs/operations.md).
+  head -c 32 /dev/urandom | base64 >"$work/audit-signing.key"
   PGAEV_PID=$(start_aev aev-pg "$P_PGAEV" \
-    --database-url "postgresql://postgres@127.0.0.1:$P_PG/aev_bench?options=-cclient_min_messages%3Dwarning")
+    --database-url "postgresql://postgres@127.0.0.1:$P_PG/aev_bench?options=-cclient_min_messages%3Dwarning" \
+    --set auth.jwt_secret="$(head -c 48 /dev/urandom | base64 -w0)" \
+    --set webhooks.secret_key="$(head -c 32 /dev/urandom | base64 -w0)" \
+    --set audit.signing_key_file="$work/audit-signing.key")
   setup_aev aev-pg "$P_PGAEV"
   PG_PIDS=$(head -1 "$work/pg/data/postmaster.pid")
   log "agent-eventsd on PostgreSQL up (pid $PGAEV_PID)"

@@ -55,6 +55,7 @@ std::int64_t nowUs() {
 struct Options {
   std::string host = "127.0.0.1";
   int port = 0;
+  int pubPort = 0;  // publish to another server than the subscribers' (default: --port)
   std::string subPath, pubPath, bodyFile, label = "run";
   std::vector<std::string> headers;     // sent on subscribe and publish
   std::vector<std::string> subHeaders;  // subscribe only
@@ -158,14 +159,14 @@ double selfCpuSecs() {
   return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-int connectTo(const Options& o) {
+int connectTo(const Options& o, int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) die(std::string("socket: ") + std::strerror(errno));
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   sockaddr_in a{};
   a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<std::uint16_t>(o.port));
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
   if (::inet_pton(AF_INET, o.host.c_str(), &a.sin_addr) != 1) die("bad --host (IPv4 address expected)");
   if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) < 0 && errno != EINPROGRESS)
     die(std::string("connect: ") + std::strerror(errno));
@@ -319,7 +320,7 @@ class Run {
 
   void startSub(std::size_t i) {
     auto& s = subs_[i];
-    s.fd = connectTo(o_);
+    s.fd = connectTo(o_, o_.port);
     s.state = SubState::Connecting;
     epoll_event ev{};
     ev.events = EPOLLOUT | EPOLLIN | EPOLLRDHUP;
@@ -444,7 +445,7 @@ class Run {
 
   // --- publisher ---------------------------------------------------------------------
   void openPublisher() {
-    pub_.fd = connectTo(o_);
+    pub_.fd = connectTo(o_, o_.pubPort ? o_.pubPort : o_.port);
     // Wait for the connect (loopback: immediate in practice).
     for (int i = 0; i < 2000; ++i) {
       int err = 0;
@@ -623,7 +624,7 @@ std::vector<T> splitList(const std::string& text, F convert) {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: sse_fanout --port P --sub PATH --pub PATH --body-file F [-n N] [-m M[,M2...]] [--rate R[,R2...]]\n"
+               "usage: sse_fanout --port P [--pub-port P2] --sub PATH --pub PATH --body-file F [-n N] [-m M[,M2...]] [--rate R[,R2...]]\n"
                "  [--host 127.0.0.1] [--header 'K: V']... [--sub-header 'K: V']... [--pub-header 'K: V']...\n"
                "  [--pid PID]... [--label L] [--connect-window W] [--settle S] [--idle S] [--drain-timeout S]\n");
   std::exit(2);
@@ -641,6 +642,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--host") o.host = val();
     else if (a == "--port") o.port = std::atoi(val().c_str());
+    else if (a == "--pub-port") o.pubPort = std::atoi(val().c_str());
     else if (a == "--sub") o.subPath = val();
     else if (a == "--pub") o.pubPath = val();
     else if (a == "--body-file") o.bodyFile = val();

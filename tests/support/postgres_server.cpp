@@ -135,6 +135,13 @@ void PostgresServer::crash() {
   running_ = false;
 }
 
+void PostgresServer::stopFast() {
+  auto r = runCommand(asServerUser({tool("pg_ctl"), "-D", dir_->file("data"), "-m", "fast", "-w", "-t", "60", "stop"}),
+                      std::chrono::seconds(90));
+  if (!r.ok()) throw std::runtime_error("pg_ctl stop -m fast failed: " + r.output);
+  running_ = false;
+}
+
 void PostgresServer::startAgain() {
   std::string error;
   if (!launch(error)) throw std::runtime_error(error);

@@ -39,6 +39,9 @@ class PostgresServer {
   // An outage: `pg_ctl stop -m immediate` (no shutdown checkpoint, every connection cut,
   // crash recovery at the next start), then startAgain() on the same port and data.
   void crash();
+  // A planned restart as an operator does it: `pg_ctl stop -m fast` (sessions are
+  // terminated, a shutdown checkpoint is written), then startAgain().
+  void stopFast();
   void startAgain();
 
   int port() const { return port_; }

@@ -73,6 +73,9 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"webhooks.internal_key", ""},
       {"webhooks.secret_key", ""},
       {"exports.max_batch", "100"},
+      {"cluster.wakeup", "notify"},
+      {"cluster.poll_interval_ms", "1000"},
+      {"cluster.notify_in_transaction", "false"},
   };
   return defaults;
 }

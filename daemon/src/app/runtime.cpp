@@ -20,6 +20,9 @@
 #include "auth/password_hasher.h"
 #include "auth/session_service.h"
 #include "auth/stream_tokens.h"
+#include "cluster/fan_out.h"
+#include "cluster/shared_secrets.h"
+#include "common/crypto.h"
 #include "common/clock.h"
 #include "common/periodic_task.h"
 #include "delivery/delivery_engine.h"
@@ -51,6 +54,7 @@
 #include "store/alert_repository.h"
 #include "store/change_feed.h"
 #include "store/database.h"
+#include "store/database_url.h"
 #include "store/migrations.h"
 #include "store/spend_ledger_repository.h"
 #include "stream/hub.h"
@@ -144,6 +148,26 @@ delivery::EngineOptions deliveryFrom(const Poco::Util::AbstractConfiguration& cf
   return o;
 }
 
+// cluster.*: how this node learns of other nodes' events (PostgreSQL only).
+cluster::FanOutOptions fanOutFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  cluster::FanOutOptions o;
+  const auto wakeup = cfg.getString("cluster.wakeup");
+  if (wakeup == "notify")
+    o.wakeup = cluster::Wakeup::Notify;
+  else if (wakeup == "poll")
+    o.wakeup = cluster::Wakeup::Poll;
+  else
+    throw std::runtime_error("cluster.wakeup must be notify or poll, not " + wakeup);
+  const auto interval = cfg.getInt64("cluster.poll_interval_ms");
+  if (interval < 10 || interval > 3600000)
+    throw std::runtime_error("cluster.poll_interval_ms must be between 10 and 3600000, not " + std::to_string(interval));
+  o.pollInterval = std::chrono::milliseconds(interval);
+  o.notifyInTransaction = cfg.getBool("cluster.notify_in_transaction");
+  // Distinct per process (a restarted node is a new one): doorbells name their sender.
+  o.node = crypto::sha256Hex(crypto::randomBytes(16)).substr(0, 12);
+  return o;
+}
+
 }  // namespace
 
 std::string auditKeyPath(const Poco::Util::AbstractConfiguration& cfg) {
@@ -175,12 +199,12 @@ struct Components {
   explicit Components(const Poco::Util::AbstractConfiguration& cfg)
       : pluginHost(makePluginHost(cfg, pluginReport)),
         dataDir(cfg.getString("data.dir")),
-        secret(cfg.getString("auth.jwt_secret").empty() ? auth::loadOrCreateSecret(dataDir)
-                                                        : cfg.getString("auth.jwt_secret")),
+        secrets(cluster::resolveSharedSecrets(cfg, store::isPostgresUrl(cfg.getString("database.url")))),
+        secret(secrets.jwtSecret),
         database(std::make_unique<store::Database>(
             store::DatabaseOptions{cfg.getString("database.url"), dataDir, cfg.getInt("database.pool_size"),
                                    cfg.getString("database.sqlite_synchronous"), 10000})),
-        auditSigner(audit::CheckpointSigner::loadOrCreate(auditKeyPath(cfg))),
+        auditSigner(audit::CheckpointSigner::loadOrCreate(secrets.auditKeyPath)),
         auditLog(*database, &auditSigner),
         auditCheckpoints("audit checkpoints", std::chrono::seconds(cfg.getInt64("audit.checkpoint_interval_seconds")),
                          [this] {
@@ -235,7 +259,7 @@ struct Components {
         // changes noticed within two seconds on PostgreSQL.
         webhookOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         delivery(*database, deliveryFrom(cfg)),
-        webhookSecrets(webhooks::loadOrCreateSecretKey(cfg.getString("webhooks.secret_key"), dataDir)),
+        webhookSecrets(secrets.webhookSealingKey),
         webhookSender(*database, outbound, webhookOutbox, webhookSecrets,
                       std::chrono::seconds(cfg.getInt64("webhooks.auto_disable_after_seconds"))),
         webhooks(*database, auditLog, outbound, webhookOutbox, delivery, webhookSecrets,
@@ -277,12 +301,22 @@ struct Components {
     ctx.exportDestinations = &exportDestinations;
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
+    if (database->dialect() == store::Dialect::PostgreSQL) {
+      // Several nodes may share this store: other nodes' events reach this node's
+      // streams, and this node's reach theirs.
+      fanOut = std::make_unique<cluster::CrossNodeFanOut>(*database, hub, fanOutFrom(cfg));
+      hub.setChannelWatcher(&fanOut->channelWatcher());
+    }
     writer.setTransactionHook([this](store::Connection& c, const std::vector<store::StoredEvent>& batch) {
       webhookOutbox.enqueue(c, batch);
       exportOutbox.enqueue(c, batch);
+      if (fanOut) fanOut->notifyInTransaction(c, batch);  // a benchmark switch; off by default
     });
     writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) {
-      hub.publish(committed);
+      if (fanOut)
+        fanOut->committed(committed);  // through the contiguity gate to the hub, and the doorbell
+      else
+        hub.publish(committed);
       webhookOutbox.committed();
       exportOutbox.committed();
     });
@@ -308,7 +342,13 @@ struct Components {
       apiKeys.cacheTrusted(false);  // until the feed is listening
       changes = std::make_unique<store::ChangeListener>(
           database->connectionString(), [this](const store::ChangeNotice& n) { applyRemoteChange(n); },
-          [this](bool connected) { apiKeys.cacheTrusted(connected); });
+          [this](bool connected) {
+            apiKeys.cacheTrusted(connected);
+            fanOut->listening(connected);
+          });
+      changes->setApplicationName("aev-listen-" + fanOut->options().node);
+      if (fanOut->options().wakeup == cluster::Wakeup::Notify)
+        changes->alsoListen(cluster::kDoorbellChannel, [this](const std::string& payload) { fanOut->doorbell(payload); });
     }
 
     http::registerOpsRoutes(*router, ctx);
@@ -378,6 +418,7 @@ struct Components {
   plugins::LoadReport pluginReport;
   std::unique_ptr<plugins::Host> pluginHost;
   std::string dataDir;
+  cluster::SharedSecrets secrets;
   std::string secret;
   std::unique_ptr<store::Database> database;
   audit::CheckpointSigner auditSigner;
@@ -425,6 +466,8 @@ struct Components {
   exports::ExportSender exportSender;
   exports::DestinationService exportDestinations;
   notifications::SinkSender sinkSender;  // alert and spend notifications through the alert sinks
+  // PostgreSQL only: other nodes' events to this node's hub (stopped before the hub).
+  std::unique_ptr<cluster::CrossNodeFanOut> fanOut;
   // PostgreSQL only; after everything its notices touch, so it is destroyed first.
   std::unique_ptr<store::ChangeListener> changes;
   http::AppContext ctx;
@@ -451,6 +494,7 @@ Runtime::~Runtime() { stop(); }
 
 void Runtime::start() {
   c_->hub.start();
+  if (c_->fanOut) c_->fanOut->start();
   if (c_->changes) c_->changes->start();
   c_->auditCheckpoints.start();
   c_->retentionTask.start();
@@ -471,6 +515,7 @@ void Runtime::stop() {
   c_->retentionTask.stop();
   c_->alertTask.stop();
   if (c_->changes) c_->changes->stop();
+  if (c_->fanOut) c_->fanOut->stop();  // the writer's last commits only queue doorbells now
   c_->writer.stop();
   c_->delivery.stop();  // after the writer: its last commits may have enqueued messages
   c_->database->close();

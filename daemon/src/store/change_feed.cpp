@@ -60,10 +60,20 @@ std::atomic<std::int64_t>& connectedGauge() {
 }
 }  // namespace
 
+bool ChangeListener::dispatchExtra(const std::string& channel, const std::string& payload) {
+  for (const auto& [name, handler] : extra_) {
+    if (name != channel) continue;
+    handler(payload);
+    return true;
+  }
+  return false;
+}
+
 bool ChangeListener::listenOnce() {
   // TCP keep-alives: a silently dead connection must be noticed, or this node would
   // keep trusting caches no notice can reach any more.
-  const auto conninfo = conninfo_ + " keepalives=1 keepalives_idle=10 keepalives_interval=5 keepalives_count=3";
+  auto conninfo = conninfo_ + " keepalives=1 keepalives_idle=10 keepalives_interval=5 keepalives_count=3";
+  if (!applicationName_.empty()) conninfo += " application_name=" + applicationName_;
   PGconn* conn = PQconnectdb(conninfo.c_str());
   auto finish = [&] {
     if (connected_.exchange(false)) {
@@ -78,7 +88,9 @@ bool ChangeListener::listenOnce() {
     finish();
     return false;
   }
-  PGresult* res = PQexec(conn, (std::string("LISTEN ") + kChannel).c_str());
+  std::string listen = std::string("LISTEN ") + kChannel;
+  for (const auto& [channel, handler] : extra_) listen += "; LISTEN " + channel;
+  PGresult* res = PQexec(conn, listen.c_str());
   const bool listening = PQresultStatus(res) == PGRES_COMMAND_OK;
   PQclear(res);
   if (!listening) {
@@ -96,6 +108,10 @@ bool ChangeListener::listenOnce() {
     if (ready < 0 && errno != EINTR) break;
     if (ready > 0 && !PQconsumeInput(conn)) break;
     while (PGnotify* n = PQnotifies(conn)) {
+      if (dispatchExtra(n->relname ? n->relname : "", n->extra ? n->extra : "")) {
+        PQfreemem(n);
+        continue;
+      }
       if (auto notice = decodeNotice(n->extra ? n->extra : ""))
         onNotice_(*notice);
       else

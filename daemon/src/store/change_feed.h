@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "store/database.h"
 
@@ -42,6 +44,16 @@ class ChangeListener {
   ChangeListener(const ChangeListener&) = delete;
   ChangeListener& operator=(const ChangeListener&) = delete;
 
+  // Before start(): also LISTEN on `channel` on the same connection (one LISTEN
+  // connection per node), handing each payload to `handler` (the cluster's doorbells).
+  // onConnection(true) runs after every LISTEN has taken effect.
+  using PayloadHandler = std::function<void(const std::string& payload)>;
+  void alsoListen(std::string channel, PayloadHandler handler) {
+    extra_.emplace_back(std::move(channel), std::move(handler));
+  }
+  // Before start(): the connection's application_name (pg_stat_activity).
+  void setApplicationName(std::string name) { applicationName_ = std::move(name); }
+
   void start();
   void stop();
   bool connected() const { return connected_.load(); }
@@ -51,9 +63,12 @@ class ChangeListener {
  private:
   void run();
   bool listenOnce();  // one connection's life; false when it could not connect
+  bool dispatchExtra(const std::string& channel, const std::string& payload);
   std::string conninfo_;
   NoticeHandler onNotice_;
   ConnectionHandler onConnection_;
+  std::vector<std::pair<std::string, PayloadHandler>> extra_;
+  std::string applicationName_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> connected_{false};
   std::thread thread_;

@@ -12,12 +12,17 @@
 #include "common/blocking_hint.h"
 #include "common/exceptions.h"
 #include "common/storage_unavailable.h"
+#include "store/database_url.h"
 #include "store/sqlite_wal_coalescer.h"
 #include "store/statement_runner.h"
 
 using namespace Poco::Data::Keywords;
 
 namespace aev::store {
+
+bool isPostgresUrl(const std::string& url) {
+  return url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0;
+}
 
 // ---------------------------------------------------------------- Row
 
@@ -144,10 +149,6 @@ void registerConnectors() {
     return true;
   }();
   (void)once;
-}
-
-bool isPostgresUrl(const std::string& url) {
-  return url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0;
 }
 
 // Poco's PostgreSQL connector takes libpq key=value conninfo; translate the URL.

@@ -99,8 +99,14 @@ void Hub::checkRoom(std::int64_t orgId) const {
 }
 
 Hub::SubscriptionId Hub::reserve(std::int64_t channelId, store::EventFilter filter, Owner owner) {
+  if (watcher_) watcher_->holding(channelId);
   std::lock_guard lock(mutex_);
-  checkRoomLocked(owner.orgId);
+  try {
+    checkRoomLocked(owner.orgId);
+  } catch (...) {
+    if (watcher_) watcher_->released(channelId);
+    throw;
+  }
   ++streamsPerOrg_[owner.orgId];
   auto s = std::make_unique<Subscriber>();
   s->id = nextId_++;
@@ -287,6 +293,7 @@ void Hub::closeLocked(SubscriptionId id) {
   }
   if (auto org = streamsPerOrg_.find(s.owner.orgId); org != streamsPerOrg_.end() && --org->second == 0)
     streamsPerOrg_.erase(org);
+  if (watcher_) watcher_->released(s.channelId);
   subscribers_.erase(it);
   Metrics::instance()
       .counter("agent_events_stream_subscribers", "Open or starting SSE streams.")

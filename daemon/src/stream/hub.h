@@ -37,6 +37,18 @@
 
 namespace aev::stream {
 
+// Told when a subscription starts holding a channel on this node and when it lets go
+// (cluster/contiguity_gate.h keeps a delivery cursor per held channel). holding() runs
+// before the subscription is registered, outside the hub's lock, and may read the store
+// or throw (then no subscription is made); released() runs under the hub's lock once per
+// subscription that held, and must be quick.
+class ChannelWatcher {
+ public:
+  virtual ~ChannelWatcher() = default;
+  virtual void holding(std::int64_t channelId) = 0;
+  virtual void released(std::int64_t channelId) = 0;
+};
+
 struct HubOptions {
   std::size_t maxBacklogBytes = 256 * 1024;
   int socketSendBuffer = 128 * 1024;
@@ -54,6 +66,9 @@ class Hub {
   ~Hub();
   Hub(const Hub&) = delete;
   Hub& operator=(const Hub&) = delete;
+
+  // Set before start(), or not at all.
+  void setChannelWatcher(ChannelWatcher* watcher) { watcher_ = watcher; }
 
   void start();
   void stop();
@@ -130,6 +145,7 @@ class Hub {
   void doomLocked(Subscriber& s);
 
   HubOptions options_;
+  ChannelWatcher* watcher_ = nullptr;
   int epollFd_ = -1;
   int wakeFd_ = -1;
   std::atomic<bool> running_{false};
