@@ -12,7 +12,7 @@ namespace aev::testing::cluster {
 
 // ---------------------------------------------------------------- cluster
 
-Cluster::Cluster(std::map<std::string, std::string> settings, std::size_t nodes) : alive_(nodes) {
+Cluster::Cluster(Settings settings, std::size_t nodes) : alive_(nodes) {
   pg_ = std::make_unique<PostgresServer>(/*durableCommits=*/true);
   dbName_ = "aev_cluster";
   url_ = pg_->createDatabase(dbName_);

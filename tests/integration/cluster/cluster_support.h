@@ -40,10 +40,12 @@ struct Account {
   std::vector<std::int64_t> channels;
 };
 
+// Properties every node gets (cluster.wakeup, ...).
+using Settings = std::map<std::string, std::string>;
+
 class Cluster {
  public:
-  // `settings`: properties every node gets (cluster.wakeup, ...).
-  explicit Cluster(std::map<std::string, std::string> settings = {}, std::size_t nodes = 3);
+  explicit Cluster(Settings settings = {}, std::size_t nodes = 3);
   ~Cluster();
 
   PostgresServer& pg() { return *pg_; }

@@ -20,8 +20,11 @@
 namespace aev::testing::cluster {
 namespace {
 
-#define SKIP_WITHOUT_POSTGRES() \
-  if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed"
+#define SKIP_WITHOUT_POSTGRES()                         \
+  if (!PostgresServer::available()) {                  \
+    GTEST_SKIP() << "PostgreSQL is not installed";     \
+  }                                                    \
+  static_assert(true)
 
 // Standard Webhooks: "v1," + base64(HMAC-SHA256(key, "<id>.<timestamp>.<body>")), the
 // key being the base64 after "whsec_".
@@ -88,7 +91,7 @@ void runWorkload(Cluster& cluster, const std::function<void()>& fault = {}, std:
 
 TEST(Cluster, ATokenIssuedByOneNodeIsAcceptedByEveryNode) {
   SKIP_WITHOUT_POSTGRES();
-  Cluster cluster({{"outbound.allow_private_addresses", "true"}});
+  Cluster cluster(Settings{{"outbound.allow_private_addresses", "true"}});
   cluster.setUp(1);  // also: the token from node 0 created apps and channels on node 1
   const auto& acc = cluster.accounts().front();
   const auto tenant = std::to_string(acc.orgId);
@@ -124,7 +127,9 @@ TEST(Cluster, ATokenIssuedByOneNodeIsAcceptedByEveryNode) {
     ASSERT_STATUS(verify, 200);
     EXPECT_TRUE(verify.object()->getValue<bool>("ok")) << verify.body;
     EXPECT_EQ(intField(verify.object(), "checkpointsUnverifiable"), 0) << "node " << i << ": " << verify.body;
-    if (i > 0) EXPECT_GE(intField(verify.object(), "checkpointsVerified"), 1) << "node " << i << ": " << verify.body;
+    if (i > 0) {
+      EXPECT_GE(intField(verify.object(), "checkpointsVerified"), 1) << "node " << i << ": " << verify.body;
+    }
   }
   cluster.kill(0);
   cluster.kill(1);
@@ -170,7 +175,7 @@ std::int64_t metric(DaemonProcess& node, const std::string& name) {
 TEST(Cluster, EverySubscriberOnEveryNodeGetsEveryEventOnceInOrder) {
   SKIP_WITHOUT_POSTGRES();
   // No poll to fall back on within the test: doorbells alone carry it.
-  Cluster cluster({{"cluster.poll_interval_ms", "3600000"}});
+  Cluster cluster(Settings{{"cluster.poll_interval_ms", "3600000"}});
   cluster.setUp();
   runWorkload(cluster);
   for (std::size_t i = 0; i < cluster.size(); ++i) {
@@ -219,7 +224,7 @@ TEST(Cluster, TheListenConnectionTerminatedIsCaughtUpByPolling) {
 
 TEST(Cluster, PollOnlyModeDeliversTheSame) {
   SKIP_WITHOUT_POSTGRES();
-  Cluster cluster({{"cluster.wakeup", "poll"}, {"cluster.poll_interval_ms", "100"}});
+  Cluster cluster(Settings{{"cluster.wakeup", "poll"}, {"cluster.poll_interval_ms", "100"}});
   cluster.setUp();
   runWorkload(cluster);
   for (std::size_t i = 0; i < cluster.size(); ++i) {  // no doorbell rang: the poll did it all
