@@ -97,9 +97,10 @@ void CrossNodeFanOut::listening(bool up) {
   {
     std::lock_guard lock(mutex_);
     listening_ = up;
-    // LISTEN is in effect: what was committed before it may have rung no bell here, so
-    // reconcile with the store now (the documented order: LISTEN, then read the state).
-    if (up) readAll_ = true;
+    // Up: LISTEN is in effect; what was committed before it may have rung no bell here,
+    // so reconcile with the store now (the documented order: LISTEN, then read the state).
+    // Down: doorbells may be missed from now on; poll now and then at the faster rate.
+    readAll_ = true;
   }
   wake_.notify_one();
 }
@@ -113,23 +114,26 @@ std::chrono::milliseconds CrossNodeFanOut::interval() const {
 
 void CrossNodeFanOut::run() {
   pthread_setname_np(pthread_self(), "aev-cluster");
-  auto nextPoll = std::chrono::steady_clock::now() + options_.pollInterval;
+  auto lastPoll = std::chrono::steady_clock::now();
   for (;;) {
     bool poll = false;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait_until(lock, nextPoll, [&] { return stopping_ || readAll_ || gap_ || !announced_.empty(); });
+      // interval() is read again each time: shorter while LISTEN is down or the store fails.
+      const auto due = lastPoll + interval();
+      wake_.wait_until(lock, due, [&] { return stopping_ || readAll_ || gap_ || !announced_.empty(); });
       if (stopping_) return;
       const auto now = std::chrono::steady_clock::now();
-      poll = readAll_ || now >= nextPoll;
+      poll = readAll_ || now >= due;
+      // A timed poll keeps a fixed rate (due, not now, unless it is more than an interval
+      // late), so the poll-only delay stays within one interval.
+      if (poll) lastPoll = (now >= due && now - due < interval()) ? due : now;
       readAll_ = false;
       gap_ = false;
       for (const auto& [channel, seq] : announced_) gate_.announce(channel, seq);
       announced_.clear();
     }
     round(poll);
-    std::lock_guard lock(mutex_);
-    if (poll || failing_) nextPoll = std::chrono::steady_clock::now() + interval();
   }
 }
 
