@@ -14,12 +14,6 @@ ApiError validation(std::vector<FieldError> fields, const std::string& detail) {
   return e;
 }
 
-ApiError invalidFields(std::vector<FieldError> fields) {
-  std::string detail = fields.front().location + " " + fields.front().message;
-  if (fields.size() > 1) detail += " (and " + std::to_string(fields.size() - 1) + " more)";
-  return validation(std::move(fields), detail);
-}
-
 ApiError invalidField(const std::string& location, const std::string& message, const std::string& value) {
   return validation({FieldError{location, message, value}}, location + ": " + message);
 }

@@ -48,8 +48,6 @@ namespace errors {
 ApiError badRequest(const std::string& detail);
 ApiError unsupportedMediaType(const std::string& detail);
 ApiError validation(std::vector<FieldError> fields, const std::string& detail = "The request has invalid fields.");
-// The 422 of a body's problems: its detail names the first one and counts the others.
-ApiError invalidFields(std::vector<FieldError> fields);
 ApiError invalidField(const std::string& location, const std::string& message, const std::string& value = "");
 ApiError unauthorized(const std::string& detail);
 ApiError forbidden(const std::string& detail);

@@ -8,6 +8,7 @@
 
 #include "common/blocking_hint.h"
 #include "common/clock.h"
+#include "common/invalid_fields.h"
 #include "moderation/moderator.h"
 #include "spend/accountant.h"
 #include "telemetry/extractor.h"

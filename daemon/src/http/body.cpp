@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/clock.h"
+#include "common/invalid_fields.h"
 #include "common/text.h"
 #include "http/request.h"
 
