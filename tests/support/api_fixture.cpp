@@ -245,17 +245,6 @@ std::vector<std::string> errorLocations(const HttpResult& r) {
   return out;
 }
 
-bool isStoredEvent(const Poco::JSON::Object::Ptr& result) {
-  if (!result) throw std::runtime_error("no batch result");
-  const bool problem = result->has("type") && result->has("status");
-  if (problem == result->has("id")) throw std::runtime_error("neither an event nor a problem: " + toJson(result));
-  return !problem;
-}
-
-std::int64_t batchStatus(const Poco::JSON::Object::Ptr& result) {
-  return isStoredEvent(result) ? 201 : intField(result, "status");
-}
-
 std::int64_t intField(const Poco::JSON::Object::Ptr& o, const std::string& key) {
   if (!o) throw std::runtime_error("no object (looking for '" + key + "')");
   if (!o->has(key)) throw std::runtime_error("no field '" + key + "' in " + toJson(o));

@@ -104,11 +104,6 @@ class ApiTest : public ::testing::Test {
 // The `location`s of a 422's errors[].
 std::vector<std::string> errorLocations(const HttpResult& r);
 
-// A result of POST /events/batch: the stored event itself, or the problem (type, title,
-// status...) that refused it. batchStatus is 201 for a stored event, else the problem's.
-bool isStoredEvent(const Poco::JSON::Object::Ptr& result);
-std::int64_t batchStatus(const Poco::JSON::Object::Ptr& result);
-
 // Field access that fails readably.
 std::int64_t intField(const Poco::JSON::Object::Ptr& o, const std::string& key);
 std::string strField(const Poco::JSON::Object::Ptr& o, const std::string& key);

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "events_support.h"
+#include "support/batch_results.h"
 
 namespace aev::testing {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "events_support.h"
 #include "support/backend.h"
+#include "support/batch_results.h"
 
 namespace aev::testing {
 namespace {

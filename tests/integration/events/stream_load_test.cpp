@@ -24,6 +24,7 @@
 
 #include "events_support.h"
 #include "support/backend.h"
+#include "support/batch_results.h"
 #include "support/postgres_server.h"
 #include "support/process.h"
 

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <sstream>
 
+#include "support/batch_results.h"
+
 namespace aev::testing {
 
 namespace {

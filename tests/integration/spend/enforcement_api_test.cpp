@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "integration/spend/spend_support.h"
+#include "support/batch_results.h"
 
 namespace aev::testing {
 namespace {

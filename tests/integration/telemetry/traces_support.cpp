@@ -7,6 +7,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "support/batch_results.h"
+
 namespace aev::testing {
 
 std::int64_t recentBase() {
