@@ -14,12 +14,9 @@ namespace {
 // Rows per catch-up read; a longer backlog takes several rounds back to back.
 constexpr std::int64_t kReadPage = 1000;
 
-std::map<std::int64_t, std::int64_t> lastSeqPerChannel(const std::vector<store::StoredEvent>& events) {
+std::map<std::int64_t, std::int64_t> lastSeqPerChannel(const events::CommittedEvents& commit) {
   std::map<std::int64_t, std::int64_t> out;
-  for (const auto& e : events) {
-    auto& seq = out[e.channelId];
-    seq = std::max(seq, e.seq);
-  }
+  for (const auto& head : commit.channels()) out[head.channelId] = head.lastSeq;
   return out;
 }
 }  // namespace
@@ -56,21 +53,21 @@ void CrossNodeFanOut::stop() {
   if (sender_) sender_->stop();
 }
 
-void CrossNodeFanOut::committed(const std::vector<store::StoredEvent>& events) {
-  if (gate_.offer(events)) {
+void CrossNodeFanOut::committed(const events::CommittedEvents& commit) {
+  if (gate_.offer(commit.events())) {
     {
       std::lock_guard lock(mutex_);
       gap_ = true;
     }
     wake_.notify_one();
   }
-  if (sender_) sender_->ring(lastSeqPerChannel(events));
+  if (sender_) sender_->ring(lastSeqPerChannel(commit));
 }
 
-void CrossNodeFanOut::notifyInTransaction(store::Connection& c, const std::vector<store::StoredEvent>& events) {
+void CrossNodeFanOut::inTransaction(store::Connection& c, const events::CommittedEvents& commit) {
   if (!options_.notifyInTransaction || options_.wakeup != Wakeup::Notify) return;
   c.query(std::string("SELECT pg_notify('") + kDoorbellChannel + "', ?) AS sent",
-          {encodeDoorbell(options_.node, lastSeqPerChannel(events))});
+          {encodeDoorbell(options_.node, lastSeqPerChannel(commit))});
 }
 
 void CrossNodeFanOut::doorbell(const std::string& payload) {

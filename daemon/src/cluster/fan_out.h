@@ -8,7 +8,7 @@
 // (never by global id: ids commit out of order across channels), and hands them to the
 // contiguity gate (cluster/contiguity_gate.h) in front of the hub.
 //
-//   writer (after commit) --> committed() --> gate --> hub
+//   writer (after commit, events/after_commit.h) --> committed() --> gate --> hub
 //                                        \--> doorbell --> other nodes' LISTEN
 //   LISTEN (doorbell) / poll timer --> catch-up thread: read ranges --> gate --> hub
 #include <chrono>
@@ -23,6 +23,7 @@
 
 #include "cluster/contiguity_gate.h"
 #include "cluster/doorbell.h"
+#include "events/after_commit.h"
 #include "store/channel_positions.h"
 #include "store/database.h"
 #include "stream/hub.h"
@@ -41,7 +42,7 @@ struct FanOutOptions {
   std::string node;  // this node's id in doorbells
 };
 
-class CrossNodeFanOut {
+class CrossNodeFanOut : public events::CommitConsumer {
  public:
   CrossNodeFanOut(store::Database& db, stream::Hub& hub, FanOutOptions options);
   ~CrossNodeFanOut();
@@ -56,10 +57,11 @@ class CrossNodeFanOut {
   void stop();
 
   // After each group commit, on the writer thread, in commit order: this node's events
-  // to the gate, and the doorbell for the others.
-  void committed(const std::vector<store::StoredEvent>& events);
-  // Inside the event transaction (notifyInTransaction only).
-  void notifyInTransaction(store::Connection& c, const std::vector<store::StoredEvent>& events);
+  // to the gate (and through it to the hub), and the doorbell for the others.
+  void committed(const events::CommittedEvents& commit) override;
+  // Inside the event transaction: the doorbell, with FanOutOptions::notifyInTransaction
+  // only (a benchmark switch); nothing otherwise.
+  void inTransaction(store::Connection& c, const events::CommittedEvents& commit) override;
   // A doorbell payload from the LISTEN connection.
   void doorbell(const std::string& payload);
   // The LISTEN connection is up (every LISTEN in effect: reconcile now) or down.
