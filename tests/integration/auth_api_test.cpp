@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include "support/api_fixture.h"
@@ -256,9 +257,17 @@ TEST_F(AuthApi, AlgNoneTokenIs401) {
 // under test is wrong, so a 401 proves that claim is checked.
 class ForgedTokenApi : public ApiTest {
  protected:
+  // Generated into the data dir (SQLite), or configured (PostgreSQL, where every node
+  // must share it: the test support writes it into the properties file).
   std::string secret() {
     const std::string path = daemon().dataDir() + "/jwt.secret";
-    if (!std::filesystem::exists(path)) return "";
+    if (!std::filesystem::exists(path)) {
+      std::istringstream config(readFile(daemon().configPath()));
+      const std::string key = "auth.jwt_secret = ";
+      for (std::string line; std::getline(config, line);)
+        if (line.rfind(key, 0) == 0) return line.substr(key.size());
+      return "";
+    }
     auto s = readFile(path);
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     return s;
