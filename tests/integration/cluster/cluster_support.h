@@ -125,6 +125,9 @@ class Subscribers {
     std::unique_ptr<SseStream> stream;
     std::vector<std::int64_t> ids;
     std::vector<std::string> anomalies;  // reset events, unparsable ids
+    // Reconnected before its first event: with no Last-Event-ID to send (as an
+    // EventSource) it starts live, so its events begin wherever the new stream does.
+    bool resumedWithoutId = false;
     std::chrono::steady_clock::time_point retryAt{};
   };
   void open(Sub& s);
