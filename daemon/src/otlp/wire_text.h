@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/utf8.h"
+
 namespace aev::otlp {
 
 std::string lowerHex(std::string_view bytes);
@@ -15,7 +17,6 @@ std::optional<std::string> bytesFromHex(std::string_view hex);
 // Standard or URL-safe alphabet, padding optional (the proto3 JSON mapping accepts
 // both); nullopt for anything else.
 std::optional<std::string> bytesFromBase64(std::string_view text);
-// Well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
-bool isValidUtf8(std::string_view s);
+// The UTF-8 check is aev::isValidUtf8 (common/utf8.h).
 
 }  // namespace aev::otlp
