@@ -108,6 +108,8 @@ ProtobufReader ProtobufReader::nested(const WireField& field) const {
 
 std::string utf8Field(const WireField& field, const char* what) {
   if (!isValidUtf8(field.bytes)) malformed(std::string(what) + " is not valid UTF-8");
+  // A NUL is valid UTF-8 but no PostgreSQL text column can hold it: refused on every store.
+  if (field.bytes.find('\0') != std::string_view::npos) malformed(std::string(what) + " holds a NUL character");
   return std::string(field.bytes);
 }
 
