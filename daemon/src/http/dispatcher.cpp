@@ -117,7 +117,11 @@ void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) con
       req.headers[k] = std::move(v);  // the last of a repeated field wins
     }
     req.body = std::move(wire.body);
-    req.baseUrl = !options_.publicUrl.empty() ? options_.publicUrl : "http://" + req.header("host");
+    // Links name http.public_url, else the request's Host, which the parser admitted only
+    // as a host[:port] (so no path, quote or second host can ride along); a request
+    // without one (HTTP/1.0, or an empty Host) gets links relative to this server.
+    const auto host = req.header("host");
+    req.baseUrl = !options_.publicUrl.empty() ? options_.publicUrl : host.empty() ? std::string() : "http://" + host;
     out.response = dispatch(req);
   } catch (...) {
     out.response = responseForFailure(std::current_exception(), req);
