@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/utf8.h"
+#include "common/encoding.h"
 
 namespace aev::app {
 
@@ -18,7 +19,6 @@ namespace {
 class JsonEscapedMessage : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
-    static constexpr char kHex[] = "0123456789abcdef";
     std::string_view text(msg.payload.data(), msg.payload.size());
     std::string repaired;  // a client's ill-formed UTF-8 quoted in a message: U+FFFD (common/utf8.h)
     if (!isValidUtf8(text)) {
@@ -34,7 +34,7 @@ class JsonEscapedMessage : public spdlog::custom_flag_formatter {
         case '\t': dest.append(std::string_view("\\t")); break;
         default:
           if (static_cast<unsigned char>(c) < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xF], kHex[c & 0xF]};
+            char esc[6] = {'\\', 'u', '0', '0', kLowerHexDigits[(c >> 4) & 0xF], kLowerHexDigits[c & 0xF]};
             dest.append(esc, esc + 6);
           } else {
             dest.push_back(c);

@@ -2,8 +2,8 @@
 
 #include <vector>
 
+#include "common/utf8.h"
 #include "otlp/ingest_error.h"
-#include "otlp/wire_text.h"
 
 namespace aev::otlp {
 
