@@ -4,7 +4,10 @@
 // wiring of stores, services and routes, and the shutdown order on SIGTERM/SIGINT.
 #include <Poco/Util/ServerApplication.h>
 
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace aev::app {
 
@@ -30,6 +33,9 @@ class Application : public Poco::Util::ServerApplication {
   bool checkPlugins_ = false;
   std::string configFile_;
   std::map<std::string, std::string> commandLine_;
+  // Unknown keys of the file, the environment and --set (config_keys.h): start-up fails
+  // on them (exit 78), or only warns when config.unknown_keys = warn.
+  std::vector<std::string> unknownKeys_;
   std::unique_ptr<Runtime> runtime_;
 };
 

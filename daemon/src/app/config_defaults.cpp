@@ -6,6 +6,7 @@ namespace aev::app {
 
 const std::vector<std::pair<std::string, std::string>>& configDefaults() {
   static const std::vector<std::pair<std::string, std::string>> defaults = {
+      {"config.unknown_keys", "error"},
       {"http.host", "127.0.0.1"},
       {"http.port", "8080"},
       {"http.max_threads", "32"},

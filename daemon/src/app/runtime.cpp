@@ -1,6 +1,8 @@
 #include "app/runtime.h"
 
 #include <Poco/StringTokenizer.h>
+#include <Poco/Exception.h>
+#include <Poco/URI.h>
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
@@ -71,6 +73,30 @@ std::vector<std::string> splitList(const std::string& text) {
   Poco::StringTokenizer tok(text, ",", Poco::StringTokenizer::TOK_TRIM | Poco::StringTokenizer::TOK_IGNORE_EMPTY);
   for (const auto& t : tok) out.push_back(t);
   return out;
+}
+
+// http.public_url: the base of every link the daemon writes ($schema, an alert's url).
+// Empty: links name the Host a request arrived with (the front end refuses any Host that
+// is not a host[:port]). Otherwise an absolute http(s) URL with a host and no query or
+// fragment, kept without its trailing '/'.
+std::string publicUrlFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  std::string url = cfg.getString("http.public_url");
+  if (url.empty()) return url;
+  const auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument("http.public_url '" + url + "' " + why);
+  };
+  Poco::URI uri;
+  try {
+    uri = Poco::URI(url);
+  } catch (const Poco::Exception&) {
+    refuse("is not a URL");
+  }
+  if (uri.getScheme() != "http" && uri.getScheme() != "https") refuse("must start with http:// or https://");
+  if (uri.getHost().empty()) refuse("must name a host");
+  if (!uri.getRawQuery().empty() || !uri.getFragment().empty() || !uri.getUserInfo().empty())
+    refuse("must not carry user info, a query or a fragment");
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
 }
 
 identity::PlanCatalog plansFrom(const Poco::Util::AbstractConfiguration& cfg) {
@@ -226,7 +252,7 @@ struct Components {
         moderator(moderationCache, violations, telemetry),
         alertRules(*database, auditLog, &pluginHost->registry(),
                    cfg.getBool("outbound.allow_private_addresses", false)),
-        alertEvaluator(*database, cfg.getString("http.public_url")),
+        alertEvaluator(*database, publicUrlFrom(cfg)),
         alertTask("alert evaluation", std::chrono::seconds(cfg.getInt64("alerts.evaluate_interval_seconds")),
                   [this] { alertEvaluator.evaluate(clock::nowMicros()); }),
         spendCache(*database, std::chrono::milliseconds(cfg.getInt64("spend.policy_recheck_ms"))),
@@ -337,7 +363,7 @@ struct Components {
     options.keepAliveTimeoutSeconds = cfg.getInt("http.keepalive_timeout_seconds");
     options.requestTimeoutSeconds = cfg.getInt("http.request_timeout_seconds");
     options.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
-    options.publicUrl = cfg.getString("http.public_url");
+    options.publicUrl = publicUrlFrom(cfg);
     options.corsOrigins = splitList(cfg.getString("http.cors_origins"));
     server = std::make_unique<http::Server>(options, router);
   }
