@@ -70,7 +70,7 @@ Poco::JSON::Object::Ptr toolError(const std::string& text) {
 // organization": whether the id exists elsewhere is never told.
 std::string refusalText(const ApiError& e) {
   if (e.status() == 404)
-    return std::string(e.what()) + " (not found in this organization). Take ids from get_context or the list tools.";
+    return std::string(e.what()) + " in this organization. Take ids from get_context or the list tools.";
   std::string text = e.what();
   for (const auto& f : e.fieldErrors()) text += "; " + f.location + ": " + f.message;
   return text + ". Fix the arguments and call again.";

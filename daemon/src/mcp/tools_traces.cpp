@@ -81,7 +81,7 @@ void addTraceTools(ToolRegistry& r) {
          "A trace's events in order as a skeleton (no payloads: payloadChars tells their size); includePayloads "
          "adds them cut to maxPayloadChars. Filter by eventTypes.",
          {Param::text("traceId", "the traceId (list_traces)", true),
-          Param::strings("eventTypes", "only these event types (e.g. agent.error, tool.call)"),
+          Param::strings("eventTypes", "only these event types (e.g. agent.error, agent.tool_call.start)"),
           Param::flag("includePayloads", "include payloads (default false)"),
           Param::integer("maxPayloadChars", "payload characters per event when included", 0, 4000, 500),
           limitParam(50, 200), cursorParam()},

@@ -7,6 +7,7 @@
 
 #include "auth/authenticator.h"
 #include "common/clock.h"
+#include "common/errors.h"
 #include "http/audit_actor.h"
 #include "http/context.h"
 #include "http/router.h"
