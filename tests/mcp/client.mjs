@@ -123,7 +123,7 @@ await check('get_context', async () => {
 
 await check('list_channels', async () => {
   const r = (await call(client, 'list_channels', { appId: String(seed.a.appId) })).structuredContent;
-  const rest1 = await rest(`/channels/${seed.a.channelId}`, 'bearer');
+  const rest1 = await rest(`/channel/${seed.a.channelId}`, 'bearer');
   const ch = r.channels.find((c) => c.channelId === String(seed.a.channelId));
   assert.deepEqual(without(ch, 'appName'), without(rest1, '$schema'));
   assert.equal(r.nextCursor, null);

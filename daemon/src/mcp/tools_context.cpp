@@ -79,7 +79,7 @@ ToolOutput getContext(const ToolContext& ctx, const Arguments&) {
   limits->set("callsPerMinute", ctx.options.callsPerMinute);
   out->set("limits", limits);
   out->set("hint",
-           "Times are RFC 3339 UTC or relative (15m, 24h, 7d). Start with list_traces (hasError) or search_events, "
+           "Times are RFC 3339 UTC or relative (15m, 24h, 7d). Start with list_traces (agentId, window) or search_events, "
            "then get_trace_summary and get_trace_events; analytics_breakdown by model shows cost; spend_status the "
            "budgets. Lists page with nextCursor.");
   return finishObject(out, std::nullopt);
