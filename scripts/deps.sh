@@ -49,4 +49,8 @@ fi
 if [ ! -d "$root/tests/exports/node_modules/@opentelemetry/otlp-transformer" ]; then
   npm ci --prefix "$root/tests/exports" --no-audit --no-fund >/dev/null
 fi
+# The official MCP TypeScript SDK client that drives POST /mcp.
+if [ ! -d "$root/tests/mcp/node_modules/@modelcontextprotocol/sdk" ]; then
+  npm ci --prefix "$root/tests/mcp" --no-audit --no-fund >/dev/null
+fi
 echo "dependencies ready"

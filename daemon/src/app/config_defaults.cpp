@@ -74,6 +74,9 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"webhooks.internal_key", ""},
       {"webhooks.secret_key", ""},
       {"exports.max_batch", "100"},
+      {"mcp.allowed_origins", ""},
+      {"mcp.rate_limit_per_minute", "120"},
+      {"mcp.max_body_bytes", "65536"},
   };
   return defaults;
 }

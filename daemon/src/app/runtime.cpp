@@ -43,6 +43,7 @@
 #include "identity/organization_service.h"
 #include "identity/plans.h"
 #include "identity/user_service.h"
+#include "mcp/options.h"
 #include "moderation/moderator.h"
 #include "moderation/rule_cache.h"
 #include "moderation/rule_service.h"
@@ -152,6 +153,14 @@ delivery::OutboundPolicy outboundFrom(const Poco::Util::AbstractConfiguration& c
   p.timeout = std::chrono::milliseconds(std::max<std::int64_t>(1, cfg.getInt64("outbound.timeout_ms")));
   p.maxResponseBytes = static_cast<std::size_t>(std::max<std::int64_t>(0, cfg.getInt64("outbound.max_response_bytes")));
   return p;
+}
+
+mcp::Options mcpFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  mcp::Options o;
+  o.allowedOrigins = splitList(cfg.getString("mcp.allowed_origins"));
+  o.callsPerMinute = std::max(1, cfg.getInt("mcp.rate_limit_per_minute"));
+  o.maxBodyBytes = static_cast<std::size_t>(std::max<std::int64_t>(1024, cfg.getInt64("mcp.max_body_bytes")));
+  return o;
 }
 
 delivery::EngineOptions deliveryFrom(const Poco::Util::AbstractConfiguration& cfg) {
@@ -353,6 +362,7 @@ struct Components {
     http::registerSpendPolicyRoutes(*router, ctx);
     http::registerWebhookRoutes(*router, ctx);
     http::registerExportDestinationRoutes(*router, ctx);
+    http::registerMcpRoutes(*router, ctx, mcpFrom(cfg));
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
 
     http::ServerOptions options;

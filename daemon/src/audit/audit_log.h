@@ -30,6 +30,8 @@ class AuditLog {
   AuditLog(store::Database& db, const CheckpointSigner* signer) : db_(db), signer_(signer) {}
 
   void record(store::Connection& c, std::int64_t orgId, const Actor& actor, const Change& change);
+  // An entry of its own, in its own transaction: for what changes no state (MCP tool calls).
+  void append(std::int64_t orgId, const Actor& actor, const Change& change);
 
   std::vector<store::AuditRecord> list(std::int64_t orgId, const AuditQuery& query);
 

@@ -9,6 +9,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 
 namespace aev::http {
@@ -21,18 +22,6 @@ auth::Principal caller(AppContext& ctx, const Request& req, bool tenantRequired)
   auto p = ctx.authenticator->user(credentialsOf(req));
   p.requireOrg();
   return p;
-}
-
-JsonObject channelJson(const std::string& baseUrl, const store::ChannelRecord& ch, bool withSchemaField) {
-  auto obj = withSchemaField ? withSchema(baseUrl, "Channel") : newObject();
-  obj->set("id", ch.id);
-  obj->set("channelId", idString(ch.id));
-  obj->set("appId", idString(ch.appId));
-  obj->set("orgId", idString(ch.orgId));
-  obj->set("name", ch.name);
-  setTimestamp(obj, "createdAt", ch.createdAt);
-  setTimestamp(obj, "updatedAt", ch.updatedAt);
-  return obj;
 }
 
 JsonObject appJson(const std::string& baseUrl, const store::AppRecord& app) {

@@ -7,6 +7,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 #include "traces/trace_service.h"
 
@@ -18,23 +19,6 @@ std::optional<std::int64_t> idParam(const Request& req, const std::string& name)
   auto v = req.queryParam(name);
   if (!v || v->empty()) return std::nullopt;
   return queryInt(v, name, 0, 1, INT64_MAX);
-}
-
-Poco::JSON::Array::Ptr stringArray(const std::vector<std::string>& values) {
-  Poco::JSON::Array::Ptr arr = new Poco::JSON::Array;
-  for (const auto& v : values) arr->add(v);
-  return arr;
-}
-
-JsonObject traceItem(const store::TraceRecord& t) {
-  auto obj = newObject();
-  obj->set("traceId", t.traceId);
-  setTimestamp(obj, "startTime", t.startTime);
-  setTimestamp(obj, "endTime", t.endTime);
-  obj->set("eventCount", t.eventCount);
-  obj->set("errorCount", t.errorCount);
-  obj->set("agents", stringArray(t.agents));
-  return obj;
 }
 
 }  // namespace
@@ -78,19 +62,7 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
       "GET", "/traces/:traceId/summary",
       [&ctx](Request& req) {
         const auto orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
-        auto t = ctx.traces->summary(orgId, req.param("traceId"));
-        auto obj = newObject();
-        obj->set("traceId", t.traceId);
-        obj->set("eventCount", t.eventCount);
-        obj->set("agents", stringArray(t.agents));
-        obj->set("eventTypes", stringArray(t.eventTypes));
-        setTimestamp(obj, "startTime", t.startTime);
-        setTimestamp(obj, "endTime", t.endTime);
-        obj->set("duration", static_cast<double>(t.endTime - t.startTime) / 1000.0);  // milliseconds
-        obj->set("errorCount", t.errorCount);
-        obj->set("toolCallCount", t.toolCallCount);
-        obj->set("handoffCount", t.handoffCount);
-        return Response::json(200, obj);
+        return Response::json(200, traceSummaryJson(ctx.traces->summary(orgId, req.param("traceId"))));
       },
       "A trace's summary: counts, agents, event types, duration in ms.", "traces");
 }
