@@ -30,7 +30,7 @@ struct EventPage {
 };
 
 // Where a stream starts: after `afterSeq`; `reset` holds the newest event id when the
-// client's Last-Event-ID was unknown (decisions §5: an `event: reset` is sent).
+// client's Last-Event-ID was unknown (docs/api.md#streaming-and-resume: an `event: reset` is sent).
 struct ResumePoint {
   std::int64_t afterSeq = 0;
   std::optional<std::int64_t> resetTo;
@@ -39,7 +39,7 @@ struct ResumePoint {
 class EventService {
  public:
   EventService(store::Database& db, EventWriter& writer, QuotaGuard& quota) : db_(db), writer_(writer), quota_(quota) {}
-  // Spend policies (decisions §7), checked on every publish path once set.
+  // Spend policies (docs/features.md#spend-policies), checked on every publish path once set.
   void setSpendAccountant(spend::Accountant* accountant) { spend_ = accountant; }
 
   // orgId/channelId/fields set by the caller; appId is filled in from the channel

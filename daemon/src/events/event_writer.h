@@ -1,5 +1,5 @@
 #pragma once
-// Group commit (ARCHITECTURE.md, Storage): request threads enqueue events and wait; one
+// Group commit (docs/architecture.md#storage): request threads enqueue events and wait; one
 // writer thread takes everything queued (up to maxBatch events) into one transaction,
 // commits, then completes every waiting request and hands the committed events, in
 // commit order, to the listener (the stream hub). While one commit is in flight the

@@ -1,5 +1,5 @@
 #pragma once
-// The publish hook (ARCHITECTURE "the path of an event", step 1): every publish path
+// The publish hook (docs/architecture.md#the-path-of-an-event): every publish path
 // (POST /event, POST /events/batch, POST /v1/traces) hands each parsed event to
 // screen() after telemetry extraction and before the event is committed.
 //

@@ -1,4 +1,4 @@
-// Spend policies (interface §2.11, §4.9, decisions §7), second shape: a Bearer user acting
+// Spend policies (docs/features.md#spend-policies), second shape: a Bearer user acting
 // on the active organization (or the one x-tenant-id selects), like moderation rules;
 // another organization's policy is a 404. POST /spend-policies/check also takes an API
 // key with `publish` (the key that will publish asks before it calls a model).
@@ -64,7 +64,7 @@ JsonObject policyJson(const std::string& baseUrl, const spend::PolicyView& view,
     auto rung = newObject();
     rung->set("at_percent", r.atPercent);
     rung->set("action", r.action);
-    // A block rung saved without block_mode is hard (decisions §7 names hard first).
+    // A block rung saved without block_mode is hard (docs/features.md#spend-policies names hard first).
     rung->set("block_mode", r.action == "block" ? Poco::Dynamic::Var(r.blockMode.value_or("hard")) : Poco::Dynamic::Var());
     rung->set("fallback_model", optionalText(r.fallbackModel));
     rungs->add(rung);
