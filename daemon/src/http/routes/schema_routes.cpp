@@ -78,6 +78,39 @@ void documentFirstShapeRoutes(Router& router) {
   router.document("POST", "/auth/login", {}, "TokenPair");
   router.document("POST", "/auth/refresh", {}, "TokenPair");
   router.document("GET", "/auth/whoami", {}, "WhoAmI");
+
+  // Answers whose `$schema` names a catalog schema (http/render.cpp, the routes' withSchema).
+  struct Answer {
+    const char* method;
+    const char* path;
+    const char* schema;
+  };
+  static const Answer kAnswers[] = {
+      {"POST", "/organizations", "Organization"},
+      {"GET", "/organizations/{id}", "Organization"},
+      {"PATCH", "/organizations/{id}", "Organization"},
+      {"PATCH", "/organization", "Organization"},
+      {"GET", "/v2/users/me/organizations", "OrganizationMemberships"},
+      {"PATCH", "/v2/users/me/active-org", "ActiveOrgResult"},
+      {"PATCH", "/organizations/{orgId}/members/{userId}", "OkResult"},
+      {"GET", "/admin/access-requests", "AccessRequestList"},
+      {"POST", "/admin/access-requests/{requestId}/status", "OkResult"},
+      {"POST", "/apps", "App"},
+      {"GET", "/apps/{appId}", "App"},
+      {"PATCH", "/apps/{id}", "App"},
+      {"POST", "/apps/{appId}/channels", "Channel"},
+      {"POST", "/channel", "Channel"},
+      {"GET", "/channel/{id}", "Channel"},
+      {"POST", "/environments", "Environment"},
+      {"GET", "/environments", "EnvironmentList"},
+      {"GET", "/environments/{environmentId}", "Environment"},
+      {"PATCH", "/environments/{environmentId}", "Environment"},
+  };
+  for (const auto& a : kAnswers) router.document(a.method, a.path, {}, a.schema);
+  router.document("GET", "/admin/users",
+                  {{"q", "string", "part of an e-mail address or username", {}, false},
+                   {"limit", "integer", "1 to 500, default 50", {}, false}},
+                  "AdminUserList");
 }
 
 }  // namespace
