@@ -1,4 +1,4 @@
-// A real browser reads agent-eventsd streams (decisions §5: stream tokens for
+// A real browser reads agent-eventsd streams (docs/api.md#streaming-and-resume: stream tokens for
 // EventSource, CORS from http.cors_origins). Debian's headless Chromium, driven by
 // playwright-core, loads a page from a small local server on one loopback port and opens
 // `new EventSource(<daemon on another port>/channel/ID/subscribe?stream_token=...)`;

@@ -19,6 +19,7 @@ extern char** environ;
 #include "app/audit_command.h"
 #include "app/config_defaults.h"
 #include "app/config_keys.h"
+#include "app/config_reference.h"
 #include "app/logging.h"
 #include "app/runtime.h"
 #include "app/termination_signals.h"
@@ -77,6 +78,10 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
   options.addOption(Option("help", "h", "print this help and exit").callback(cb));
   options.addOption(Option("version", "v", "print the version and exit").callback(cb));
   options.addOption(
+      Option("print-config-reference", "", "print every configuration key as Markdown and exit").callback(cb));
+  options.addOption(
+      Option("print-config-file", "", "print the annotated default properties file and exit").callback(cb));
+  options.addOption(
       Option("config", "c", "properties file (default: config/agent-eventsd.properties, then /etc/agent-events/)")
           .argument("FILE")
           .callback(cb));
@@ -108,6 +113,9 @@ void Application::onOption(const std::string& name, const std::string& value) {
   } else if (name == "version") {
     versionRequested_ = true;
     stopOptionsProcessing();
+  } else if (name == "print-config-reference" || name == "print-config-file") {
+    configReferenceRequested_ = name;
+    stopOptionsProcessing();
   } else if (name == "config") {
     configFile_ = value;
   } else if (name == "port") {
@@ -130,7 +138,7 @@ void Application::onOption(const std::string& name, const std::string& value) {
 }
 
 void Application::initialize(Poco::Util::Application& self) {
-  if (helpRequested_ || versionRequested_) return;
+  if (helpRequested_ || versionRequested_ || !configReferenceRequested_.empty()) return;
   loadConfiguration();
   ServerApplication::initialize(self);
 }
@@ -186,6 +194,13 @@ int Application::main(const std::vector<std::string>& args) {
   }
   if (versionRequested_) {
     std::cout << "agent-eventsd " << AEV_VERSION << std::endl;
+    return EXIT_OK;
+  }
+  if (!configReferenceRequested_.empty()) {
+    if (configReferenceRequested_ == "print-config-reference")
+      writeConfigReferenceMarkdown(std::cout);
+    else
+      writeConfigPropertiesFile(std::cout);
     return EXIT_OK;
   }
   // Poco::Crypto reference-counts OpenSSL set-up: every DigestEngine (one per JWT

@@ -31,6 +31,7 @@ class Application : public Poco::Util::ServerApplication {
   bool helpRequested_ = false;
   bool versionRequested_ = false;
   bool checkPlugins_ = false;
+  std::string configReferenceRequested_;  // the --print-config-* option given, if any
   std::string configFile_;
   std::map<std::string, std::string> commandLine_;
   // Unknown keys of the file, the environment and --set (config_keys.h): start-up fails

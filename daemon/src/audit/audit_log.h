@@ -1,5 +1,5 @@
 #pragma once
-// The tamper-evident audit log (interface §2.13, §4.9; decisions §7). Services call
+// The tamper-evident audit log (docs/features.md#audit-log). Services call
 // record() inside the transaction of the change they make, so a change and its entry
 // commit or roll back together; appends to one organization's chain are serialized by
 // the head row's lock, so the seq is gapless and the chain never forks.

@@ -20,7 +20,7 @@ struct EventPage {
 };
 
 // Where a stream starts: after `afterSeq`; `reset` holds the newest event id when the
-// client's Last-Event-ID was unknown (decisions §5: an `event: reset` is sent).
+// client's Last-Event-ID was unknown (docs/api.md#streaming-and-resume: an `event: reset` is sent).
 struct ResumePoint {
   std::int64_t afterSeq = 0;
   std::optional<std::int64_t> resetTo;

@@ -215,7 +215,7 @@ void Dispatcher::logAccess(const Exchange& x) const {
   const double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x.started).count();
   requestsCounter(x.response.status).fetch_add(1, std::memory_order_relaxed);
   const auto& req = x.request;
-  // Query strings are never logged: stream tokens travel there (decisions §5).
+  // Query strings are never logged: stream tokens travel there (docs/api.md#streaming-and-resume).
   if (x.response.takeover)
     spdlog::info("access request_id={} method={} path={} status={} stream=open client={}", req.requestId, req.method,
                  req.path, x.response.status, req.clientAddress);

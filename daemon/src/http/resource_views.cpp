@@ -121,7 +121,7 @@ JsonObject policyJson(const std::string& baseUrl, const spend::PolicyView& view,
     auto rung = newObject();
     rung->set("at_percent", r.atPercent);
     rung->set("action", r.action);
-    // A block rung saved without block_mode is hard (decisions §7 names hard first).
+    // A block rung saved without block_mode is hard (docs/features.md#spend-policies names hard first).
     rung->set("block_mode", r.action == "block" ? Poco::Dynamic::Var(r.blockMode.value_or("hard")) : Poco::Dynamic::Var());
     rung->set("fallback_model", optionalText(r.fallbackModel));
     rungs->add(rung);

@@ -37,6 +37,19 @@ void Router::document(const std::string& method, const std::string& pathTemplate
   throw std::logic_error("document(): no route " + method + " " + pathTemplate);
 }
 
+void Router::documentAccess(const std::string& method, const std::string& pathTemplate, std::string apiKeyScope,
+                            std::string requestSchema, std::string responseMediaType) {
+  for (auto& r : routes_) {
+    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
+      r.info.apiKeyScope = std::move(apiKeyScope);
+      r.info.requestSchema = std::move(requestSchema);
+      r.info.responseMediaType = std::move(responseMediaType);
+      return;
+    }
+  }
+  throw std::logic_error("documentAccess(): no route " + method + " " + pathTemplate);
+}
+
 void Router::add(const std::string& method, const std::string& pathTemplate, Handler handler, std::string summary,
                  std::string tag, bool isPublic) {
   Route route;

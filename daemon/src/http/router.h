@@ -22,6 +22,9 @@ struct RouteInfo {
   bool isPublic = false;  // no authentication
   std::vector<ops::QueryParamDoc> query;  // for the OpenAPI document
   std::string responseSchema;             // catalog name of the 2XX body, "" if undocumented
+  std::string apiKeyScope{};              // "" Bearer only; else an API key with this scope works too
+  std::string requestSchema{};            // catalog name of the JSON request body, "" if undocumented
+  std::string responseMediaType{};        // of the 2XX body when it is not JSON
 };
 
 class Router {
@@ -38,6 +41,11 @@ class Router {
   // Adds query parameters and the success body's schema to a route's documentation.
   void document(const std::string& method, const std::string& pathTemplate, std::vector<ops::QueryParamDoc> query,
                 std::string responseSchema);
+  // Adds, for the OpenAPI document, the API-key scope a route accepts besides a Bearer
+  // token ("*": any key), its request body's schema, and its answer's media type when
+  // that is not JSON.
+  void documentAccess(const std::string& method, const std::string& pathTemplate, std::string apiKeyScope,
+                      std::string requestSchema = "", std::string responseMediaType = "");
 
   std::vector<RouteInfo> routes() const;
 

@@ -1,5 +1,5 @@
 #pragma once
-// Environments of an organization (decisions §7: `/environments`, fields `name`, `slug`).
+// Environments of an organization (docs/api.md: `/environments`, fields `name`, `slug`).
 // Another organization's environment is simply not found (404). Analytics and export
 // filters name an environment by id or slug through resolve().
 #include <cstdint>

@@ -54,7 +54,7 @@ TraceRecord traceFromRow(const Row& r) {
   return t;
 }
 
-// decisions §6, as ingest derives NewEvent::isError (the flag itself is not stored):
+// docs/features.md#telemetry-fields, as ingest derives NewEvent::isError (the flag itself is not stored):
 // an `agent.error` event, or metadata.status = "error".
 bool isErrorEvent(const StoredEvent& e) {
   if (e.eventType == "agent.error") return true;

@@ -1,5 +1,5 @@
 #pragma once
-// Trace rollups (interface §2.8, §4.6): maintained incrementally by the event writer.
+// Trace rollups (docs/features.md#traces): maintained incrementally by the event writer.
 #include <map>
 #include <mutex>
 #include <optional>

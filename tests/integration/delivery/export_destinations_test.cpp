@@ -1,4 +1,4 @@
-// Export destinations (interface §2.10, §4.9; decisions §7) with real receivers: CRUD
+// Export destinations (docs/features.md#export-destinations) with real receivers: CRUD
 // with write-only header values and every 422, other organizations' destinations 404;
 // events of the organization filtered by envSlug and eventTypeFilter flow in batches
 // through the OTLP exporter (protobuf decoded by the OpenTelemetry JS packages' code

@@ -1,4 +1,4 @@
-// GET /traces (interface §2.8, §4.6; decisions §4): newest first by start time, page and
+// GET /traces (docs/api.md#pagination-and-limits): newest first by start time, page and
 // limit with exact meta, the filters app, channel, agent (exact, case-sensitive), since
 // (start ≥ since) and until (start < until) alone and combined, every invalid query a
 // 422, and who may read: a Bearer session or an API key with the `read` scope.

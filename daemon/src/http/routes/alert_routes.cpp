@@ -1,4 +1,4 @@
-// Alert rules (interface §2.11, §4.9; decisions §7): /v2/alerts CRUD in the second shape
+// Alert rules (docs/features.md#alerts): /v2/alerts CRUD in the second shape
 // (`data` list, `$schema`) and each rule's history of state changes. Signed-in users of
 // the organization; every change is audited.
 #include <Poco/JSON/Array.h>

@@ -1,4 +1,4 @@
-// Analytics (interface §4.8, decisions §6): Bearer or an API key with `read`.
+// Analytics (docs/features.md#telemetry-fields): Bearer or an API key with `read`.
 #include <Poco/JSON/Array.h>
 
 #include "analytics/analytics_service.h"

@@ -1,4 +1,4 @@
-// Apps and channels (interface §4.4). The first-shape paths (`:id`, /channel) require
+// Apps and channels (docs/api.md). The first-shape paths (`:id`, /channel) require
 // x-tenant-id (400 without it); the second-shape ones act on the active organization.
 #include <Poco/JSON/Array.h>
 

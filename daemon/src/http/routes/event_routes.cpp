@@ -1,4 +1,4 @@
-// Publishing, listing and streaming events (interface §4.5, decisions §5).
+// Publishing, listing and streaming events (docs/api.md#streaming-and-resume).
 #include <Poco/JSON/Array.h>
 #include <spdlog/spdlog.h>
 

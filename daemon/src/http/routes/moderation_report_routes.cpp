@@ -1,4 +1,4 @@
-// Moderation outcomes (interface §4.9, decisions §7): the violations list and efficacy
+// Moderation outcomes (docs/features.md#moderation): the violations list and efficacy
 // report (Bearer, or an API key with `read`, as analytics), and a dry run of the rules on
 // a sample event (Bearer, or an API key with `publish`: an agent may ask before sending).
 #include <Poco/JSON/Array.h>

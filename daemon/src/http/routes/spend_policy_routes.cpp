@@ -1,4 +1,4 @@
-// Spend policies (interface §2.11, §4.9, decisions §7), second shape: a Bearer user acting
+// Spend policies (docs/features.md#spend-policies), second shape: a Bearer user acting
 // on the active organization (or the one x-tenant-id selects), like moderation rules;
 // another organization's policy is a 404. POST /spend-policies/check also takes an API
 // key with `publish` (the key that will publish asks before it calls a model).

@@ -1,4 +1,4 @@
-// Traces (interface §4.6): Bearer or an API key with `read`.
+// Traces (docs/features.md#traces): Bearer or an API key with `read`.
 #include <Poco/JSON/Array.h>
 
 #include "auth/authenticator.h"
