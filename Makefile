@@ -2,7 +2,7 @@
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
-FUZZ_SECONDS ?= 45
+FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
@@ -30,7 +30,7 @@ fuzz:
 	cmake -S tests/fuzz -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 	cmake --build $(FUZZ_BUILD) -j$(JOBS)
 
-# CI: every target from its seed corpus for FUZZ_SECONDS each, two at a time (~4 min);
+# CI: every target from its seed corpus for FUZZ_SECONDS each, two at a time (~5 min);
 # fails on any crash, sanitizer report or timeout (docs/fuzzing.md).
 fuzz-ci: fuzz
 	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(JOBS)

@@ -8,7 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: run.sh <build-dir> [seconds] [jobs] [target...]}" && pwd)
-seconds=${2:-45}
+seconds=${2:-60}
 [ "$seconds" -ge 1 ] || { echo "seconds must be at least 1 (0 would run forever)" >&2; exit 2; }
 jobs=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
