@@ -14,6 +14,7 @@ packages=(
   dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)
   strace      # fault injection: the store test that fails fdatasync with EIO
   python3-h11 # the HTTP/1.1 differential test: h11 is one of the parsers ours is compared with
+  clang libclang-rt-14-dev  # libFuzzer + sanitizer runtimes for the fuzz targets (make fuzz)
 )
 # Node 20+ (playwright-core drives Debian's Chromium in the browser test). Images that
 # already carry a newer Node (NodeSource) must not get Debian's npm, which conflicts.
