@@ -15,6 +15,8 @@ const std::vector<std::pair<std::string, std::string>>& configDefaults() {
       {"http.max_body_bytes", "1048576"},
       {"http.public_url", ""},
       {"http.cors_origins", ""},
+      {"console.enabled", "true"},
+      {"console.dir", ""},
       {"data.dir", "./data"},
       {"database.url", ""},
       {"database.pool_size", "8"},

@@ -67,6 +67,10 @@ namespace aev::exports {
 class DestinationService;
 }
 
+namespace aev::console {
+class Site;
+}
+
 namespace aev::http {
 
 class Router;
@@ -122,5 +126,6 @@ void registerSpendPolicyRoutes(Router& router, AppContext& ctx);  // /spend-poli
 void registerWebhookRoutes(Router& router, AppContext& ctx);  // /webhooks/*
 void registerExportDestinationRoutes(Router& router, AppContext& ctx);  // /export-destinations
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
+void registerConsoleRoutes(Router& router, const console::Site& site);  // /console/ (web files, not the API)
 
 }  // namespace aev::http
