@@ -17,6 +17,7 @@
 //
 //   AEV_DAEMON_BIN=build/daemon/agent-eventsd AEV_SCREENSHOT_DIR=/tmp/shots \
 //     node --test tests/browser/console.test.mjs
+// (AEV_CONSOLE_DIR=daemon/console serves the console's files from the source tree.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -134,7 +135,9 @@ let seededTrace;
 before(async () => {
   assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
   assert.ok(fs.existsSync(chromiumBin), `${chromiumBin} is missing (apt-get install chromium)`);
-  daemon = new Daemon();
+  // AEV_CONSOLE_DIR=daemon/console: the files from the source tree (console.dir), to work
+  // on the console without rebuilding the daemon.
+  daemon = new Daemon(process.env.AEV_CONSOLE_DIR ? { 'console.dir': process.env.AEV_CONSOLE_DIR } : {});
   await daemon.start();
   browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
 

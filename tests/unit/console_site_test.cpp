@@ -143,7 +143,9 @@ TEST(ConsoleSite, BuiltInTableHoldsTheConsoleWithGzipAndSortedPaths) {
   EXPECT_EQ(table.buildId.size(), 16u);
   for (std::size_t i = 0; i < table.count; ++i) {
     const auto& a = table.assets[i];
-    if (i > 0) EXPECT_LT(table.assets[i - 1].path, a.path);
+    if (i > 0) {
+      EXPECT_LT(table.assets[i - 1].path, a.path);
+    }
     EXPECT_EQ(crypto::sha256Hex(a.raw), a.sha256) << a.path;
     EXPECT_FALSE(a.contentType.empty()) << a.path;
     if (!a.gzip.empty()) {

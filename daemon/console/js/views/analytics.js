@@ -23,7 +23,7 @@ async function loadVocabulary() {
 }
 
 function Tile({ label, value, sub, kind }) {
-  return html`<div class=${`tile${kind ? ` tile-${kind}` : ''}`}><div class="tile-label">${label}</div>
+  return html`<div class=${`tile${kind ? ` tile-${kind}` : ''}`} role="listitem"><div class="tile-label">${label}</div>
     <div class="tile-value">${value}</div>${sub ? html`<div class="tile-sub">${sub}</div>` : null}</div>`;
 }
 

@@ -48,7 +48,7 @@ export function LoginView() {
       <div class="brand auth-brand"><span class="brand-mark" aria-hidden="true"></span>agent-events</div>
       <h1 class="auth-title">${mode === 'signin' ? 'Sign in to the console' : 'Create your account'}</h1>
       <div class="tabs" role="tablist" aria-label="Account">${tab('signin', 'Sign in')}${tab('register', 'Create account')}</div>
-      <form id="auth-panel" role="tabpanel" aria-labelledby=${`tab-${mode}`} onSubmit=${submit} class="stack">
+      <div id="auth-panel" role="tabpanel" aria-labelledby=${`tab-${mode}`}><form onSubmit=${submit} class="stack">
         ${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
         <${ErrorBox} error=${error} />
         ${mode === 'signin' ? html`
@@ -65,7 +65,7 @@ export function LoginView() {
             <input id="new-password" name="password" type="password" autocomplete="new-password" minlength="8" required />
             <p class="hint">At least 8 characters. The first account becomes the instance administrator.</p></div>`}
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>${busy ? 'Please wait…' : mode === 'signin' ? 'Sign in' : 'Create account'}</button>
-      </form>
+      </form></div>
       <p class="auth-foot">Your session stays in this browser tab's memory and an HttpOnly cookie; no token is stored.</p>
     </main>
   </div>`;
