@@ -54,13 +54,19 @@ export function AnalyticsView({ route }) {
   const events = d ? sum(d.series.event_count) : 0;
   const errors = d ? sum(d.series.error_count) : 0;
   const times = useMemo(() => (d ? d.series.event_count.points.map((p) => new Date(p.ts).getTime()) : []), [d]);
-  const vals = (m) => (d ? d.series[m].points.map((p) => (p.value === null ? null : Number(p.value))) : []);
+  // Counts and sums come zero-filled, percentiles only where there were durations: each
+  // series is read by bucket time, not by position.
+  const vals = (m) => {
+    if (!d) return [];
+    const byTime = new Map(d.series[m].points.map((p) => [new Date(p.ts).getTime(), p.value === null ? null : Number(p.value)]));
+    return times.map((t) => (byTime.has(t) ? byTime.get(t) : null));
+  };
   const charts = useMemo(() => (d ? {
     events: [{ label: 'Events', values: vals('event_count'), color: '--c1' }, { label: 'Errors', values: vals('error_count'), color: '--c-err' }],
     tokens: [{ label: 'Tokens', values: vals('tokens'), color: '--c2' }],
     cost: [{ label: 'Cost (USD)', values: vals('cost_usd'), color: '--c3' }],
     latency: [{ label: 'p50', values: vals('latency_p50_ms'), color: '--c1' }, { label: 'p95', values: vals('latency_p95_ms'), color: '--c4' }],
-  } : null), [d]);
+  } : null), [d, times]);
 
   const rows = breakdown.data ? breakdown.data.rows : [];
   const maxEvents = Math.max(1, ...rows.map((r) => r.eventCount));
