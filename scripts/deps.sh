@@ -33,9 +33,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# playwright-core from the lockfile (it downloads no browser); must precede CMake's
-# configure, which registers the browser test only when it is installed.
-if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
+# playwright-core and axe-core (the console's accessibility checks) from the lockfile
+# (it downloads no browser); must precede CMake's configure, which registers the browser
+# tests only when they are installed.
+if [ ! -d "$root/tests/browser/node_modules/playwright-core" ] || [ ! -d "$root/tests/browser/node_modules/axe-core" ]; then
   npm ci --prefix "$root/tests/browser" --no-audit --no-fund >/dev/null
 fi
 # The official OpenTelemetry JS SDK, which the OTLP ingest test exports through.

@@ -34,6 +34,12 @@ const std::vector<ConfigKey>& configKeys() {
       {"http.cors_origins", "",
        "Comma-separated browser origins allowed by CORS (exact match; * allows any). None by "
        "default."},
+      {"console.enabled", "true",
+       "Serve the web console at /console/ (files compiled into the binary). false removes "
+       "its routes; the API is unchanged."},
+      {"console.dir", "",
+       "Serve the console's files from this folder instead of the binary, re-read on every "
+       "request (for developing the console). Empty: the compiled-in files."},
       {"data.dir", "./data",
        "Directory for the SQLite database, the generated JWT secret, the audit signing key "
        "and the webhook sealing key."},

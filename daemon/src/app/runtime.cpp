@@ -36,6 +36,7 @@
 #include "exports/export_outbox.h"
 #include "exports/export_sender.h"
 #include "exports/exporter_pool.h"
+#include "console/site.h"
 #include "http/context.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -364,6 +365,10 @@ struct Components {
     http::registerExportDestinationRoutes(*router, ctx);
     http::registerMcpRoutes(*router, ctx, mcpFrom(cfg));
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
+    if (cfg.getBool("console.enabled")) {
+      consoleSite = std::make_unique<console::Site>(cfg.getString("console.dir"));
+      http::registerConsoleRoutes(*router, *consoleSite);
+    }
 
     http::ServerOptions options;
     options.host = cfg.getString("http.host");
@@ -463,6 +468,7 @@ struct Components {
   // PostgreSQL only; after everything its notices touch, so it is destroyed first.
   std::unique_ptr<store::ChangeListener> changes;
   http::AppContext ctx;
+  std::unique_ptr<console::Site> consoleSite;  // the router's /console/ handler refers to it
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
 };

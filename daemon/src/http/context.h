@@ -68,6 +68,9 @@ class DestinationService;
 namespace aev::mcp {
 struct Options;
 }
+namespace aev::console {
+class Site;
+}
 
 namespace aev::http {
 
@@ -125,5 +128,6 @@ void registerWebhookRoutes(Router& router, AppContext& ctx);  // /webhooks/*
 void registerExportDestinationRoutes(Router& router, AppContext& ctx);  // /export-destinations
 void registerMcpRoutes(Router& router, AppContext& ctx, const mcp::Options& options);  // POST /mcp
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
+void registerConsoleRoutes(Router& router, const console::Site& site);  // /console/ (web files, not the API)
 
 }  // namespace aev::http

@@ -28,6 +28,8 @@ JsonObject traceItem(const store::TraceRecord& t) {
   setTimestamp(obj, "endTime", t.endTime);
   obj->set("eventCount", t.eventCount);
   obj->set("errorCount", t.errorCount);
+  obj->set("toolCallCount", t.toolCallCount);
+  obj->set("handoffCount", t.handoffCount);
   obj->set("agents", stringArray(t.agents));
   return obj;
 }

@@ -58,12 +58,16 @@ void Router::add(const std::string& method, const std::string& pathTemplate, Han
     Segment seg;
     if (part.size() > 1 && part[0] == ':') {
       seg = {part.substr(1), true};
+    } else if (part.size() > 3 && part.front() == '{' && part.ends_with("*}")) {
+      seg = {part.substr(1, part.size() - 3), true, true};
     } else if (part.size() > 2 && part.front() == '{' && part.back() == '}') {
       seg = {part.substr(1, part.size() - 2), true};
     } else {
       seg = {part, false};
     }
-    normalised += "/" + (seg.isParam ? "{" + seg.text + "}" : seg.text);
+    if (!route.segments.empty() && route.segments.back().isRest)
+      throw std::logic_error("a {name*} segment must be the last one: " + pathTemplate);
+    normalised += "/" + (seg.isParam ? "{" + seg.text + (seg.isRest ? "*}" : "}") : seg.text);
     route.segments.push_back(seg);
   }
   if (normalised.empty()) normalised = "/";
@@ -77,9 +81,16 @@ void Router::add(const std::string& method, const std::string& pathTemplate, Han
 
 std::optional<std::map<std::string, std::string>> Router::bind(const Route& route,
                                                                const std::vector<std::string>& parts) {
-  if (route.segments.size() != parts.size()) return std::nullopt;
+  const bool rest = !route.segments.empty() && route.segments.back().isRest;
+  const std::size_t fixed = route.segments.size() - (rest ? 1 : 0);
+  if (rest ? parts.size() < fixed : parts.size() != fixed) return std::nullopt;
   std::map<std::string, std::string> params;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
+  if (rest) {
+    std::string joined;
+    for (std::size_t i = fixed; i < parts.size(); ++i) joined += (i > fixed ? "/" : "") + urlDecode(parts[i]);
+    params[route.segments.back().text] = std::move(joined);
+  }
+  for (std::size_t i = 0; i < fixed; ++i) {
     const auto& seg = route.segments[i];
     if (seg.isParam)
       params[seg.text] = urlDecode(parts[i]);

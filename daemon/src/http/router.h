@@ -1,7 +1,8 @@
 #pragma once
 // Method + path template → handler. Templates accept both `:id` and `{id}` segments,
 // the two spellings the interface uses. Literal segments win over parameters, so
-// /users/me never matches /users/:id.
+// /users/me never matches /users/:id. A last segment `{name*}` takes the rest of the
+// path (zero or more segments, each decoded, joined by '/'): the console's files.
 #include <functional>
 #include <optional>
 #include <string>
@@ -53,6 +54,7 @@ class Router {
   struct Segment {
     std::string text;
     bool isParam;
+    bool isRest = false;  // `{name*}`: the remaining segments
   };
   struct Route {
     RouteInfo info;

@@ -135,8 +135,9 @@ void registerSchemaRoutes(Router& router, AppContext&) {
       [&router](Request& req) {
         std::vector<ops::RouteDoc> docs;
         for (const auto& r : router.routes())
-          docs.push_back({r.method, r.pathTemplate, r.summary, r.tag, r.isPublic, r.query, r.responseSchema,
-                          r.apiKeyScope, r.requestSchema, r.responseMediaType});
+          if (r.tag != "console")  // the console's web files are not part of the API
+            docs.push_back({r.method, r.pathTemplate, r.summary, r.tag, r.isPublic, r.query, r.responseSchema,
+                            r.apiKeyScope, r.requestSchema, r.responseMediaType});
         return Response::text(200, "application/json", ops::openApiDocument(docs, req.baseUrl));
       },
       "This OpenAPI 3.1 document.", "ops", true);

@@ -1,6 +1,8 @@
 // Traces (docs/features.md#traces): Bearer or an API key with `read`.
 #include <Poco/JSON/Array.h>
 
+#include <map>
+
 #include "auth/authenticator.h"
 #include "events/event.h"
 #include "http/body.h"
@@ -34,10 +36,31 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         q.appId = idParam(req, "app");
         q.channelId = idParam(req, "channel");
         q.agent = req.queryFilter("agent");
+        q.model = req.queryFilter("model");
+        q.provider = req.queryFilter("provider");
+        q.tool = req.queryFilter("tool");
         q.since = queryTime(req.queryParam("since"), "since");
         q.until = queryTime(req.queryParam("until"), "until");
         if (q.since && q.until && *q.since > *q.until)
           throw errors::invalidField("query.since", "must not be after until");
+        if (auto status = req.queryFilter("status")) {
+          if (*status != "error" && *status != "ok") throw errors::invalidField("query.status", "must be error or ok");
+          q.withErrors = *status == "error";
+        }
+        if (auto sort = req.queryFilter("sort")) {
+          static const std::map<std::string, store::TraceQuery::Order> kOrders = {
+              {"start", store::TraceQuery::Order::Start},
+              {"duration", store::TraceQuery::Order::Duration},
+              {"events", store::TraceQuery::Order::Events},
+              {"errors", store::TraceQuery::Order::Errors}};
+          auto it = kOrders.find(*sort);
+          if (it == kOrders.end()) throw errors::invalidField("query.sort", "must be start, duration, events or errors");
+          q.orderBy = it->second;
+        }
+        if (auto order = req.queryFilter("order")) {
+          if (*order != "asc" && *order != "desc") throw errors::invalidField("query.order", "must be asc or desc");
+          q.ascending = *order == "asc";
+        }
         auto result = ctx.traces->list(orgId, q, page, limit);
         auto obj = newObject();
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
@@ -46,7 +69,9 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         obj->set("meta", pageMeta(result.total, page, limit));
         return Response::json(200, obj);
       },
-      "Traces, newest first (filters app, channel, agent, since, until).", "traces");
+      "Traces, newest first (filters app, channel, agent, model, provider, tool, since, until, status; sort start | "
+      "duration | events | errors, order desc | asc).",
+      "traces");
 
   router.add(
       "GET", "/traces/:traceId/events",
