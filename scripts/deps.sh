@@ -13,6 +13,7 @@ packages=(
   chromium
   dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)
   strace      # fault injection: the store test that fails fdatasync with EIO
+  clang-format  # scripts/check-format.sh: the changed lines of a commit follow .clang-format
 )
 # Node 20+ (playwright-core drives Debian's Chromium in the browser test). Images that
 # already carry a newer Node (NodeSource) must not get Debian's npm, which conflicts.
