@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/crypto.h"
+#include "common/encoding.h"
 #include "support/plugin_test_support.h"
 
 namespace aev::plugins {
@@ -84,7 +85,7 @@ TEST_F(AlertSinks, WebhookIsSignedAsStandardWebhooks) {
     std::string id = req.headers["webhook-id"], ts = req.headers["webhook-timestamp"];
     ASSERT_FALSE(id.empty());
     // Verified with the daemon's own HMAC (libsodium), independent of the plugin's.
-    std::string expected = "v1," + crypto::base64(crypto::hmacSha256(kSecretKey, id + "." + ts + "." + req.body));
+    std::string expected = "v1," + base64Encode(crypto::hmacSha256(kSecretKey, id + "." + ts + "." + req.body));
     EXPECT_EQ(req.headers["webhook-signature"], expected);
   }
   EXPECT_EQ(requests[0].headers["webhook-id"], requests[1].headers["webhook-id"]);

@@ -5,18 +5,10 @@
 
 #include <set>
 
+#include "common/encoding.h"
+
 namespace aev::crypto {
 namespace {
-
-std::string hex(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kHex[c >> 4];
-    out += kHex[c & 0xF];
-  }
-  return out;
-}
 
 TEST(Crypto, Sha256KnownVectors) {
   EXPECT_EQ(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
@@ -29,22 +21,12 @@ TEST(Crypto, Sha256KnownVectors) {
 
 TEST(Crypto, HmacSha256Rfc4231) {
   // RFC 4231 test case 2.
-  EXPECT_EQ(hex(hmacSha256("Jefe", "what do ya want for nothing?")),
+  EXPECT_EQ(hexEncode(hmacSha256("Jefe", "what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   // Test case 1: key = 20 × 0x0b.
-  EXPECT_EQ(hex(hmacSha256(std::string(20, '\x0b'), "Hi There")),
+  EXPECT_EQ(hexEncode(hmacSha256(std::string(20, '\x0b'), "Hi There")),
             "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
   EXPECT_EQ(hmacSha256("k", "d").size(), 32u);
-}
-
-TEST(Crypto, Base64Variants) {
-  const std::string bytes("\xfb\xff\xfe", 3);
-  EXPECT_EQ(base64(bytes), "+//+");
-  EXPECT_EQ(base64Url(bytes), "-__-");
-  EXPECT_EQ(base64("f"), "Zg==");
-  EXPECT_EQ(base64Url("f"), "Zg");  // unpadded
-  EXPECT_EQ(base64Url("foobar"), "Zm9vYmFy");
-  EXPECT_EQ(base64(""), "");
 }
 
 TEST(Crypto, RandomBytesHasRequestedLengthAndVaries) {

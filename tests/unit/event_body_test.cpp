@@ -1,5 +1,6 @@
 // http/event_body.h: readEvent (fields read from the JsonView) against parseEventObject
-// (the Poco path it falls back to), on valid events of every shape and on each kind of
+// (the Poco path it falls back to), each followed by the publisher's telemetry step
+// (events::Publisher::extract), on valid events of every shape and on each kind of
 // mistake: the same NewEvent, or the same 422 with the same errors; and valid events are
 // read directly, not handed to the Poco path.
 #include "http/event_body.h"
@@ -13,6 +14,7 @@
 #include "common/errors.h"
 #include "common/json_parse.h"
 #include "common/metrics.h"
+#include "events/publisher.h"
 #include "telemetry/extractor.h"
 
 namespace aev::http {
@@ -26,7 +28,6 @@ struct Outcome {
 class EventBodyTest : public ::testing::Test {
  protected:
   EventBodyTest() : extractor_(telemetry::PriceTable::builtIn()) {
-    ctx_.telemetry = &extractor_;
     publisher_.kind = auth::Principal::Kind::ApiKey;
     publisher_.apiKeyId = 17;
     publisher_.orgId = 5;
@@ -37,28 +38,31 @@ class EventBodyTest : public ::testing::Test {
     return Metrics::instance().counter("agent_events_publish_events_read_by_poco_total").load();
   }
 
-  Outcome viaView(const std::string& doc) {
+  // A reading, then the publisher's first step (the 422 of the reader's and the
+  // telemetry's problems together).
+  template <typename Read>
+  Outcome outcomeOf(Read read) {
     Outcome out;
-    moderation::Screening screening;
-    JsonView view(doc);
     try {
-      out.event = readEvent(ctx_, view, JsonView::kRoot, "body.events[2]", publisher_, "batch", screening);
+      auto submission = read();
+      events::Publisher::extract(extractor_, submission);
+      out.event = std::move(submission.event);
     } catch (const ApiError& e) {
       out.error = e;
     }
     return out;
   }
 
+  Outcome viaView(const std::string& doc) {
+    JsonView view(doc);
+    return outcomeOf([&] { return readEvent(view, JsonView::kRoot, "body.events[2]", publisher_, "batch"); });
+  }
+
   Outcome viaPoco(const std::string& doc) {
-    Outcome out;
-    moderation::Screening screening;
-    try {
-      out.event = parseEventObject(ctx_, parseJson(doc).extract<Poco::JSON::Object::Ptr>(), "body.events[2]",
-                                   publisher_, "batch", screening);
-    } catch (const ApiError& e) {
-      out.error = e;
-    }
-    return out;
+    return outcomeOf([&] {
+      return parseEventObject(parseJson(doc).extract<Poco::JSON::Object::Ptr>(), "body.events[2]", publisher_,
+                              "batch");
+    });
   }
 
   // Both paths give the same answer, and the view's came from the path expected: the
@@ -114,7 +118,6 @@ class EventBodyTest : public ::testing::Test {
   }
 
   telemetry::Extractor extractor_;
-  AppContext ctx_;
   auth::Principal publisher_;
 };
 
@@ -160,11 +163,14 @@ TEST_F(EventBodyTest, MistakesGiveThePocoPathsErrors) {
            R"({"identifier":"x","channel_id":3,"payload":{},"metadata":"m"})",
            R"({"identifier":"x","channel_id":3,"payload":{},"timestamp":"yesterday"})",
            R"({"identifier":"x","channel_id":3,"payload":{},"timestamp":""})",
-           R"({"identifier":"x","channel_id":3,"payload":{},"metadata":{"tags":{"deep":{"a":1}}}})",
-           R"({"identifier":"x","channel_id":3,"payload":{},"metadata":{"tags":[1]}})",
            R"({"identifier":7,"payload":5,"eventType":"no","timestamp":"no"})",  // all of them at once
        })
     expectSame(doc, false);
+  // Bad tags are the telemetry step's 422, not the reader's: read directly, the same answer.
+  expectSame(R"({"identifier":"x","channel_id":3,"payload":{},"metadata":{"tags":{"deep":{"a":1}}}})", true);
+  expectSame(R"({"identifier":"x","channel_id":3,"payload":{},"metadata":{"tags":[1]}})", true);
+  // A field problem and a tag problem: one 422 listing both, in reading order.
+  expectSame(R"({"identifier":7,"channel_id":3,"payload":{},"metadata":{"tags":[1]}})", false);
   const std::string longText(257, 'a');
   expectSame(R"({"identifier":")" + longText + R"(","channel_id":3,"payload":{}})", false);
   expectSame(R"({"identifier":"x","channel_id":3,"payload":{},"traceId":")" + longText + R"("})", false);

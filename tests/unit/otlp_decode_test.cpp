@@ -14,10 +14,10 @@
 #include <functional>
 #include <limits>
 
+#include "common/encoding.h"
 #include "otlp/ingest_error.h"
 #include "otlp/span_events.h"
 #include "otlp/trace_decode.h"
-#include "otlp/wire_text.h"
 
 namespace aev::otlp {
 namespace {
@@ -203,11 +203,11 @@ TEST(OtlpProtobufDecode, TestEncoderMatchesProtoc) {
   const std::string ours =
       request({resourceSpans(Pb().message(1, keyValue("service.name", stringValue("svc"))),
                              {scopeSpans(Pb().bytes(1, "lib").bytes(2, "1.0"), {protocVectorSpan()})})});
-  EXPECT_EQ(lowerHex(ours), kProtocRequestHex);
+  EXPECT_EQ(hexEncode(ours), kProtocRequestHex);
 }
 
 TEST(OtlpProtobufDecode, ProtocVectorDecodesFieldByField) {
-  const TraceRequest req = decodeTraceRequestProtobuf(*bytesFromHex(kProtocRequestHex));
+  const TraceRequest req = decodeTraceRequestProtobuf(*hexDecode(kProtocRequestHex));
   ASSERT_EQ(req.resourceSpans.size(), 1u);
   const ResourceSpans& rs = req.resourceSpans[0];
   ASSERT_EQ(rs.resourceAttributes.size(), 1u);
@@ -239,7 +239,7 @@ TEST(OtlpProtobufDecode, ProtocVectorDecodesFieldByField) {
 }
 
 TEST(OtlpProtobufDecode, ProtocVectorBecomesOneEvent) {
-  const SpanBatch batch = spanEvents(decodeTraceRequestProtobuf(*bytesFromHex(kProtocRequestHex)));
+  const SpanBatch batch = spanEvents(decodeTraceRequestProtobuf(*hexDecode(kProtocRequestHex)));
   ASSERT_EQ(batch.events.size(), 1u);
   EXPECT_TRUE(batch.rejected.empty());
   const SpanEvent& e = batch.events[0];
@@ -404,7 +404,7 @@ TEST(OtlpProtobufDecode, KnownFieldsWithAnotherWireTypeAreSkipped) {
 }
 
 TEST(OtlpProtobufDecode, EveryTruncationIsMalformed) {
-  const std::string full = *bytesFromHex(kProtocRequestHex);
+  const std::string full = *hexDecode(kProtocRequestHex);
   for (std::size_t cut = 1; cut < full.size(); ++cut) {
     try {
       decodeTraceRequestProtobuf(std::string_view(full).substr(0, cut));
@@ -566,7 +566,7 @@ TEST(OtlpJsonDecode, ProtobufAndJsonOfTheSameSpanGiveTheSameEvent) {
                     {"key":"ratio","value":{"doubleValue":0.25}}],
       "status":{"code":1}}]}]}]})";
   const SpanEvent fromJson = spanEvents(decodeTraceRequestJson(json)).events.at(0);
-  const SpanEvent fromProtobuf = spanEvents(decodeTraceRequestProtobuf(*bytesFromHex(kProtocRequestHex))).events.at(0);
+  const SpanEvent fromProtobuf = spanEvents(decodeTraceRequestProtobuf(*hexDecode(kProtocRequestHex))).events.at(0);
   EXPECT_EQ(fromJson.metadataJson, fromProtobuf.metadataJson);
   EXPECT_EQ(fromJson.payloadJson, fromProtobuf.payloadJson);
   EXPECT_EQ(fromJson.traceId, fromProtobuf.traceId);

@@ -7,8 +7,8 @@
 
 #include <sstream>
 
+#include "common/encoding.h"
 #include "otlp/trace_ingest.h"
-#include "otlp/wire_text.h"
 
 namespace aev::otlp {
 namespace {
@@ -21,20 +21,20 @@ TEST(OtlpResponse, FullSuccessIsAnEmptyMessage) {
 
 TEST(OtlpResponse, PartialSuccess) {
   // protoc: partial_success { rejected_spans: 2 error_message: "bad ids" }
-  EXPECT_EQ(lowerHex(exportTraceResponse(Encoding::Protobuf, 2, "bad ids")), "0a0b0802120762616420696473");
+  EXPECT_EQ(hexEncode(exportTraceResponse(Encoding::Protobuf, 2, "bad ids")), "0a0b0802120762616420696473");
   EXPECT_EQ(exportTraceResponse(Encoding::Json, 2, "bad ids"),
             R"({"partialSuccess":{"rejectedSpans":"2","errorMessage":"bad ids"}})");
   EXPECT_EQ(exportTraceResponse(Encoding::Json, 5), R"({"partialSuccess":{"rejectedSpans":"5"}})");
   // A warning with nothing rejected: rejected_spans stays at its default and is left out.
   EXPECT_EQ(exportTraceResponse(Encoding::Json, 0, "slow down"), R"({"partialSuccess":{"errorMessage":"slow down"}})");
-  EXPECT_EQ(lowerHex(exportTraceResponse(Encoding::Protobuf, 0, "w")), "0a03120177");
+  EXPECT_EQ(hexEncode(exportTraceResponse(Encoding::Protobuf, 0, "w")), "0a03120177");
   EXPECT_EQ(exportTraceResponse(Encoding::Json, 1, "say \"no\"\n"),
             R"({"partialSuccess":{"rejectedSpans":"1","errorMessage":"say \"no\"\n"}})");
 }
 
 TEST(OtlpResponse, RpcStatus) {
   // protoc: google.rpc.Status { code: 3 message: "bad" }
-  EXPECT_EQ(lowerHex(rpcStatus(Encoding::Protobuf, 3, "bad")), "08031203626164");
+  EXPECT_EQ(hexEncode(rpcStatus(Encoding::Protobuf, 3, "bad")), "08031203626164");
   EXPECT_EQ(rpcStatus(Encoding::Json, 3, "bad"), R"({"code":3,"message":"bad"})");
   EXPECT_EQ(rpcStatus(Encoding::Json, 3, "a \"quoted\" word"), R"({"code":3,"message":"a \"quoted\" word"})");
   EXPECT_EQ(rpcStatus(Encoding::Json, 0, ""), "{}");
@@ -45,7 +45,7 @@ TEST(OtlpResponse, ErrorBodyFromAnIngestError) {
   const IngestError tooLarge(IngestFailure::TooLarge, "too big");
   EXPECT_EQ(errorBody(Encoding::Json, tooLarge), R"({"code":8,"message":"too big"})");
   const IngestError malformed(IngestFailure::Malformed, "bad");
-  EXPECT_EQ(lowerHex(errorBody(Encoding::Protobuf, malformed)), "08031203626164");
+  EXPECT_EQ(hexEncode(errorBody(Encoding::Protobuf, malformed)), "08031203626164");
   EXPECT_EQ(IngestError(IngestFailure::UnsupportedEncoding, "").rpcCode(), 3);
   EXPECT_EQ(IngestError(IngestFailure::CorruptCompression, "").httpStatus(), 400);
 }

@@ -8,6 +8,8 @@
 
 #include <stdexcept>
 
+#include "common/encoding.h"
+
 namespace aev::app {
 
 namespace {
@@ -16,7 +18,6 @@ namespace {
 class JsonEscapedMessage : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
-    static constexpr char kHex[] = "0123456789abcdef";
     for (char c : msg.payload) {
       switch (c) {
         case '"': dest.append(std::string_view("\\\"")); break;
@@ -26,7 +27,7 @@ class JsonEscapedMessage : public spdlog::custom_flag_formatter {
         case '\t': dest.append(std::string_view("\\t")); break;
         default:
           if (static_cast<unsigned char>(c) < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xF], kHex[c & 0xF]};
+            char esc[6] = {'\\', 'u', '0', '0', kLowerHexDigits[(c >> 4) & 0xF], kLowerHexDigits[c & 0xF]};
             dest.append(esc, esc + 6);
           } else {
             dest.push_back(c);

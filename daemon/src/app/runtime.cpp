@@ -24,8 +24,10 @@
 #include "common/periodic_task.h"
 #include "delivery/delivery_engine.h"
 #include "delivery/outbound_http.h"
+#include "events/after_commit.h"
 #include "events/event_service.h"
 #include "events/event_writer.h"
+#include "events/publisher.h"
 #include "events/quota_guard.h"
 #include "events/retention_sweeper.h"
 #include "exports/destination_service.h"
@@ -205,9 +207,9 @@ struct Components {
                                std::chrono::seconds(cfg.getInt("stream.keepalive_seconds")),
                                static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers")),
                                static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers_per_org"))}),
-        writer(*database, static_cast<std::size_t>(cfg.getInt64("events.max_commit_batch"))),
+        writer(*database, &afterCommit, static_cast<std::size_t>(cfg.getInt64("events.max_commit_batch"))),
         quota(*database, plans),
-        events(*database, writer, quota),
+        events(*database),
         retention(*database, plans, cfg.getInt64("retention.batch_size")),
         retentionTask("retention sweep", std::chrono::seconds(cfg.getInt64("retention.sweep_interval_seconds")),
                       [this] { retention.sweep(clock::nowMicros(), [this] { return !retentionTask.stopping(); }); }),
@@ -230,6 +232,7 @@ struct Components {
         spendCache(*database, std::chrono::milliseconds(cfg.getInt64("spend.policy_recheck_ms"))),
         spendAccountant(*database, spendCache),
         spendPolicies(*database, auditLog, &pluginHost->registry(), spendCache, spendAccountant),
+        publisher(*database, writer, quota, telemetry, &moderator, &spendAccountant),
         outbound(outboundFrom(cfg)),
         // As the moderation cache: complete locally on SQLite, other nodes' endpoint
         // changes noticed within two seconds on PostgreSQL.
@@ -260,10 +263,10 @@ struct Components {
     ctx.apps = &apps;
     ctx.environments = &environments;
     ctx.events = &events;
+    ctx.publisher = &publisher;
     ctx.hub = &hub;
     ctx.streamTokens = &streamTokens;
     ctx.traces = &traces;
-    ctx.telemetry = &telemetry;
     ctx.analytics = &analytics;
     ctx.moderator = &moderator;
     ctx.moderationRules = &moderationRules;
@@ -272,20 +275,14 @@ struct Components {
     ctx.alerts = &alertRules;
     ctx.spendPolicies = &spendPolicies;
     ctx.spend = &spendAccountant;
-    events.setSpendAccountant(&spendAccountant);
     ctx.webhooks = &webhooks;
     ctx.exportDestinations = &exportDestinations;
     ctx.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
     ctx.plugins = pluginHost.get();
-    writer.setTransactionHook([this](store::Connection& c, const std::vector<store::StoredEvent>& batch) {
-      webhookOutbox.enqueue(c, batch);
-      exportOutbox.enqueue(c, batch);
-    });
-    writer.setCommitListener([this](const std::vector<store::StoredEvent>& committed) {
-      hub.publish(committed);
-      webhookOutbox.committed();
-      exportOutbox.committed();
-    });
+    // What follows every group commit (events/after_commit.h), in this order.
+    afterCommit.add(hub);
+    afterCommit.add(webhookOutbox);
+    afterCommit.add(exportOutbox);
     webhookOutbox.onEnqueued([this] { delivery.wake(); });
     exportOutbox.onEnqueued([this] { delivery.wake(); });
     delivery.addSender("webhook", &webhookSender);
@@ -295,7 +292,7 @@ struct Components {
     alertEvaluator.onStateChanges([this] { delivery.wake(); });
     apps.onChannelsDeleted([this](const std::vector<std::int64_t>& ids) {
       hub.closeChannels(ids);
-      events.forgetChannels(ids);
+      publisher.forgetChannels(ids);
     });
     auto endStreams = [this](const Revocation& r) { hub.closeOwnedBy(r); };
     apiKeys.onRevoked(endStreams);
@@ -395,6 +392,7 @@ struct Components {
   apps::AppService apps;
   identity::EnvironmentService environments;
   stream::Hub hub;
+  events::AfterCommit afterCommit;  // before the writer, which calls it
   events::EventWriter writer;
   events::QuotaGuard quota;
   events::EventService events;
@@ -414,6 +412,7 @@ struct Components {
   spend::PolicyCache spendCache;
   spend::Accountant spendAccountant;
   spend::PolicyService spendPolicies;
+  events::Publisher publisher;  // the publish path: telemetry, moderation, spend, the writer
   delivery::OutboundHttp outbound;
   webhooks::EventOutbox webhookOutbox;
   delivery::Engine delivery;  // its workers start in Runtime::start, after the migrations

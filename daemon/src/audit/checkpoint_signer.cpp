@@ -9,20 +9,14 @@
 #include <stdexcept>
 
 #include "common/crypto.h"
+#include "common/encoding.h"
 
 namespace aev::audit {
 
 namespace {
 
-std::string decodeBase64(const std::string& text) {
-  std::string out(text.size(), '\0');
-  std::size_t len = 0;
-  if (sodium_base642bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), text.data(), text.size(), " \t\r\n",
-                        &len, nullptr, sodium_base64_VARIANT_ORIGINAL) != 0)
-    return {};
-  out.resize(len);
-  return out;
-}
+// Whitespace is skipped: the key file ends with a newline, and an editor may add more.
+std::string decodeBase64(const std::string& text) { return base64Decode(text, " \t\r\n").value_or(""); }
 
 std::string readSeed(const std::string& path) {
   std::ifstream in(path);
@@ -52,7 +46,7 @@ CheckpointSigner CheckpointSigner::loadOrCreate(const std::string& path) {
       std::ofstream out(tmp, std::ios::trunc);
       if (!out) throw std::runtime_error("cannot write audit signing key " + tmp);
       ::chmod(tmp.c_str(), 0600);
-      out << crypto::base64(seed) << '\n';
+      out << base64Encode(seed) << '\n';
       if (!out.flush()) throw std::runtime_error("cannot write audit signing key " + tmp);
     }
     std::filesystem::rename(tmp, path);  // never a half-written key under the real name
@@ -66,14 +60,14 @@ std::optional<CheckpointSigner> CheckpointSigner::load(const std::string& path) 
 }
 
 std::string CheckpointSigner::publicKeyBase64() const {
-  return crypto::base64(std::string_view(reinterpret_cast<const char*>(publicKey_.data()), publicKey_.size()));
+  return base64Encode(std::string_view(reinterpret_cast<const char*>(publicKey_.data()), publicKey_.size()));
 }
 
 std::string CheckpointSigner::sign(std::string_view message) const {
   std::array<unsigned char, crypto_sign_BYTES> sig{};
   crypto_sign_detached(sig.data(), nullptr, reinterpret_cast<const unsigned char*>(message.data()), message.size(),
                        secretKey_.data());
-  return crypto::base64(std::string_view(reinterpret_cast<const char*>(sig.data()), sig.size()));
+  return base64Encode(std::string_view(reinterpret_cast<const char*>(sig.data()), sig.size()));
 }
 
 bool CheckpointSigner::verify(std::string_view message, const std::string& signatureBase64) const {

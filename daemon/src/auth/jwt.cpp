@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/crypto.h"
+#include "common/encoding.h"
 
 namespace aev::auth {
 
@@ -23,7 +24,7 @@ std::string JwtCodec::issue(AccessClaims& claims) const {
   const auto now = clock::nowMicros() / clock::kSecond;
   claims.issuedAt = now;
   claims.expiresAt = now + options_.ttlSeconds;
-  claims.jti = crypto::base64Url(crypto::randomBytes(16));
+  claims.jti = base64UrlEncode(crypto::randomBytes(16));
 
   Poco::JWT::Token token;
   token.setType("JWT");
@@ -84,7 +85,7 @@ std::string loadOrCreateSecret(const std::string& dataDir) {
     if (secret.size() < 32) throw std::runtime_error(path.string() + " holds a secret shorter than 32 bytes");
     return secret;
   }
-  const auto secret = crypto::base64Url(crypto::randomBytes(48));
+  const auto secret = base64UrlEncode(crypto::randomBytes(48));
   const auto tmp = path.string() + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);

@@ -6,6 +6,7 @@
 #include "audit/audit_log.h"
 #include "common/clock.h"
 #include "common/crypto.h"
+#include "common/encoding.h"
 #include "common/errors.h"
 
 namespace aev::auth {
@@ -31,9 +32,9 @@ TokenPair SessionService::issue(store::Connection& conn, std::int64_t userId, st
   TokenPair pair;
   pair.accessToken = jwt_.issue(claims);
   pair.expiresIn = jwt_.ttlSeconds();
-  pair.refreshToken = std::string(kRefreshPrefix) + crypto::base64Url(crypto::randomBytes(32));
+  pair.refreshToken = std::string(kRefreshPrefix) + base64UrlEncode(crypto::randomBytes(32));
   store::RefreshTokenRecord record;
-  record.familyId = familyId.empty() ? crypto::base64Url(crypto::randomBytes(12)) : familyId;
+  record.familyId = familyId.empty() ? base64UrlEncode(crypto::randomBytes(12)) : familyId;
   record.userId = userId;
   record.orgId = claims.orgId;
   record.createdAt = clock::nowMicros();

@@ -5,6 +5,7 @@
 
 #include "common/clock.h"
 #include "common/crypto.h"
+#include "common/encoding.h"
 
 namespace aev::auth {
 
@@ -20,7 +21,7 @@ std::optional<std::int64_t> number(const std::string& s) {
 }  // namespace
 
 std::string StreamTokens::sign(const std::string& payload) const {
-  return crypto::base64Url(crypto::hmacSha256(secret_, std::string("agent-events/stream-token/v1\n") + payload));
+  return base64UrlEncode(crypto::hmacSha256(secret_, std::string("agent-events/stream-token/v1\n") + payload));
 }
 
 std::pair<std::string, StreamGrant> StreamTokens::issue(std::int64_t orgId, std::int64_t channelId,

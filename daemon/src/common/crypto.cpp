@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "common/encoding.h"
+
 namespace aev::crypto {
 
 namespace {
@@ -13,14 +15,6 @@ struct SodiumInit {
   }
 };
 void ensureSodium() { static SodiumInit init; }
-
-std::string encodeBase64(std::string_view bytes, int variant) {
-  std::string out(sodium_base64_encoded_len(bytes.size(), variant), '\0');
-  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-                    variant);
-  out.resize(std::char_traits<char>::length(out.c_str()));
-  return out;
-}
 }  // namespace
 
 std::string randomBytes(std::size_t n) {
@@ -29,10 +23,6 @@ std::string randomBytes(std::size_t n) {
   randombytes_buf(out.data(), n);
   return out;
 }
-
-std::string base64Url(std::string_view bytes) { return encodeBase64(bytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING); }
-
-std::string base64(std::string_view bytes) { return encodeBase64(bytes, sodium_base64_VARIANT_ORIGINAL); }
 
 std::string randomBase62(std::size_t chars) {
   ensureSodium();
@@ -47,13 +37,7 @@ std::string sha256Hex(std::string_view data) {
   ensureSodium();
   unsigned char digest[crypto_hash_sha256_BYTES];
   crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(data.data()), data.size());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(2 * sizeof digest, '0');
-  for (std::size_t i = 0; i < sizeof digest; ++i) {
-    out[2 * i] = kHex[digest[i] >> 4];
-    out[2 * i + 1] = kHex[digest[i] & 0xF];
-  }
-  return out;
+  return hexEncode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
 std::string hmacSha256(std::string_view key, std::string_view data) {

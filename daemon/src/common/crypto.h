@@ -1,5 +1,5 @@
 #pragma once
-// Small cryptographic helpers over libsodium and OpenSSL (through Poco::Crypto).
+// Small cryptographic helpers over libsodium (hex and base64: common/encoding.h).
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -7,9 +7,6 @@
 namespace aev::crypto {
 
 std::string randomBytes(std::size_t n);
-// URL-safe, unpadded base64.
-std::string base64Url(std::string_view bytes);
-std::string base64(std::string_view bytes);
 // Alphanumeric encoding of random bytes ([0-9A-Za-z]), used in key formats.
 std::string randomBase62(std::size_t chars);
 std::string sha256Hex(std::string_view data);

@@ -1,9 +1,10 @@
 #include "common/json_text.h"
 
+#include "common/encoding.h"
+
 namespace aev {
 
 void appendJsonString(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   std::size_t plain = 0;  // start of the run of bytes that need no escape
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -35,8 +36,8 @@ void appendJsonString(std::string& out, std::string_view s) {
         break;
       default:
         out += "\\u00";
-        out += kHex[(c >> 4) & 0xF];
-        out += kHex[c & 0xF];
+        out += kLowerHexDigits[(c >> 4) & 0xF];
+        out += kLowerHexDigits[c & 0xF];
     }
   }
   out.append(s, plain, s.size() - plain);

@@ -14,7 +14,8 @@
 
 namespace aev::events {
 
-EventWriter::EventWriter(store::Database& db, std::size_t maxBatch) : db_(db), maxBatch_(maxBatch) {
+EventWriter::EventWriter(store::Database& db, const AfterCommit* afterCommit, std::size_t maxBatch)
+    : db_(db), maxBatch_(maxBatch), afterCommit_(afterCommit) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -141,7 +142,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
       for (const auto& e : all)
         for (const auto& charge : e.spendCharges) spend[{charge.policyId, charge.bucketStart}] += charge.nanos;
       for (const auto& [key, nanos] : spend) spendLedger_.add(c, key.first, key.second, nanos);
-      if (hook_) hook_(c, all);
+      if (afterCommit_) afterCommit_->inTransaction(c, all);
     });
   } catch (const store::ChannelsGone& gone) {
     // Refuse the requests with an event in a deleted channel; the others commit together.
@@ -191,15 +192,9 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
   committing.fetch_add(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count(),
       std::memory_order_relaxed);
-  // The listener (stream hub, outboxes) first: it copies what it keeps, so each request
-  // can then take its own events without a copy.
-  if (listener_) {
-    try {
-      listener_(all);
-    } catch (const std::exception& e) {
-      spdlog::error("commit listener failed: {}", describeException(e));
-    }
-  }
+  // The after-commit consumers first: they copy what they keep, so each request can then
+  // take its own events without a copy.
+  if (afterCommit_) afterCommit_->committed(all);
   std::size_t offset = 0;
   for (auto& p : batch) {
     const std::size_t n = p->events.size();

@@ -1,9 +1,10 @@
 #pragma once
-// Group commit (ARCHITECTURE.md, Storage): request threads enqueue events and wait; one
-// writer thread takes everything queued (up to maxBatch events) into one transaction,
-// commits, then completes every waiting request and hands the committed events, in
-// commit order, to the listener (the stream hub). While one commit is in flight the
-// next batch accumulates, so one fsync serves many publishes without added latency.
+// Group commit: request threads enqueue events and wait; one writer thread takes
+// everything queued (up to maxBatch events) into one transaction, commits, then hands the
+// committed events, in commit order, to the after-commit consumers (events/after_commit.h:
+// the stream hub, the outboxes) and completes every waiting request. While one commit is
+// in flight the next batch accumulates, so one fsync serves many publishes without added
+// latency.
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "events/after_commit.h"
 #include "events/event.h"
 #include "store/database.h"
 #include "store/event_repository.h"
@@ -34,18 +36,11 @@ class ChannelsDeleted : public std::runtime_error {
 
 class EventWriter {
  public:
-  using CommitListener = std::function<void(const std::vector<StoredEvent>&)>;
-
-  EventWriter(store::Database& db, std::size_t maxBatch = 2000);
+  // `afterCommit` (may be null: nothing follows a commit) is called inside and after
+  // each commit; it must outlive the writer.
+  explicit EventWriter(store::Database& db, const AfterCommit* afterCommit = nullptr, std::size_t maxBatch = 2000);
   ~EventWriter();
 
-  // Runs inside each commit's transaction after the events are inserted (ids and seqs
-  // set): what must be durable with the events (the outbox of webhook deliveries).
-  // Set before the first submit.
-  using TransactionHook = std::function<void(store::Connection&, const std::vector<StoredEvent>&)>;
-
-  void setCommitListener(CommitListener listener) { listener_ = std::move(listener); }
-  void setTransactionHook(TransactionHook hook) { hook_ = std::move(hook); }
   // The events of one request commit together (all or none) and come back with ids
   // (or the future throws; ChannelsDeleted when a channel of them no longer exists).
   std::future<std::vector<StoredEvent>> submit(std::vector<NewEvent> events);
@@ -78,8 +73,7 @@ class EventWriter {
   store::EventRepository repo_;
   store::TraceRepository traces_;
   store::SpendLedgerRepository spendLedger_;
-  CommitListener listener_;
-  TransactionHook hook_;
+  const AfterCommit* afterCommit_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::unique_ptr<Pending>> queue_;

@@ -11,18 +11,25 @@
 #include <unordered_set>
 #include <vector>
 
+#include "events/after_commit.h"
 #include "store/database.h"
 #include "store/event_records.h"
 #include "store/export_destination_repository.h"
 
 namespace aev::exports {
 
-class ExportOutbox {
+// An after-commit consumer (events/after_commit.h): its messages are written in the
+// commit's transaction, and the delivery engine is woken once the commit is durable.
+class ExportOutbox : public events::CommitConsumer {
  public:
   explicit ExportOutbox(std::chrono::milliseconds refresh) : refresh_(refresh) {}
 
   void enqueue(store::Connection& c, const std::vector<store::StoredEvent>& events);
   void committed();
+  void inTransaction(store::Connection& c, const events::CommittedEvents& commit) override {
+    enqueue(c, commit.events());
+  }
+  void committed(const events::CommittedEvents&) override { committed(); }
   void invalidate();
   void onEnqueued(std::function<void()> fn) { onEnqueued_ = std::move(fn); }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/clock.h"
+#include "common/invalid_fields.h"
 #include "common/text.h"
 #include "http/request.h"
 
@@ -157,10 +158,7 @@ std::optional<std::string> BodyReader::oneOf(const std::string& field, bool requ
 }
 
 void BodyReader::done() const {
-  if (errors_.empty()) return;
-  std::string detail = errors_.front().location + " " + errors_.front().message;
-  if (errors_.size() > 1) detail += " (and " + std::to_string(errors_.size() - 1) + " more)";
-  throw errors::validation(errors_, detail);
+  if (!errors_.empty()) throw errors::invalidFields(errors_);
 }
 
 namespace {

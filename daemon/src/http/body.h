@@ -41,6 +41,8 @@ class BodyReader {
   // (e.g. a service's problems() check) of the top-level fields that were well typed:
   // every mistake in one answer. valueProblems is called only then.
   void done(const std::function<std::vector<FieldError>()>& valueProblems) const;
+  // The problems recorded so far, for a caller that reports them later (done() throws them).
+  const std::vector<FieldError>& problems() const { return errors_; }
   const Poco::JSON::Object::Ptr& object() const { return body_; }
 
  private:

@@ -24,6 +24,7 @@ class AppService;
 }
 namespace aev::events {
 class EventService;
+class Publisher;
 }
 namespace aev::stream {
 class Hub;
@@ -33,9 +34,6 @@ class TraceService;
 }
 namespace aev::plugins {
 class Host;
-}
-namespace aev::telemetry {
-class Extractor;
 }
 namespace aev::analytics {
 class AnalyticsService;
@@ -82,19 +80,19 @@ struct AppContext {
   identity::EnvironmentService* environments = nullptr;
   apps::AppService* apps = nullptr;
   events::EventService* events = nullptr;
+  events::Publisher* publisher = nullptr;  // every publish path: the handlers parse, it does the rest
   stream::Hub* hub = nullptr;
   auth::StreamTokens* streamTokens = nullptr;
   traces::TraceService* traces = nullptr;
   const plugins::Host* plugins = nullptr;
-  const telemetry::Extractor* telemetry = nullptr;
   analytics::AnalyticsService* analytics = nullptr;
-  moderation::Moderator* moderator = nullptr;  // the publish hook; every publish path calls it
+  moderation::Moderator* moderator = nullptr;  // POST /moderation/evaluate (publishing screens through publisher)
   moderation::RuleService* moderationRules = nullptr;
   moderation::ViolationService* violations = nullptr;
   audit::AuditLog* audit = nullptr;
   alerts::AlertService* alerts = nullptr;
   spend::PolicyService* spendPolicies = nullptr;
-  spend::Accountant* spend = nullptr;  // POST /spend-policies/check (publish calls it through EventService)
+  spend::Accountant* spend = nullptr;  // POST /spend-policies/check (publishing calls it through publisher)
   webhooks::WebhookService* webhooks = nullptr;
   exports::DestinationService* exportDestinations = nullptr;
   std::string metricsAccess = "loopback";  // loopback | public | admin

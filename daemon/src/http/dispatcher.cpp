@@ -12,6 +12,7 @@
 #include <random>
 
 #include "common/crypto.h"
+#include "common/encoding.h"
 #include "common/metrics.h"
 #include "http/problem.h"
 
@@ -30,12 +31,8 @@ std::string requestIdFrom(std::string_view sent) {
     std::seed_seq seq(seed.begin(), seed.end());
     return std::mt19937_64(seq);
   }());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id(24, '0');
-  const std::uint64_t hi = generator(), lo = generator();
-  for (int i = 0; i < 16; ++i) id[static_cast<std::size_t>(i)] = kHex[(hi >> (60 - 4 * i)) & 0xF];
-  for (int i = 0; i < 8; ++i) id[static_cast<std::size_t>(16 + i)] = kHex[(lo >> (60 - 4 * i)) & 0xF];
-  return id;
+  const std::uint64_t bits[2] = {generator(), generator()};
+  return hexEncode(std::string_view(reinterpret_cast<const char*>(bits), 12));
 }
 
 // The target's path as sent, still percent-encoded. The router splits it at '/' and

@@ -3,7 +3,6 @@
 #include <Poco/JSON/Object.h>
 
 #include <array>
-#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -13,8 +12,6 @@
 #include "common/text.h"
 #include "http/body.h"
 #include "http/request.h"
-#include "moderation/moderator.h"
-#include "telemetry/extractor.h"
 
 namespace aev::http {
 
@@ -42,21 +39,23 @@ void setPublisher(events::NewEvent& e, const auth::Principal& p) {
 
 }  // namespace
 
-// The Poco path: the event as an object, every problem collected into one 422.
-events::NewEvent parseEventObject(const AppContext& ctx, const Object::Ptr& obj, const std::string& location,
-                                  const auth::Principal& p, const std::string& source,
-                                  moderation::Screening& screening) {
+// The Poco path: the event as an object, every problem collected for one 422.
+events::Submission parseEventObject(const Object::Ptr& obj, const std::string& location, const auth::Principal& p,
+                                    const std::string& source) {
   BodyReader body(obj, location);
-  events::NewEvent e;
+  events::Submission s;
+  s.location = location;
+  auto& e = s.event;
   e.source = source;
   e.identifier = body.string("identifier", true, 1, kIdentifierMax).value_or("");
-  Object::Ptr payload, metadata;
+  Object::Ptr payload;
   if (!body.has("payload"))
     body.fail("payload", "is required");
   else if ((payload = obj->getObject("payload")))
     e.payloadJson = condensedJson(payload);
   else
     body.fail("payload", "must be an object", stringify(obj->get("payload")));
+  s.payloadIs(payload);
   e.channelId = body.id("channel_id", !body.has("channelId")).value_or(0);
   if (!e.channelId) e.channelId = body.id("channelId", false).value_or(0);
   e.agentId = shortString(body, "agentId");
@@ -65,8 +64,8 @@ events::NewEvent parseEventObject(const AppContext& ctx, const Object::Ptr& obj,
   e.spanId = shortString(body, "spanId");
   e.parentSpanId = shortString(body, "parentSpanId");
   if (body.has("metadata")) {
-    if ((metadata = obj->getObject("metadata")))
-      e.metadataJson = condensedJson(metadata);
+    if ((s.metadata = obj->getObject("metadata")))
+      e.metadataJson = condensedJson(s.metadata);
     else
       body.fail("metadata", "must be an object", stringify(obj->get("metadata")));
   }
@@ -76,12 +75,9 @@ events::NewEvent parseEventObject(const AppContext& ctx, const Object::Ptr& obj,
     else
       body.fail("timestamp", "must be an RFC 3339 timestamp", *ts);
   }
-  for (auto& problem : ctx.telemetry->apply(e, payload, metadata, location))
-    body.fail(problem.location.substr(location.size() + 1), problem.message, problem.value);
-  body.done();
+  s.problems = body.problems();
   setPublisher(e, p);
-  if (ctx.moderator) screening = ctx.moderator->screen(e, payload, metadata, location);
-  return e;
+  return s;
 }
 
 // ---------------------------------------------------------------- the direct reading
@@ -189,36 +185,26 @@ Object::Ptr objectOf(const JsonView& v, std::uint32_t node) { return v.toVar(nod
 
 }  // namespace
 
-events::NewEvent readEvent(const AppContext& ctx, const JsonView& body, std::uint32_t object,
-                           const std::string& location, const auth::Principal& p, const std::string& source,
-                           moderation::Screening& screening) {
-  auto byPoco = [&] {
+events::Submission readEvent(const JsonView& body, std::uint32_t object, const std::string& location,
+                             const auth::Principal& p, const std::string& source) {
+  PlainReader fields(body, object);
+  events::Submission s;
+  s.location = location;
+  s.event.source = source;
+  if (!fields.read(s.event)) {
     // How often publishers send events the direct reading hands over (mostly 422s).
     static auto& count = Metrics::instance().counter(
         "agent_events_publish_events_read_by_poco_total",
         "Published events read through the Poco path: not plainly valid (a 422), or with escaped member names.");
     count.fetch_add(1, std::memory_order_relaxed);
-    return parseEventObject(ctx, objectOf(body, object), location, p, source, screening);
-  };
-  PlainReader fields(body, object);
-  events::NewEvent e;
-  e.source = source;
-  if (!fields.read(e)) return byPoco();
-  // Objects only for what reads them: metadata for telemetry, the payload for a tool
-  // call's telemetry or for the organization's moderation rules.
-  Object::Ptr metadata = fields.metadata() ? objectOf(body, *fields.metadata()) : nullptr;
-  Object::Ptr payload;
-  auto payloadObject = [&] {
-    if (!payload) payload = objectOf(body, *fields.payload());
-    return payload;
-  };
-  if (telemetry::Extractor::readsPayload(e)) payloadObject();
-  if (!ctx.telemetry->apply(e, payload, metadata, location).empty()) return byPoco();  // a bad tag: its 422
-  setPublisher(e, p);
-  // By reference: the lambda (three captures) would not fit std::function's inline
-  // storage, and every event would pay a heap allocation for it.
-  if (ctx.moderator) screening = ctx.moderator->screen(e, std::cref(payloadObject), metadata, location);
-  return e;
+    return parseEventObject(objectOf(body, object), location, p, source);
+  }
+  // Objects only for what reads them: metadata for telemetry (always), the payload for a
+  // tool call's telemetry or the organization's moderation rules (on demand).
+  if (fields.metadata()) s.metadata = objectOf(body, *fields.metadata());
+  s.payloadAt(body, *fields.payload());
+  setPublisher(s.event, p);
+  return s;
 }
 
 }  // namespace aev::http

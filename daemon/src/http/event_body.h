@@ -1,8 +1,8 @@
 #pragma once
 // Reading one published event (POST /event's body, or an element of POST /events/batch)
-// into a NewEvent: fields validated (every problem in one 422), telemetry extracted,
-// moderation applied (redactions and flags, or a 422 when a rule blocks it; `screening`
-// keeps the verdict for recording once the event is stored).
+// into the Submission that events::Publisher takes down the publish path: fields read and
+// checked (the problems kept for the publisher's one 422), the payload's object left to be
+// built from the view only if a step needs it.
 //
 // The event is read straight from the request's JsonView: its fields out of the text, its
 // payload and metadata condensed from it, Poco objects built only where a consumer needs
@@ -19,22 +19,19 @@
 
 #include "auth/principal.h"
 #include "common/json_view.h"
-#include "events/event.h"
-#include "http/context.h"
-#include "moderation/violation_service.h"
+#include "events/submission.h"
 
 namespace aev::http {
 
-// `object` is a node of kind Object in `body`; `location` prefixes error locations
-// ("body", "body.events[3]"); `source` is stored with the event (api, batch).
-events::NewEvent readEvent(const AppContext& ctx, const JsonView& body, std::uint32_t object,
-                           const std::string& location, const auth::Principal& publisher, const std::string& source,
-                           moderation::Screening& screening);
+// `object` is a node of kind Object in `body`, which must outlive the publisher's
+// publish() of the result; `location` prefixes error locations ("body",
+// "body.events[3]"); `source` is stored with the event (api, batch).
+events::Submission readEvent(const JsonView& body, std::uint32_t object, const std::string& location,
+                             const auth::Principal& publisher, const std::string& source);
 
 // The Poco path readEvent falls back to, for an event given as an object. Public so that
 // a test can hold the two to the same answers.
-events::NewEvent parseEventObject(const AppContext& ctx, const Poco::JSON::Object::Ptr& object,
-                                  const std::string& location, const auth::Principal& publisher,
-                                  const std::string& source, moderation::Screening& screening);
+events::Submission parseEventObject(const Poco::JSON::Object::Ptr& object, const std::string& location,
+                                    const auth::Principal& publisher, const std::string& source);
 
 }  // namespace aev::http

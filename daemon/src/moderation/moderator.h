@@ -1,10 +1,10 @@
 #pragma once
-// The publish hook (ARCHITECTURE "the path of an event", step 1): every publish path
-// (POST /event, POST /events/batch, POST /v1/traces) hands each parsed event to
-// screen() after telemetry extraction and before the event is committed.
+// The publish hook: events::Publisher (events/publisher.cpp, step 2), which every publish
+// path goes through, hands each event to screen() after telemetry extraction and before
+// the event is committed, then records the verdict with the stored event's id:
 //
 //   auto s = moderator.screen(event, payload, metadata, "body");  // 422 when blocked
-//   s.eventId = events.publish(std::move(event)).id;
+//   s.eventId = stored.id;
 //   moderator.record({&s});
 //
 // Redactions and flags are applied to the event (payloadJson, metadataJson, and the

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/encoding.h"
 #include "otlp/attribute_json.h"
-#include "otlp/wire_text.h"
 
 namespace aev::otlp {
 
@@ -151,9 +151,9 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   e.agentId = stringAttribute(span.attributes, "gen_ai.agent.name");
   e.eventType =
       eventTypeForSpan(stringAttribute(span.attributes, "gen_ai.operation.name").value_or(""), span.statusCode);
-  e.traceId = lowerHex(span.traceId);
-  e.spanId = lowerHex(span.spanId);
-  if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = lowerHex(span.parentSpanId);
+  e.traceId = hexEncode(span.traceId);
+  e.spanId = hexEncode(span.spanId);
+  if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = hexEncode(span.parentSpanId);
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
   e.metadataJson = metadataJson(span, resource);

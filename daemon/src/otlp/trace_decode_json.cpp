@@ -10,10 +10,10 @@
 #include <cmath>
 #include <limits>
 
+#include "common/encoding.h"
 #include "otlp/ingest_error.h"
 #include "otlp/protobuf_reader.h"
 #include "otlp/trace_decode.h"
-#include "otlp/wire_text.h"
 
 namespace aev::otlp {
 
@@ -135,7 +135,7 @@ double doubleIn(const Var& v, const std::string& path) {
 // only, so it is noted on the span instead of failing the request.
 std::string idField(const Object& object, const std::string& camelName, const std::string& path, Span& span) {
   const std::string text = stringField(object, camelName, path);
-  auto bytes = bytesFromHex(text);
+  auto bytes = hexDecode(text);
   if (bytes) return *bytes;
   if (span.idProblem.empty()) span.idProblem = camelName + " is not hex";
   return {};
@@ -173,7 +173,7 @@ AnyValue anyValue(const Var& v, const std::string& path) {
     out.kvlist = keyValues(asObject(kv, listPath), "values", listPath);
   } else if (Var bytes = member(object, "bytesValue"); !bytes.isEmpty()) {
     const std::string bytesPath = child(path, "bytesValue");
-    auto decoded = bytesFromBase64(asString(bytes, bytesPath));
+    auto decoded = base64DecodeAnyAlphabet(asString(bytes, bytesPath));
     if (!decoded) malformed(bytesPath, "must be base64");
     out.kind = AnyValue::Kind::Bytes;
     out.text = std::move(*decoded);

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "common/revocation.h"
+#include "events/after_commit.h"
 #include "store/event_records.h"
 #include "store/event_repository.h"
 
@@ -46,7 +47,9 @@ struct HubOptions {
   std::size_t maxSubscribersPerOrg = 10000;
 };
 
-class Hub {
+// An after-commit consumer (events/after_commit.h): every commit's events reach the live
+// streams of their channels.
+class Hub : public events::CommitConsumer {
  public:
   using SubscriptionId = std::uint64_t;
 
@@ -80,6 +83,7 @@ class Hub {
   // Called after commit, in commit order. Only queues: the fan-out runs on the hub
   // thread, so the writer never waits for subscribers.
   void publish(const std::vector<store::StoredEvent>& events);
+  void committed(const events::CommittedEvents& commit) override { publish(commit.events()); }
   // Ends every stream of these channels (they were deleted).
   void closeChannels(const std::vector<std::int64_t>& channelIds);
   // Ends every stream whose owner matches all the fields set in scope.

@@ -1,6 +1,6 @@
 #pragma once
 // Writes the webhook messages of committed events into the outbox inside the event
-// writer's own transaction (events/event_writer.h, transaction hook), so an event is
+// writer's own transaction (events/after_commit.h, inTransaction), so an event is
 // never stored without its messages, nor a message without its event.
 //
 // The publish path is benchmarked: most channels have no endpoints, so the set of
@@ -15,13 +15,16 @@
 #include <unordered_set>
 #include <vector>
 
+#include "events/after_commit.h"
 #include "store/database.h"
 #include "store/event_records.h"
 #include "store/webhook_repository.h"
 
 namespace aev::webhooks {
 
-class EventOutbox {
+// An after-commit consumer (events/after_commit.h): its messages are written in the
+// commit's transaction, and the delivery engine is woken once the commit is durable.
+class EventOutbox : public events::CommitConsumer {
  public:
   explicit EventOutbox(std::chrono::milliseconds refresh) : refresh_(refresh) {}
 
@@ -29,6 +32,10 @@ class EventOutbox {
   void enqueue(store::Connection& c, const std::vector<store::StoredEvent>& events);
   // After the commit: wakes the engine (onEnqueued) when this batch wrote messages.
   void committed();
+  void inTransaction(store::Connection& c, const events::CommittedEvents& commit) override {
+    enqueue(c, commit.events());
+  }
+  void committed(const events::CommittedEvents&) override { committed(); }
   void invalidate();
   void onEnqueued(std::function<void()> fn) { onEnqueued_ = std::move(fn); }
 

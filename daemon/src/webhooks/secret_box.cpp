@@ -3,14 +3,13 @@
 #include <sodium.h>
 #include <sys/stat.h>
 
-#include <Poco/Base64Decoder.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "common/crypto.h"
+#include "common/encoding.h"
 
 namespace aev::webhooks {
 
@@ -18,11 +17,6 @@ namespace {
 
 constexpr std::string_view kPrefix = "sbx1:";
 
-std::string base64Decode(std::string_view text) {
-  std::istringstream in{std::string(text)};
-  Poco::Base64Decoder decoder(in);
-  return std::string((std::istreambuf_iterator<char>(decoder)), std::istreambuf_iterator<char>());
-}
 
 }  // namespace
 
@@ -40,12 +34,14 @@ std::string SecretBox::seal(std::string_view plain) const {
                         reinterpret_cast<const unsigned char*>(plain.data()), plain.size(),
                         reinterpret_cast<const unsigned char*>(nonce.data()),
                         reinterpret_cast<const unsigned char*>(key_.data()));
-  return std::string(kPrefix) + crypto::base64(nonce + cipher);
+  return std::string(kPrefix) + base64Encode(nonce + cipher);
 }
 
 std::string SecretBox::open(std::string_view stored) const {
   if (stored.substr(0, kPrefix.size()) != kPrefix) return std::string(stored);
-  const auto raw = base64Decode(stored.substr(kPrefix.size()));
+  const auto decoded = base64Decode(stored.substr(kPrefix.size()));
+  if (!decoded) throw std::runtime_error("a sealed webhook secret is not base64");
+  const auto& raw = *decoded;
   if (raw.size() < crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES)
     throw std::runtime_error("a sealed webhook secret is truncated");
   const auto cipherLen = raw.size() - crypto_secretbox_NONCEBYTES;
@@ -70,7 +66,7 @@ std::string loadOrCreateSecretKey(const std::string& configured, const std::stri
     while (!key.empty() && (key.back() == '\n' || key.back() == '\r')) key.pop_back();
     return key;
   }
-  const auto key = crypto::base64Url(crypto::randomBytes(32));
+  const auto key = base64UrlEncode(crypto::randomBytes(32));
   const auto tmp = path.string() + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);

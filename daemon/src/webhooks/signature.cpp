@@ -1,24 +1,20 @@
 #include "webhooks/signature.h"
 
-#include <Poco/Base64Decoder.h>
-
-#include <sstream>
 #include <stdexcept>
 
 #include "common/crypto.h"
+#include "common/encoding.h"
 
 namespace aev::webhooks {
 
-std::string newSecret() { return std::string(kSecretPrefix) + crypto::base64(crypto::randomBytes(24)); }
+std::string newSecret() { return std::string(kSecretPrefix) + base64Encode(crypto::randomBytes(24)); }
 
 std::string secretKey(std::string_view secret) {
   if (secret.substr(0, kSecretPrefix.size()) != kSecretPrefix)
     throw std::invalid_argument("a webhook secret starts with whsec_");
-  std::istringstream in(std::string(secret.substr(kSecretPrefix.size())));
-  Poco::Base64Decoder decoder(in);
-  std::string key((std::istreambuf_iterator<char>(decoder)), std::istreambuf_iterator<char>());
-  if (key.empty()) throw std::invalid_argument("a webhook secret carries base64 key bytes after whsec_");
-  return key;
+  auto key = base64Decode(secret.substr(kSecretPrefix.size()));
+  if (!key || key->empty()) throw std::invalid_argument("a webhook secret carries base64 key bytes after whsec_");
+  return *key;
 }
 
 std::string sign(std::string_view secret, std::string_view messageId, std::int64_t timestampSeconds,
@@ -26,7 +22,7 @@ std::string sign(std::string_view secret, std::string_view messageId, std::int64
   std::string content;
   content.reserve(messageId.size() + body.size() + 24);
   content.append(messageId).append(".").append(std::to_string(timestampSeconds)).append(".").append(body);
-  return "v1," + crypto::base64(crypto::hmacSha256(secretKey(secret), content));
+  return "v1," + base64Encode(crypto::hmacSha256(secretKey(secret), content));
 }
 
 }  // namespace aev::webhooks

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "events_support.h"
+#include "support/batch_results.h"
 
 namespace aev::testing {
 namespace {
@@ -298,7 +299,7 @@ TEST_F(AppsChannelsApi, AnotherOrganizationsIdsAre404AndNothingChanges) {
   EXPECT_TRUE(IsProblem(alice.http.post("/stream-tokens", obj({{"channelId", bobCh}})), 404));
   auto batch = alice.http.post("/events/batch", obj({{"events", arr({eventBody(bobCh, "intrusion")})}}));
   ASSERT_STATUS(batch, 200);
-  EXPECT_EQ(intField(batch.object()->getArray("results")->getObject(0), "status"), 404) << batch.body;
+  EXPECT_EQ(batchStatus(batch.object()->getArray("results")->getObject(0)), 404) << batch.body;
   auto s = subscribe(subscribePath(bobCh), {{"Authorization", alice.bearer()}});
   EXPECT_TRUE(IsProblem(s->readResponse(kWait), 404)) << s->describe();
   // With an API key of Alice's organization, too.

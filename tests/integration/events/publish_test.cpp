@@ -8,6 +8,7 @@
 
 #include "events_support.h"
 #include "support/backend.h"
+#include "support/batch_results.h"
 
 namespace aev::testing {
 namespace {
@@ -235,39 +236,41 @@ TEST_F(PublishApi, BatchAnswersOneResultPerEventInOrder) {
   const std::vector<int> expected = {201, 422, 201, 404, 422, 422, 201};
   for (std::size_t i = 0; i < results.size(); ++i) {
     SCOPED_TRACE("result " + std::to_string(i));
-    EXPECT_EQ(intField(results[i], "status"), expected[i]) << toJson(results[i]);
+    // The stored event itself, or the problem itself (with its status): nothing wrapped.
+    EXPECT_EQ(batchStatus(results[i]), expected[i]) << toJson(results[i]);
     if (expected[i] == 201) {
-      auto e = results[i]->getObject("event");
-      ASSERT_TRUE(e) << toJson(results[i]);
+      const auto& e = results[i];
       EXPECT_EQ(intField(e, "channel_id"), ch);
-      EXPECT_FALSE(results[i]->has("problem"));
+      EXPECT_GT(intField(e, "id"), 0);
+      EXPECT_FALSE(e->has("status"));
+      EXPECT_FALSE(e->has("event"));
     } else {
-      auto p = results[i]->getObject("problem");
-      ASSERT_TRUE(p) << toJson(results[i]);
+      const auto& p = results[i];
       EXPECT_EQ(strField(p, "type").rfind("https://agent-events.dev/problems/", 0), 0u) << toJson(p);
       EXPECT_FALSE(strField(p, "title").empty());
       EXPECT_EQ(intField(p, "status"), expected[i]);
       EXPECT_FALSE(strField(p, "detail").empty());
-      EXPECT_FALSE(results[i]->has("event"));
+      EXPECT_EQ(strField(p, "instance"), "/events/batch");
+      EXPECT_FALSE(p->has("problem"));
     }
   }
   auto locationOf = [&](std::size_t i) {
-    auto errors = results[i]->getObject("problem")->getArray("errors");
+    auto errors = results[i]->getArray("errors");
     return errors && errors->size() ? errors->getObject(0)->getValue<std::string>("location") : std::string("(none)");
   };
   EXPECT_EQ(locationOf(1), "body.events[1].identifier");
   EXPECT_EQ(locationOf(4), "body.events[4].eventType");
   EXPECT_EQ(locationOf(5), "body.events[5]");
-  EXPECT_EQ(strField(results[0]->getObject("event"), "identifier"), "first");
-  EXPECT_EQ(strField(results[2]->getObject("event"), "identifier"), "third");
-  EXPECT_EQ(strField(results[2]->getObject("event"), "eventType"), "agent.message");
-  EXPECT_EQ(strField(results[6]->getObject("event"), "identifier"), "seventh");
+  EXPECT_EQ(strField(results[0], "identifier"), "first");
+  EXPECT_EQ(strField(results[2], "identifier"), "third");
+  EXPECT_EQ(strField(results[2], "eventType"), "agent.message");
+  EXPECT_EQ(strField(results[6], "identifier"), "seventh");
   EXPECT_EQ(intField(o, "stored"), 3);
   EXPECT_EQ(intField(o, "failed"), 4);
   // Ids follow the order of the request; the list (newest first) has exactly the three.
-  const auto id0 = intField(results[0]->getObject("event"), "id");
-  const auto id2 = intField(results[2]->getObject("event"), "id");
-  const auto id6 = intField(results[6]->getObject("event"), "id");
+  const auto id0 = intField(results[0], "id");
+  const auto id2 = intField(results[2], "id");
+  const auto id6 = intField(results[6], "id");
   EXPECT_LT(id0, id2);
   EXPECT_LT(id2, id6);
   EXPECT_EQ(listIds(t.http, ch), (std::vector<std::int64_t>{id6, id2, id0}));
@@ -290,8 +293,8 @@ TEST_F(PublishApi, PublishToADeletedChannelIs404AndStoresNothing) {
   ASSERT_STATUS(r, 200);
   auto results = objects(r.object()->getArray("results"));
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(intField(results[0], "status"), 404);
-  EXPECT_EQ(intField(results[1], "status"), 201);
+  EXPECT_EQ(batchStatus(results[0]), 404);
+  EXPECT_EQ(batchStatus(results[1]), 201);
   EXPECT_EQ(listTotal(t.http, live), 2);
   EXPECT_TRUE(IsProblem(t.http.get("/traces/gone-1/events"), 404)) << "the refused events left a trace";
 }
@@ -326,9 +329,9 @@ TEST_F(PublishApi, ChannelDeletedOnAnotherNodeIs404ThereAndStoresNothing) {
   ASSERT_STATUS(r, 200);
   auto results = objects(r.object()->getArray("results"));
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(intField(results[0], "status"), 201);
-  EXPECT_EQ(intField(results[1], "status"), 404);
-  EXPECT_EQ(strField(results[1]->getObject("problem"), "title"), "Not Found");
+  EXPECT_EQ(batchStatus(results[0]), 201);
+  EXPECT_EQ(batchStatus(results[1]), 404);
+  EXPECT_EQ(strField(results[1], "title"), "Not Found");
   EXPECT_EQ(listTotal(t.http, live), 2);
   EXPECT_TRUE(IsProblem(t.http.get("/traces/gone-2/events"), 404)) << "the refused events left a trace";
   EXPECT_TRUE(IsProblem(onB.post("/event", eventBody(doomed, "again")), 404));
@@ -367,8 +370,8 @@ TEST_F(PublishApi, BatchLimits) {
   ASSERT_EQ(results.size(), 1000u);
   std::int64_t previous = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    auto e = results[i]->getObject("event");
-    ASSERT_TRUE(e) << toJson(results[i]);
+    const auto& e = results[i];
+    ASSERT_TRUE(isStoredEvent(e)) << toJson(e);
     ASSERT_EQ(strField(e, "identifier"), "b-" + std::to_string(i));
     ASSERT_GT(intField(e, "id"), previous);
     previous = intField(e, "id");
@@ -384,7 +387,7 @@ TEST_F(PublishApi, ListPaginatesNewestFirstWithMeta) {
   auto batch = t.http.post("/events/batch", obj({{"events", events}}));
   ASSERT_STATUS(batch, 200);
   std::vector<std::int64_t> published;
-  for (const auto& r : objects(batch.object()->getArray("results"))) published.push_back(intField(r->getObject("event"), "id"));
+  for (const auto& r : objects(batch.object()->getArray("results"))) published.push_back(intField(r, "id"));
   std::vector<std::int64_t> newestFirst(published.rbegin(), published.rend());
   const auto base = "/event/" + std::to_string(ch) + "/list";
 
@@ -467,9 +470,8 @@ TEST_F(QuotaApi, PublishPastTheMonthlyQuotaIs429WithRetryAfter) {
   auto crossing = t.http.post("/events/batch", obj({{"events", arr({eventBody(ch, "a"), eventBody(ch, "b")})}}));
   ASSERT_STATUS(crossing, 200);
   for (const auto& res : objects(crossing.object()->getArray("results"))) {
-    EXPECT_EQ(intField(res, "status"), 429) << crossing.body;
-    ASSERT_TRUE(res->getObject("problem")) << crossing.body;
-    EXPECT_EQ(intField(res->getObject("problem"), "status"), 429);
+    EXPECT_EQ(batchStatus(res), 429) << crossing.body;
+    EXPECT_EQ(strField(res, "type"), "https://agent-events.dev/problems/too-many-requests") << crossing.body;
   }
   EXPECT_EQ(intField(crossing.object(), "stored"), 0);
   EXPECT_EQ(listTotal(t.http, ch), 4);

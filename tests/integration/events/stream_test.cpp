@@ -95,7 +95,7 @@ TEST_F(StreamApi, EverySubscriberGetsEveryEventInPublishOrder) {
   auto r = t.http.post("/events/batch", obj({{"events", batch}}));
   ASSERT_STATUS(r, 200);
   for (const auto& res : objects(r.object()->getArray("results")))
-    published.push_back(intField(res->getObject("event"), "id"));
+    published.push_back(intField(res, "id"));
 
   for (auto* s : {viaBearer.get(), viaKey.get()}) {
     auto got = readThrough(*s, published.back());
@@ -360,7 +360,7 @@ TEST_F(StreamApi, ResumeWithConcurrentPublishersFollowsTheChannelSequence) {
             auto r = http.post("/events/batch", obj({{"events", events}}));
             if (r.status != 200 || intField(r.object(), "stored") != 5) throw std::runtime_error(r.describe());
             for (const auto& res : objects(r.object()->getArray("results")))
-              ids.push_back(intField(res->getObject("event"), "id"));
+              ids.push_back(intField(res, "id"));
           } else {
             ids.push_back(intField(publish(http, ch, "t" + std::to_string(k), obj({{"i", i}})), "id"));
           }

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <sstream>
 
+#include "support/batch_results.h"
+
 namespace aev::testing {
 
 namespace {
@@ -125,13 +127,13 @@ Published ModerationTest::publishOn(const Publisher& p, Path path, Kind kind, co
       if (r.status != 200) throw std::runtime_error("batch answer: " + r.describe());
       out.body = r.body;
       auto results = objects(r.object()->getArray("results"));
-      if (results.size() != 3 || intField(results[0], "status") != 201 || intField(results[2], "status") != 201)
+      if (results.size() != 3 || !isStoredEvent(results[0]) || !isStoredEvent(results[2]))
         throw std::runtime_error("a harmless batch neighbour failed: " + r.body);
-      out.status = static_cast<int>(intField(results[1], "status"));
+      out.status = static_cast<int>(batchStatus(results[1]));
       if (out.status == 201)
-        out.event = results[1]->getObject("event");
+        out.event = results[1];
       else
-        out.problem = results[1]->getObject("problem");
+        out.problem = results[1];
       return out;
     }
     case Path::Otlp: {

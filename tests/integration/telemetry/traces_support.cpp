@@ -7,6 +7,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "support/batch_results.h"
+
 namespace aev::testing {
 
 std::int64_t recentBase() {
@@ -75,8 +77,8 @@ std::vector<Poco::JSON::Object::Ptr> TracesTest::publishBatch(const HttpClient& 
   if (r.status != 200) throw std::runtime_error("batch failed: " + r.describe());
   std::vector<Poco::JSON::Object::Ptr> stored;
   for (const auto& result : objects(r.object()->getArray("results"))) {
-    if (intField(result, "status") != 201) throw std::runtime_error("a batch event failed: " + r.describe());
-    stored.push_back(result->getObject("event"));
+    if (!isStoredEvent(result)) throw std::runtime_error("a batch event failed: " + r.describe());
+    stored.push_back(result);
   }
   if (stored.size() != specs.size()) throw std::runtime_error("batch answered another count: " + r.describe());
   return stored;

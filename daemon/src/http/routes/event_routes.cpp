@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "common/exceptions.h"
 #include "events/event_service.h"
+#include "events/publisher.h"
 #include "http/body.h"
 #include "http/context.h"
 #include "http/credentials.h"
@@ -14,7 +15,6 @@
 #include "http/problem.h"
 #include "http/render.h"
 #include "http/router.h"
-#include "moderation/moderator.h"
 #include "stream/hub.h"
 
 namespace aev::http {
@@ -129,33 +129,18 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
       "POST", "/event",
       [&ctx](Request& req) {
         auto p = publisher(ctx, req);
-        moderation::Screening screening;
         const auto body = req.jsonObjectView();
-        auto event = readEvent(ctx, body, JsonView::kRoot, "body", p, "api", screening);
-        if (screening.verdict.matches.empty()) {
-          // Nothing to record after the commit: the answer is written from the commit's
-          // completion, and no request thread waits for the fsync.
-          Response r;
-          r.deferred = [&ctx, event = std::move(event)](Response::Complete complete) mutable {
-            ctx.events->publishAsync(std::move(event), [complete = std::move(complete)](events::StoredEvent* stored,
-                                                                                        std::exception_ptr failure) {
-              if (!stored) return complete(failure);
-              auto answer = eventResponse(201, *stored);
-              complete(&answer);
-            });
-          };
-          return r;
-        }
-        // Violations are recorded whether or not the store takes the event (quota, channel).
-        try {
-          auto stored = ctx.events->publish(std::move(event));
-          screening.eventId = stored.id;
-          if (ctx.moderator) ctx.moderator->record({&screening});
-          return eventResponse(201, stored);
-        } catch (...) {
-          if (ctx.moderator) ctx.moderator->record({&screening});
-          throw;
-        }
+        auto pending = ctx.publisher->publish(readEvent(body, JsonView::kRoot, "body", p, "api"));
+        // Answered from the commit's completion: no request thread waits for the fsync.
+        Response r;
+        r.deferred = [pending = std::move(pending)](Response::Complete complete) mutable {
+          pending.write([complete = std::move(complete)](events::StoredEvent* stored, std::exception_ptr failure) {
+            if (!stored) return complete(failure);
+            auto answer = eventResponse(201, *stored);
+            complete(&answer);
+          });
+        };
+        return r;
       },
       "Publish an event (Bearer, or API key with `publish`); 201 once it is durable.", "events");
 
@@ -170,41 +155,31 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
         const std::size_t count = body.node(*list).count;
         if (count > kMaxBatch)
           throw errors::invalidField("body.events", "must hold at most 1000 events", std::to_string(count));
-        std::vector<events::EventService::BatchItem> items;
+        std::vector<events::Publisher::Item> items;
         items.reserve(count);
-        std::vector<moderation::Screening> screenings(count);
         std::size_t i = 0;
         for (auto element = body.firstChild(*list); element != body.endOf(*list);
              element = body.nextSibling(element), ++i) {
           const std::string loc = "body.events[" + std::to_string(i) + "]";
           try {
             if (body.kind(element) != JsonView::Kind::Object) throw errors::invalidField(loc, "must be an object");
-            items.emplace_back(readEvent(ctx, body, element, loc, p, "batch", screenings[i]));
-          } catch (const ApiError& err) {
-            items.emplace_back(err);  // a blocked event: its violations are already recorded
+            items.emplace_back(readEvent(body, element, loc, p, "batch"));
+          } catch (const ApiError& refused) {
+            items.emplace_back(refused);
           }
         }
-        auto results = ctx.events->publishBatch(std::move(items));
-        std::vector<const moderation::Screening*> screened;
-        for (std::size_t i = 0; i < results.size(); ++i) {
-          if (auto* e = std::get_if<events::StoredEvent>(&results[i])) screenings[i].eventId = e->id;
-          screened.push_back(&screenings[i]);
-        }
-        if (ctx.moderator) ctx.moderator->record(screened);
+        const auto results = ctx.publisher->publishBatch(std::move(items));
+        // Each result is the stored event, or the problem (with its status) that refused it.
         std::string out = "{\"results\":[";
         out.reserve(512 * results.size());
         std::size_t stored = 0;
-        for (std::size_t i = 0; i < results.size(); ++i) {
-          if (i) out += ',';
-          if (auto* e = std::get_if<events::StoredEvent>(&results[i])) {
-            out += "{\"status\":201,\"event\":";
+        for (std::size_t k = 0; k < results.size(); ++k) {
+          if (k) out += ',';
+          if (const auto* e = std::get_if<events::StoredEvent>(&results[k])) {
             out += events::toJson(*e);
-            out += '}';
             ++stored;
           } else {
-            const auto& err = std::get<ApiError>(results[i]);
-            out += "{\"status\":" + std::to_string(err.status()) +
-                   ",\"problem\":" + stringify(problemBody(err, req.path)) + "}";
+            out += stringify(problemBody(std::get<ApiError>(results[k]), req.path));
           }
         }
         out +=
@@ -214,7 +189,7 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
         r.body = std::move(out);
         return r;
       },
-      "Publish up to 1000 events; one result per event, in order.", "events");
+      "Publish up to 1000 events; one result per event, in order: the stored event or a problem.", "events");
 
   router.add(
       "GET", "/event/:channelId/list",

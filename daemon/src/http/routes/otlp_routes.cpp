@@ -7,16 +7,14 @@
 #include <charconv>
 
 #include "auth/authenticator.h"
-#include "common/clock.h"
 #include "common/exceptions.h"
 #include "common/text.h"
 #include "events/event_service.h"
+#include "events/publisher.h"
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/router.h"
-#include "moderation/moderator.h"
 #include "otlp/trace_ingest.h"
-#include "telemetry/extractor.h"
 
 namespace aev::http {
 
@@ -51,19 +49,15 @@ std::int64_t channelOf(const Request& req) {
   return id;
 }
 
-Poco::JSON::Object::Ptr parseObject(const std::string& json) {
-  return Poco::JSON::Parser().parse(json).extract<Poco::JSON::Object::Ptr>();
-}
-
-// A span as an event to publish (moderated: `screening` keeps the verdict), or the
-// reason it is refused (a moderation block included).
-std::variant<events::NewEvent, std::string> toEvent(const AppContext& ctx, otlp::SpanEvent&& span,
-                                                    const auth::Principal& p, std::int64_t channelId,
-                                                    std::int64_t now, moderation::Screening& screening) {
-  if (utf8Length(span.identifier) > kMaxShortString) return std::string("span name longer than 256 characters");
+// A span as an event to publish, or its refusal: the same size limits as POST /event.
+events::Publisher::Item toSubmission(otlp::SpanEvent&& span, const auth::Principal& p, std::int64_t channelId) {
+  if (utf8Length(span.identifier) > kMaxShortString)
+    return errors::validation({}, "span name longer than 256 characters");
   if (span.agentId && utf8Length(*span.agentId) > kMaxShortString)
-    return std::string("gen_ai.agent.name longer than 256 characters");
-  events::NewEvent e;
+    return errors::validation({}, "gen_ai.agent.name longer than 256 characters");
+  events::Submission s;
+  s.location = "span";
+  auto& e = s.event;
   e.orgId = *p.orgId;
   e.channelId = channelId;
   e.source = "otlp";
@@ -74,25 +68,32 @@ std::variant<events::NewEvent, std::string> toEvent(const AppContext& ctx, otlp:
   e.spanId = std::move(span.spanId);
   e.parentSpanId = std::move(span.parentSpanId);
   e.occurredAt = span.occurredAtMicros;
-  e.receivedAt = now;
   if (p.isUser())
     e.userId = p.userId;
   else
     e.apiKeyId = p.apiKeyId;
-  auto payload = parseObject(span.payloadJson);
-  auto metadata = parseObject(span.metadataJson);
-  auto problems = ctx.telemetry->apply(e, payload, metadata, "span");
-  if (!problems.empty()) return problems.front().location + " " + problems.front().message;
-  e.payloadJson = std::move(span.payloadJson);
+  s.metadata = Poco::JSON::Parser().parse(span.metadataJson).extract<Poco::JSON::Object::Ptr>();
+  e.payloadJson = std::move(span.payloadJson);  // parsed by the publisher if a step reads it
   e.metadataJson = std::move(span.metadataJson);
-  if (ctx.moderator) {
-    try {
-      screening = ctx.moderator->screen(e, payload, metadata, "span");
-    } catch (const ApiError& blocked) {
-      return blocked.detail();  // counted in partial_success.rejected_spans
-    }
-  }
-  return e;
+  return s;
+}
+
+// What partial_success.error_message says of a refused span: a bad field by its location
+// (telemetry's problems), anything else (moderation, spend, quota) by its detail.
+std::string reasonOf(const ApiError& refusal) {
+  if (refusal.slug() == "validation" && !refusal.fieldErrors().empty())
+    return refusal.fieldErrors().front().location + " " + refusal.fieldErrors().front().message;
+  return refusal.detail();
+}
+
+// The span's own faults (422: sizes, tags, moderation) are named before the store's
+// refusals (spend, quota), whatever their order.
+std::string firstReason(const std::vector<events::Publisher::Result>& results) {
+  for (bool own : {true, false})
+    for (const auto& r : results)
+      if (const auto* refusal = std::get_if<ApiError>(&r); refusal && (!own || refusal->status() == 422))
+        return reasonOf(*refusal);
+  return "";
 }
 
 Response ingest(AppContext& ctx, Request& req, otlp::Encoding encoding) {
@@ -102,38 +103,15 @@ Response ingest(AppContext& ctx, Request& req, otlp::Encoding encoding) {
   ctx.events->channel(*p.orgId, channelId);  // another organization's channel reads as missing
   auto batch = otlp::decodeTraceExport(std::move(req.body), req.header("content-encoding"), encoding,
                                        ctx.maxBodyBytes);
-  std::int64_t rejected = static_cast<std::int64_t>(batch.rejected.size());
-  std::string reason = batch.rejectionMessage();
-  const auto now = clock::nowMicros();
-  std::vector<events::EventService::BatchItem> items;
+  std::vector<events::Publisher::Item> items;
   items.reserve(batch.events.size());
-  std::vector<moderation::Screening> screenings;  // one per item
-  screenings.reserve(batch.events.size());
-  for (auto& span : batch.events) {
-    moderation::Screening screening;
-    auto converted = toEvent(ctx, std::move(span), p, channelId, now, screening);
-    if (auto* event = std::get_if<events::NewEvent>(&converted)) {
-      items.emplace_back(std::move(*event));
-      screenings.push_back(std::move(screening));
-    } else {
-      ++rejected;
-      if (reason.empty()) reason = std::get<std::string>(converted);
-    }
-  }
-  if (!items.empty()) {
-    auto results = ctx.events->publishBatch(std::move(items));
-    std::vector<const moderation::Screening*> screened;
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      if (const auto* err = std::get_if<ApiError>(&results[i])) {
-        ++rejected;
-        if (reason.empty()) reason = err->detail();
-      } else {
-        screenings[i].eventId = std::get<events::StoredEvent>(results[i]).id;
-      }
-      screened.push_back(&screenings[i]);
-    }
-    if (ctx.moderator) ctx.moderator->record(screened);
-  }
+  for (auto& span : batch.events) items.push_back(toSubmission(std::move(span), p, channelId));
+  const auto results = items.empty() ? std::vector<events::Publisher::Result>{}
+                                     : ctx.publisher->publishBatch(std::move(items));
+  auto rejected = static_cast<std::int64_t>(batch.rejected.size());
+  for (const auto& r : results) rejected += std::holds_alternative<ApiError>(r) ? 1 : 0;
+  std::string reason = batch.rejectionMessage();
+  if (reason.empty()) reason = firstReason(results);
   return Response::text(200, otlp::contentTypeOf(encoding), otlp::exportTraceResponse(encoding, rejected, reason));
 }
 

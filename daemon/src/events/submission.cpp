@@ -1,0 +1,27 @@
+#include "events/submission.h"
+
+#include <Poco/JSON/Parser.h>
+
+namespace aev::events {
+
+void Submission::payloadIs(Poco::JSON::Object::Ptr parsed) {
+  payload_ = std::move(parsed);
+  built_ = true;
+}
+
+void Submission::payloadAt(const JsonView& view, std::uint32_t node) {
+  view_ = &view;
+  node_ = node;
+}
+
+const Poco::JSON::Object::Ptr& Submission::payload() {
+  if (built_) return payload_;
+  built_ = true;
+  if (view_)
+    payload_ = view_->toVar(node_).extract<Poco::JSON::Object::Ptr>();
+  else
+    payload_ = Poco::JSON::Parser().parse(event.payloadJson).extract<Poco::JSON::Object::Ptr>();
+  return payload_;
+}
+
+}  // namespace aev::events

@@ -1,0 +1,45 @@
+#pragma once
+// An event as an entry point read it (a POST /event body, an element of POST
+// /events/batch, an OTLP span), before events::Publisher takes it down the publish path:
+// the fields the reader found, the problems it found, and where errors point.
+#include <Poco/JSON/Object.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/errors.h"
+#include "common/json_view.h"
+#include "events/event.h"
+
+namespace aev::events {
+
+struct Submission {
+  // Fields as read; payloadJson and metadataJson condensed; the publisher (organization,
+  // user or API key) and source set.
+  NewEvent event;
+  // The parsed metadata, or null when there is none (telemetry reads it on every event).
+  Poco::JSON::Object::Ptr metadata;
+  // Where errors point: "body", "body.events[3]", "span".
+  std::string location;
+  // What the reader refused. The publisher reports these together with the telemetry's
+  // own problems (bad metadata.tags) in one 422, so a publisher sees every mistake at once.
+  std::vector<FieldError> problems;
+
+  // Where the parsed payload comes from. Most events never need it as an object (only a
+  // tool call's telemetry and an organization's moderation rules read it), so a reader
+  // says where to build it from, and it is built on the first payload() call.
+  void payloadIs(Poco::JSON::Object::Ptr parsed);  // already parsed (null: not an object)
+  // A node of the request's JsonView, which must outlive the publisher's publish() call.
+  void payloadAt(const JsonView& view, std::uint32_t node);
+  // Neither: parsed from event.payloadJson.
+  const Poco::JSON::Object::Ptr& payload();
+
+ private:
+  Poco::JSON::Object::Ptr payload_;
+  bool built_ = false;
+  const JsonView* view_ = nullptr;
+  std::uint32_t node_ = 0;
+};
+
+}  // namespace aev::events
