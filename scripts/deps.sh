@@ -15,6 +15,7 @@ packages=(
   strace      # fault injection: the store test that fails fdatasync with EIO
   python3-h11 # the HTTP/1.1 differential test: h11 is one of the parsers ours is compared with
   clang libclang-rt-14-dev  # libFuzzer + sanitizer runtimes for the fuzz targets (make fuzz)
+  clang-format  # scripts/check-format.sh: the changed lines of a commit follow .clang-format
 )
 # Node 20+ (playwright-core drives Debian's Chromium in the browser test). Images that
 # already carry a newer Node (NodeSource) must not get Debian's npm, which conflicts.
