@@ -1,16 +1,23 @@
 # Thin wrapper over CMake/CTest; the README's two commands use it.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
-.PHONY: build run test test-asan package package-check bench bench-peers bench-analytics bench-moderation clean
+.PHONY: configure build run test test-asan fuzz fuzz-ci package package-check bench bench-peers bench-analytics bench-moderation clean
 
-build:
+configure:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+build: configure
 	cmake --build $(BUILD) -j$(JOBS)
 
-run: build
+# Only the daemon and its plugins (target aev_runtime), not the tests: the shortest way
+# from a fresh clone to a daemon that answers.
+run: configure
+	cmake --build $(BUILD) -j$(JOBS) --target aev_runtime
 	./$(BUILD)/daemon/agent-eventsd --data-dir $(DATA_DIR)
 
 test: build
@@ -22,6 +29,16 @@ test-asan:
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp \
 		ctest --output-on-failure -j$(JOBS)
+
+# libFuzzer targets (clang, ASan + UBSan) for every decoder of untrusted bytes: tests/fuzz.
+fuzz:
+	cmake -S tests/fuzz -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	cmake --build $(FUZZ_BUILD) -j$(JOBS)
+
+# CI: every target from its seed corpus for FUZZ_SECONDS each, two at a time (~5 min);
+# fails on any crash, sanitizer report or timeout (docs/fuzzing.md).
+fuzz-ci: fuzz
+	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(JOBS)
 
 # Debian package of the build tree: $(BUILD)/package/agent-events_<version>_<arch>.deb.
 package: build
@@ -50,4 +67,4 @@ bench-moderation: build
 	BIN=$(BUILD)/daemon/agent-eventsd bash bench/moderation.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -27,6 +27,10 @@ build=$(cd "$1" && pwd)
 [ "$(id -u)" -eq 0 ] || fail "run as root: the check installs and purges the package with dpkg"
 [ -f "$build/CPackConfig.cmake" ] || fail "$build has no CPackConfig.cmake: configure it with this tree (make build)"
 [ -x "$build/daemon/agent-eventsd" ] || fail "$build/daemon/agent-eventsd is missing: build first (make build)"
+# The package ships the build type the benchmarks measure (packaging/cpack.cmake).
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
+[ "$build_type" = RelWithDebInfo ] ||
+  fail "$build is a ${build_type:-default} build; the package is built as RelWithDebInfo, what bench/README.md measured (make build)"
 
 # The daemon reads AGENT_EVENTS_* from the environment; the checks below must see only
 # the installed configuration and their own options.

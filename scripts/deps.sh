@@ -13,6 +13,9 @@ packages=(
   chromium
   dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)
   strace      # fault injection: the store test that fails fdatasync with EIO
+  python3-h11 # the HTTP/1.1 differential test: h11 is one of the parsers ours is compared with
+  clang libclang-rt-14-dev  # libFuzzer + sanitizer runtimes for the fuzz targets (make fuzz)
+  clang-format  # scripts/check-format.sh: the changed lines of a commit follow .clang-format
 )
 # Node 20+ (playwright-core drives Debian's Chromium in the browser test). Images that
 # already carry a newer Node (NodeSource) must not get Debian's npm, which conflicts.
@@ -31,9 +34,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# playwright-core from the lockfile (it downloads no browser); must precede CMake's
-# configure, which registers the browser test only when it is installed.
-if [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
+# playwright-core and axe-core (the console's accessibility checks) from the lockfile
+# (it downloads no browser); must precede CMake's configure, which registers the browser
+# tests only when they are installed.
+if [ ! -d "$root/tests/browser/node_modules/playwright-core" ] || [ ! -d "$root/tests/browser/node_modules/axe-core" ]; then
   npm ci --prefix "$root/tests/browser" --no-audit --no-fund >/dev/null
 fi
 # The official OpenTelemetry JS SDK, which the OTLP ingest test exports through.
@@ -47,5 +51,9 @@ fi
 # The OpenTelemetry JS protobuf code (official proto definitions) that decodes OTLP exports.
 if [ ! -d "$root/tests/exports/node_modules/@opentelemetry/otlp-transformer" ]; then
   npm ci --prefix "$root/tests/exports" --no-audit --no-fund >/dev/null
+fi
+# The official MCP TypeScript SDK client that drives POST /mcp.
+if [ ! -d "$root/tests/mcp/node_modules/@modelcontextprotocol/sdk" ]; then
+  npm ci --prefix "$root/tests/mcp" --no-audit --no-fund >/dev/null
 fi
 echo "dependencies ready"

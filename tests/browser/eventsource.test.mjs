@@ -1,4 +1,4 @@
-// A real browser reads agent-eventsd streams (decisions §5: stream tokens for
+// A real browser reads agent-eventsd streams (docs/api.md#streaming-and-resume: stream tokens for
 // EventSource, CORS from http.cors_origins). Debian's headless Chromium, driven by
 // playwright-core, loads a page from a small local server on one loopback port and opens
 // `new EventSource(<daemon on another port>/channel/ID/subscribe?stream_token=...)`;
@@ -11,30 +11,14 @@
 // AEV_KEEP_TEMP=1 keeps the daemon's data dir and log.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumBin, Daemon, daemonBin, freePort } from './support.mjs';
 
-const daemonBin = process.env.AEV_DAEMON_BIN;
-const chromiumBin = process.env.AEV_CHROMIUM || '/usr/bin/chromium';
 const WAIT = 20_000; // bounded waits for the browser (reconnects wait `retry: 3000`)
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- the page and its server
 
@@ -67,97 +51,6 @@ function startPageServer(port) {
     }
   });
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
-}
-
-// ---------------------------------------------------------------- the daemon
-
-class Daemon {
-  constructor(pageOrigin) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aev-browser-'));
-    this.dataDir = path.join(this.dir, 'data');
-    this.logPath = path.join(this.dir, 'daemon.log');
-    this.pageOrigin = pageOrigin;
-    this.port = 0;
-    this.child = null;
-  }
-
-  get base() {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  log() {
-    try {
-      return fs.readFileSync(this.logPath, 'utf8');
-    } catch {
-      return '';
-    }
-  }
-
-  async start() {
-    if (!this.port) this.port = await freePort();
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AGENT_EVENTS_')));
-    const out = fs.openSync(this.logPath, 'a');
-    const args = ['--host', '127.0.0.1', '--port', String(this.port), '--data-dir', this.dataDir,
-      '--set', `http.cors_origins=${this.pageOrigin}`, '--set', 'log.file=', '--set', 'log.level=info'];
-    this.child = spawn(daemonBin, args, { stdio: ['ignore', out, out], env });
-    fs.closeSync(out);
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
-    let gone = null;
-    this.exited.then((s) => { gone = s; });
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      if (gone) throw new Error(`agent-eventsd exited during start-up (${JSON.stringify(gone)}):\n${this.log()}`);
-      try {
-        const r = await fetch(`${this.base}/readyz`);
-        if (r.status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      await sleep(50);
-    }
-    throw new Error(`agent-eventsd was not ready within 15 s:\n${this.log()}`);
-  }
-
-  async stop() {
-    if (!this.child) return null;
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 20_000);
-    const status = await this.exited;
-    clearTimeout(timer);
-    this.child = null;
-    return status;
-  }
-
-  cleanup() {
-    if (process.env.AEV_KEEP_TEMP === '1') {
-      console.log(`# kept ${this.dir}`);
-      return;
-    }
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  async call(method, urlPath, body, token, extraHeaders = {}) {
-    const headers = { ...extraHeaders };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const r = await fetch(`${this.base}${urlPath}`, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    let json = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON
-    }
-    return { status: r.status, json, text, headers: r.headers };
-  }
-
-  async expect(status, method, urlPath, body, token, extraHeaders) {
-    const r = await this.call(method, urlPath, body, token, extraHeaders);
-    assert.equal(r.status, status, `${method} ${urlPath} → ${r.status} ${r.text}`);
-    return r.json;
-  }
 }
 
 // ---------------------------------------------------------------- set-up
@@ -206,7 +99,7 @@ before(async () => {
   const pagePort = await freePort();
   pageServer = await startPageServer(pagePort);
   pageOrigin = `http://127.0.0.1:${pagePort}`;
-  daemon = new Daemon(pageOrigin);
+  daemon = new Daemon({ 'http.cors_origins': pageOrigin });
   await daemon.start();
 
   const id = `${process.pid}x${Date.now()}`;
@@ -220,8 +113,7 @@ before(async () => {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumBin,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: CHROMIUM_ARGS,
   });
 });
 

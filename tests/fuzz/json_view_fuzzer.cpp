@@ -2,10 +2,7 @@
 // checklist B9: untrusted bodies). Both read the input; they must accept and refuse alike
 // (the same message), and for an accepted document every node must condense to what
 // parseJson + condensedJson make of that node's text. Never a crash (ASan, UBSan).
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I daemon/src \
-//     tests/fuzz/json_view_fuzzer.cpp daemon/src/common/json_view.cpp daemon/src/common/json_parse.cpp \
-//     daemon/src/common/json_condense.cpp -lPocoJSON -lPocoFoundation -o /tmp/json_view_fuzzer
-//   /tmp/json_view_fuzzer -max_total_time=60 tests/fuzz/corpus/json_view
+// Built and run by `make fuzz` / `make fuzz-ci` (docs/fuzzing.md).
 #include <cstdint>
 #include <cstdlib>
 #include <optional>

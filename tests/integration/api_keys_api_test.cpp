@@ -1,4 +1,4 @@
-// API keys (interface §2.1, §4.1, §5; decisions §3): format, listing, scopes,
+// API keys (docs/api.md#authentication): format, listing, scopes,
 // immediate revocation, organization binding and x-tenant-id.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The audit log over HTTP (interface §2.13, §4.9; decisions §7): changes of each
+// The audit log over HTTP (docs/features.md#audit-log): changes of each
 // resource append entries with actor, source, address and request id; the chain is
 // recomputed here independently from the documented canonical form; filters and bounds
 // of GET /audit-logs; verification and its signed checkpoint; admins only; no entry of
@@ -29,7 +29,7 @@ class AuditApi : public ApiTest {
     return Poco::DigestEngine::digestToHex(sha.digest());
   }
 
-  // The documented canonical JSON of an entry (decisions §7, audit/chain.h), built here
+  // The documented canonical JSON of an entry (docs/features.md#audit-log, audit/chain.h), built here
   // from the API's own fields rather than by the daemon's code.
   static std::string canonicalText(const Poco::JSON::Object::Ptr& e) {
     auto q = [&](const char* key) {

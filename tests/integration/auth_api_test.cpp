@@ -1,5 +1,5 @@
 // /auth/*: registration, login, throttling, refresh rotation, logout, whoami, and the
-// access token rules (HS256 pinned, expiry, tampering) — decisions §3.
+// access token rules (HS256 pinned, expiry, tampering) — docs/api.md#authentication.
 #include <gtest/gtest.h>
 
 #include <filesystem>

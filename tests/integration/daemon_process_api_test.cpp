@@ -77,6 +77,80 @@ TEST(DaemonCommandLine, PortInUseFailsFast) {
   EXPECT_EQ(first.stop().code, 0);
 }
 
+// A configuration key the daemon does not know is refused at start-up (exit 78, naming
+// the key and the nearest known one) in each layer an operator writes: a typo must not
+// silently mean "the default".
+CommandResult startWith(const std::vector<std::string>& prefix, const std::string& fileText,
+                        const std::vector<std::string>& args) {
+  TempDir dir("aev-keys");
+  writeFile(dir.file("agent-eventsd.properties"), fileText);
+  std::vector<std::string> argv = prefix;
+  for (const auto& a : std::vector<std::string>{DaemonProcess::binaryPath(), "--config",
+                                                dir.file("agent-eventsd.properties"), "--port", "0", "--data-dir",
+                                                dir.file("data")})
+    argv.push_back(a);
+  argv.insert(argv.end(), args.begin(), args.end());
+  return runCommand(argv, std::chrono::seconds(30));
+}
+
+TEST(DaemonConfiguration, UnknownKeysAreRefusedNamingTheNearestKnownKey) {
+  struct Case {
+    std::string layer;
+    std::vector<std::string> prefix;
+    std::string file;
+    std::vector<std::string> args;
+    std::string named, suggested;
+  };
+  const Case cases[] = {
+      {"file", {}, "http.cors_origin = https://app.example\n", {}, "http.cors_origin", "http.cors_origins"},
+      {"--set", {}, "", {"--set", "http.cors_origin=https://app.example"}, "http.cors_origin", "http.cors_origins"},
+      {"environment",
+       {"/usr/bin/env", "AGENT_EVENTS_HTTP_CORS_ORIGIN=https://app.example"},
+       "",
+       {},
+       "AGENT_EVENTS_HTTP_CORS_ORIGIN",
+       "AGENT_EVENTS_HTTP_CORS_ORIGINS"},
+      {"a section that does not exist", {}, "htp.port = 1\n", {}, "htp.port", "http.port"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.layer);
+    const auto r = startWith(c.prefix, c.file, c.args);
+    EXPECT_TRUE(r.status.exited) << r.status.describe() << "\n" << r.output;
+    EXPECT_EQ(r.status.code, 78) << r.output;
+    EXPECT_NE(r.output.find("unknown configuration"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(c.named + " "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("did you mean " + c.suggested + "?"), std::string::npos) << r.output;
+  }
+}
+
+TEST(DaemonConfiguration, UnknownKeysOnlyWarnWhenAskedAndPluginSettingsPassThrough) {
+  DaemonOptions o;
+  o.config = {{"http.cors_origin", "https://app.example"},
+              {"config.unknown_keys", "warn"},
+              {"plugins.some_plugin.some_setting", "1"}};
+  DaemonProcess d(o);
+  ASSERT_NO_THROW(d.start());
+  EXPECT_STATUS(d.client().get("/healthz"), 200);
+  const auto log = d.log();
+  EXPECT_NE(log.find("unknown configuration key http.cors_origin"), std::string::npos) << log;
+  EXPECT_EQ(log.find("plugins.some_plugin.some_setting"), std::string::npos) << "a plugin setting is not unknown";
+  EXPECT_EQ(d.stop().code, 0);
+  // A plugin's namespace alone is not an error either.
+  DaemonOptions plugin;
+  plugin.config = {{"plugins.some_plugin.some_setting", "1"}};
+  DaemonProcess p(plugin);
+  ASSERT_NO_THROW(p.start());
+  EXPECT_EQ(p.stop().code, 0);
+}
+
+TEST(DaemonConfiguration, APublicUrlThatIsNotAnHttpUrlIsRefused) {
+  for (const char* url : {"ftp://events.example", "events.example", "https://events.example/?a=b"}) {
+    const auto r = startWith({}, "", {"--set", std::string("http.public_url=") + url});
+    EXPECT_EQ(r.status.code, 78) << url << "\n" << r.output;
+    EXPECT_NE(r.output.find("http.public_url"), std::string::npos) << r.output;
+  }
+}
+
 TEST(DaemonConfiguration, LayersOverrideInOrder) {
   {
     DaemonOptions o;

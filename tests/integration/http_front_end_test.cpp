@@ -214,9 +214,20 @@ TEST_F(HttpFrontEnd, ExpectContinueIsAnsweredBeforeTheBody) {
 
 TEST_F(HttpFrontEnd, MalformedRequestsGetAProblemAndTheConnectionCloses) {
   const std::pair<std::string, int> cases[] = {
-      {"GET / HTTP/1.1\r\nX : y\r\n\r\n", 400},
-      {"POST /event HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", 400},
-      {"GET / HTTP/1.1\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n", 431},
+      {"GET / HTTP/1.1\r\nHost: t\r\nX : y\r\n\r\n", 400},
+      {"POST /event HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", 400},
+      {"GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n", 431},
+      // RFC 9112 §3.2: Host is required in HTTP/1.1, once, and must be a host[:port].
+      {"GET /healthz HTTP/1.1\r\n\r\n", 400},
+      {"GET /healthz HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", 400},
+      {"GET /healthz HTTP/1.1\r\nHost: evil.example/x?\r\n\r\n", 400},
+      // Two Transfer-Encoding lines, even both chunked: a smuggling shape behind a proxy.
+      {"POST /event HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+       400},
+      // The chunk-line bound holds when the whole request arrives in one piece.
+      {"POST /event HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n1;" + std::string(4095, 'e') +
+           "\r\nz\r\n0\r\n\r\n",
+       400},
   };
   for (const auto& [raw, status] : cases) {
     RawClient c(daemon().port());
@@ -229,6 +240,35 @@ TEST_F(HttpFrontEnd, MalformedRequestsGetAProblemAndTheConnectionCloses) {
     EXPECT_TRUE(c.closedWithin(3s));
   }
   EXPECT_EQ(anon().get("/healthz").status, 200);
+}
+
+// The `$id` a schema answers with: links name the request's Host when http.public_url
+// is unset, and only a Host the parser admitted as host[:port] gets that far.
+std::string schemaIdFor(int port, const std::string& hostLine) {
+  RawClient c(port);
+  c.send("GET /schemas/Organization.json HTTP/1.1\r\n" + hostLine + "\r\n");
+  const auto a = c.read();
+  if (a.status != 200) return "status " + std::to_string(a.status);
+  return parseJson(a.body).extract<Poco::JSON::Object::Ptr>()->getValue<std::string>("$id");
+}
+
+TEST_F(HttpFrontEnd, LinksNameAValidatedHostOnly) {
+  EXPECT_EQ(schemaIdFor(daemon().port(), "Host: api.example:8443\r\n"), "http://api.example:8443/schemas/Organization.json");
+  EXPECT_EQ(schemaIdFor(daemon().port(), "Host: [::1]:81\r\n"), "http://[::1]:81/schemas/Organization.json");
+  EXPECT_EQ(schemaIdFor(daemon().port(), "Host: evil.example/phish#\r\n"), "status 400");
+  EXPECT_EQ(schemaIdFor(daemon().port(), "Host: a\"b\r\n"), "status 400");
+  // A request without an authority (an empty Host) gets links relative to this server.
+  EXPECT_EQ(schemaIdFor(daemon().port(), "Host:\r\n"), "/schemas/Organization.json");
+}
+
+class PublicUrlFrontEnd : public ApiTest {
+ public:
+  static void SetUpTestSuite() { startDaemon(options({{"http.public_url", "https://events.example.com/"}})); }
+};
+
+TEST_F(PublicUrlFrontEnd, LinksComeFromTheConfiguredPublicUrlWhateverTheHost) {
+  EXPECT_EQ(schemaIdFor(daemon().port(), "Host: attacker.example\r\n"),
+            "https://events.example.com/schemas/Organization.json");
 }
 
 TEST_F(HttpFrontEnd, SlowSendersHoldNoThreadAndAreClosedByTheRequestTimeout) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include "support/api_fixture.h"
 #include "support/backend.h"
@@ -107,6 +108,53 @@ TEST_F(OpsApi, OpenApiDocumentListsEveryIdentityRoute) {
     }
     EXPECT_TRUE(it->second && it->second->has(method)) << "openapi.json has no " << method << " " << path;
   }
+}
+
+// The routes an API key may call say so, with the scope, and every schema the document
+// names is in its components: a client generated from /openapi.json can publish, list and
+// stream with a key.
+TEST_F(OpsApi, OpenApiDocumentDescribesApiKeyRoutesAndResolvesEverySchema) {
+  auto r = anon().get("/openapi.json");
+  ASSERT_STATUS(r, 200);
+  auto doc = r.object();
+  auto paths = doc->getObject("paths");
+  const std::vector<std::tuple<std::string, std::string, std::string>> keyRoutes = {
+      {"/event", "post", "publish"},
+      {"/events/batch", "post", "publish"},
+      {"/event/{channelId}/list", "get", "read"},
+      {"/channel/{channelId}/subscribe", "get", "subscribe"},
+      {"/stream-tokens", "post", "subscribe"},
+      {"/traces", "get", "read"},
+      {"/analytics/breakdown", "get", "read"},
+      {"/v1/traces", "post", "publish"},
+  };
+  for (const auto& [path, method, scope] : keyRoutes) {
+    auto item = paths->getObject(path);
+    ASSERT_TRUE(item && item->getObject(method)) << method << " " << path;
+    auto security = item->getObject(method)->getArray("security");
+    ASSERT_TRUE(security && security->size() == 2) << path;
+    auto key = security->getObject(1)->getArray("apiKey");
+    ASSERT_TRUE(key && key->size() == 1) << path;
+    EXPECT_EQ(key->getElement<std::string>(0), scope) << path;
+  }
+  EXPECT_TRUE(paths->getObject("/event")->getObject("post")->has("requestBody"));
+  // Second-shape answers name the schema their `$schema` points to.
+  auto app = paths->getObject("/apps/{appId}")->getObject("get")->getObject("responses")->getObject("2XX");
+  ASSERT_TRUE(app->getObject("content")) << "GET /apps/{appId} has no documented body";
+
+  // Every "#/components/schemas/X" anywhere in the document names a component.
+  auto components = doc->getObject("components")->getObject("schemas");
+  std::string text = r.body;
+  // (A JSON writer may escape the slashes: "#\/components\/schemas\/X".)
+  std::regex ref(R"re("#\\?/components\\?/schemas\\?/([A-Za-z0-9]+)")re");
+  std::size_t refs = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), ref); it != std::sregex_iterator(); ++it, ++refs)
+    EXPECT_TRUE(components->has((*it)[1].str())) << "dangling $ref " << (*it)[1].str();
+  EXPECT_GT(refs, 20u);
+  // Relative refs between schemas ("Event.json") name served schemas too.
+  std::regex relative(R"re("\$ref":"([A-Za-z0-9]+)\.json")re");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), relative); it != std::sregex_iterator(); ++it)
+    EXPECT_TRUE(components->has((*it)[1].str())) << "dangling $ref " << (*it)[1].str() << ".json";
 }
 
 TEST_F(OpsApi, SchemasAreServedForSecondShapeBodies) {

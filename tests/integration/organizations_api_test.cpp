@@ -1,5 +1,5 @@
-// Organizations, members and invitations (interface §2.4, §2.4a, §4.3; decisions §1-§3,
-// §7): shapes, roles, validation, cross-organization isolation and the seat limit.
+// Organizations, members and invitations (docs/api.md, docs/features.md#plans-and-quotas):
+// shapes, roles, validation, cross-organization isolation and the seat limit.
 #include <gtest/gtest.h>
 
 #include "support/api_fixture.h"

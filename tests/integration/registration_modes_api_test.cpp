@@ -1,4 +1,4 @@
-// auth.registration = approval | closed (decisions §3), and the access-request admin API.
+// auth.registration = approval | closed (docs/api.md#authentication), and the access-request admin API.
 #include <gtest/gtest.h>
 
 #include "support/api_fixture.h"

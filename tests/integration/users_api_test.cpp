@@ -1,5 +1,5 @@
 // /users/me, memberships, active organization, org-admin user management and the
-// instance-admin search (interface §4.2, decisions §1 and §3).
+// instance-admin search (docs/api.md#the-two-shapes, docs/api.md#authentication).
 #include <gtest/gtest.h>
 
 #include "support/api_fixture.h"

@@ -4,10 +4,13 @@
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "common/crypto.h"
 #include "common/encoding.h"
+#include "support/process.h"
 #include "support/plugin_test_support.h"
 
 namespace aev::plugins {
@@ -90,6 +93,28 @@ TEST_F(AlertSinks, WebhookIsSignedAsStandardWebhooks) {
   }
   EXPECT_EQ(requests[0].headers["webhook-id"], requests[1].headers["webhook-id"]);
   EXPECT_NE(requests[0].headers["webhook-id"], requests[2].headers["webhook-id"]);
+
+  // And by the reference implementation (npm standardwebhooks), which also checks that a
+  // tampered body does not verify.
+  const std::string node = std::getenv("AEV_NODE") ? std::getenv("AEV_NODE") : AEV_TEST_NODE;
+  const std::string verifier = AEV_TEST_WEBHOOK_VERIFY;
+  ASSERT_FALSE(node.empty()) << "node was not found when the build was configured (scripts/deps.sh installs it)";
+  test::TempDir dir;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    Poco::JSON::Object headers, delivery;
+    for (const char* h : {"webhook-id", "webhook-timestamp", "webhook-signature"}) headers.set(h, requests[i].headers[h]);
+    delivery.set("secret", "whsec_" + base64(kSecretKey));
+    delivery.set("body", requests[i].body);
+    delivery.set("headers", headers);
+    const std::string file = dir.path() + "/delivery" + std::to_string(i) + ".json";
+    {
+      std::ofstream out(file);
+      delivery.stringify(out);
+    }
+    auto verified = aev::testing::runCommand({node, verifier, file}, std::chrono::seconds(60));
+    EXPECT_TRUE(verified.ok()) << verified.output;
+    EXPECT_NE(verified.output.find("\"ok\":true"), std::string::npos) << verified.output;
+  }
 }
 
 TEST_F(AlertSinks, WebhookConfigurationErrors) {
@@ -97,6 +122,16 @@ TEST_F(AlertSinks, WebhookConfigurationErrors) {
   EXPECT_THROW(webhook->open(R"({})"), PluginError);
   EXPECT_THROW(webhook->open(R"({"url":"http://h","secret":"nope"})"), PluginError);
   EXPECT_THROW(webhook->open(R"({"url":"http://h","secret":"whsec_c2hvcnQ="})"), PluginError);  // 5-byte key
+  // The key is strict base64: padding missing, doubled or followed by more text, stray
+  // characters and non-zero trailing bits are refused (a 16-byte key ends in "==").
+  const std::string key16 = base64("0123456789abcdef");
+  ASSERT_EQ(key16.substr(key16.size() - 2), "==");
+  EXPECT_NO_THROW(webhook->open(R"({"url":"http://h","secret":"whsec_)" + key16 + "\"}"));
+  for (const std::string& bad : {key16.substr(0, key16.size() - 1), key16.substr(0, key16.size() - 2),
+                                 key16 + "=", key16 + "AAAA", " " + key16, key16.substr(0, key16.size() - 3) + "x==",
+                                 base64(kSecretKey) + "\\n", std::string("*") + base64(kSecretKey).substr(1)}) {
+    EXPECT_THROW(webhook->open(R"({"url":"http://h","secret":"whsec_)" + bad + "\"}"), PluginError) << bad;
+  }
   EXPECT_NO_THROW(webhook->open(R"({"destination":"https://h/x"})"));
 }
 

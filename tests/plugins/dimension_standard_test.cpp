@@ -1,4 +1,4 @@
-// dimension_standard: the 17 dimensions of interface §4.8 over decisions §6 fields.
+// dimension_standard: the 17 analytics dimensions over docs/features.md#telemetry-fields.
 #include <gtest/gtest.h>
 
 #include <map>

@@ -1,7 +1,7 @@
 #pragma once
 // GoogleTest fixture for black-box API suites: one daemon per test suite (started in
 // SetUpTestSuite, stopped in TearDownTestSuite with exit status 0 asserted), helpers to
-// register users and log in, and an RFC 9457 problem checker (decisions §2).
+// register users and log in, and an RFC 9457 problem checker (docs/api.md#errors).
 //
 //   class OrgsApi : public aev::testing::ApiTest {};          // default daemon
 //   class ApprovalApi : public aev::testing::ApiTest {

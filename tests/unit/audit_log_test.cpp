@@ -40,6 +40,15 @@ TEST(AuditCanonicalJson, EscapesOnlyWhatJsonRequires) {
 
 TEST(AuditCanonicalJson, NumbersHaveOneForm) {
   EXPECT_EQ(canonicalizeText("[1.0, -0.5, 100000, 0.1, 12345678901234]"), "[1,-0.5,100000,0.1,12345678901234]");
+  // Found by tests/fuzz/audit_canonical_fuzzer: read with Poco's parser, an integer beyond
+  // 64 bits wrapped (18446744073709551616 became 0, one canonical form for two documents)
+  // and some numbers it had read did not read back.
+  EXPECT_EQ(canonicalizeText("[18446744073709551616]"), "[18446744073709551616]");  // read as a double, not 0
+  EXPECT_EQ(canonicalizeText("[18446744073709551616]"), canonicalizeText("[1.8446744073709552e19]"));
+  EXPECT_EQ(canonicalizeText("[18446744073709551615, -9223372036854775808]"),
+            "[18446744073709551615,-9223372036854775808]");
+  const auto big = canonicalizeText("[-9223372036855384615.567890, 1e-7]");
+  EXPECT_EQ(canonicalizeText(big), big);
 }
 
 TEST(AuditChain, EntryTextIsTheDocumentedCanonicalObject) {

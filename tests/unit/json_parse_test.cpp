@@ -92,7 +92,7 @@ TEST(JsonParse, ValidDocumentsGiveWhatPocoGives) {
                "h":18446744073709551615,"i":-9223372036854775808,"j":1.5,"k":1e2,"l":-1.25E-3,"m":1e-400,"n":-0.0,
                "o":123456789.123456789,"p":5e300})",
           R"({"t":true,"f":false,"n":null,"s":"","e":{},"a":[],"nested":{"x":[1,[2,[3,{"y":null}]]]}})",
-          R"({"esc":"q\" b\\ s\/ \b\f\n\r\t","u":"\u00e9\u4e2d\ud83d\ude00\u0000end","raw":"é中😀","mixed":"a\u0041é"})",
+          R"({"esc":"q\" b\\ s\/ \b\f\n\r\t","u":"\u00e9\u4e2d\ud83d\ude00end","raw":"é中😀","mixed":"a\u0041é"})",
           R"({"dup":1,"x":0,"dup":2,"dup":"last"})",
           R"({"z":1,"a":2,"m":3,"":4,"A":5,"aa":6})",
           " \n\t\r{ \"a\" : [ 1 , 2 ] , \"b\" : { } } \n ",
@@ -163,6 +163,20 @@ TEST(JsonParse, InvalidDocumentsAreRefusedLikePocoRefusesThem) {
     expectSameAsPoco(doc);
   expectSameAsPoco(std::string("[\"a\0b\"]", 7));  // a raw NUL is an unescaped control character
   expectSameAsPoco(std::string("[1]\0", 4));
+}
+
+TEST(JsonParse, AnEscapedNulIsRefusedInValuesAndNames) {
+  // Poco accepts \u0000, but no PostgreSQL text or jsonb value can hold a NUL: refusing it
+  // here makes such a body the same 400 on every store.
+  for (const char* doc : {R"(["\u0000"])", R"({"a":"x\u0000y"})", R"({"a\u0000b":1})", R"([{"n":["\u0000"]}])"}) {
+    try {
+      parseJson(doc);
+      ADD_FAILURE() << doc << " was accepted";
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_NE(std::string(e.what()).find("NUL"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(parseJson(R"(["\u0001"])").extract<Poco::JSON::Array::Ptr>()->getElement<std::string>(0), "\x01");
 }
 
 TEST(JsonParse, NestingBeyondTheLimitIsRefused) {

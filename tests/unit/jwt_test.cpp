@@ -1,4 +1,4 @@
-// auth/jwt.h: HS256 access tokens with a pinned algorithm (decisions §3).
+// auth/jwt.h: HS256 access tokens with a pinned algorithm (docs/api.md#authentication).
 #include "auth/jwt.h"
 
 #include <gtest/gtest.h>

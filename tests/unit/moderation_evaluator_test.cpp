@@ -69,7 +69,7 @@ TEST(ModerationTargets, ToolCallsExposeTheToolAndItsArguments) {
   auto doc = event("agent.tool_call.start", R"({"name":"shell","arguments":{"cmd":"ls"}})", R"({"tool":"bash"})");
   auto views = viewsOf(doc);
   ASSERT_EQ(views.size(), 1u);
-  EXPECT_EQ(views[0].toolName(), "bash");  // metadata.tool first (decisions §6)
+  EXPECT_EQ(views[0].toolName(), "bash");  // metadata.tool first (docs/features.md#telemetry-fields)
   EXPECT_EQ(views[0].toolNameSlots().size(), 2u);
   auto call = views[0].toolCall().value.extract<Poco::JSON::Object::Ptr>();
   EXPECT_EQ(json(call->getObject("args")), R"({"cmd":"ls"})");

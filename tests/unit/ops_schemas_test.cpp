@@ -112,5 +112,46 @@ TEST(OpenApi, QueryParametersAndResponseSchemas) {
   EXPECT_TRUE(doc->getObject("components")->getObject("schemas")->has("AnalyticsLatency"));
 }
 
+TEST(OpenApi, ApiKeyRoutesAcceptBothCredentialsAndDescribeTheirBodies) {
+  std::vector<RouteDoc> routes = {
+      {"POST", "/event", "Publish", "events", false, {}, "Event", "publish", "EventInput", ""},
+      {"GET", "/channel/{id}/subscribe", "Stream", "events", false, {}, "", "subscribe", "", "text/event-stream"},
+      {"GET", "/auth/whoami", "Who", "auth", false, {}, "WhoAmI", "*", "", ""},
+      {"GET", "/apps", "Apps", "apps", false, {}, "", "", "", ""},
+  };
+  auto doc = parse(openApiDocument(routes, "http://x"));
+  auto paths = doc->getObject("paths");
+  auto publish = paths->getObject("/event")->getObject("post");
+  auto security = publish->getArray("security");
+  ASSERT_EQ(security->size(), 2u);
+  EXPECT_TRUE(security->getObject(0)->has("bearer"));
+  ASSERT_TRUE(security->getObject(1)->getArray("apiKey"));
+  EXPECT_EQ(security->getObject(1)->getArray("apiKey")->getElement<std::string>(0), "publish");
+  auto body = publish->getObject("requestBody")->getObject("content")->getObject("application/json");
+  EXPECT_EQ(body->getObject("schema")->getValue<std::string>("$ref"), "#/components/schemas/EventInput");
+
+  auto stream = paths->getObject("/channel/{id}/subscribe")->getObject("get");
+  EXPECT_TRUE(stream->getObject("responses")->getObject("2XX")->getObject("content")->has("text/event-stream"));
+  EXPECT_FALSE(stream->has("requestBody"));
+
+  auto anyKey = paths->getObject("/auth/whoami")->getObject("get")->getArray("security");
+  ASSERT_EQ(anyKey->size(), 2u);
+  EXPECT_EQ(anyKey->getObject(1)->getArray("apiKey")->size(), 0u);
+
+  auto bearerOnly = paths->getObject("/apps")->getObject("get")->getArray("security");
+  ASSERT_EQ(bearerOnly->size(), 1u);
+  EXPECT_TRUE(bearerOnly->getObject(0)->has("bearer"));
+}
+
+// Every schema an answer or a request names is in the catalog, so no $ref dangles.
+TEST(Schemas, EventAndSessionSchemasExist) {
+  std::set<std::string> names;
+  for (const auto& n : schemaNames()) names.insert(n);
+  for (const char* expected : {"Event", "EventInput", "EventPage", "PageMeta", "EventBatchInput", "EventBatchResult",
+                               "StreamToken", "StreamTokenInput", "TraceList", "TraceSummary", "RegisterInput",
+                               "LoginInput", "RefreshInput", "TokenPair", "WhoAmI"})
+    EXPECT_TRUE(names.count(expected)) << expected;
+}
+
 }  // namespace
 }  // namespace aev::ops

@@ -1,5 +1,5 @@
 // otlp/trace_decode.h and otlp/span_events.h: ExportTraceServiceRequest from protobuf
-// and OTLP/JSON, and each span as an event (decisions §6).
+// and OTLP/JSON, and each span as an event (docs/api.md#otlp-ingest).
 //
 // Protobuf vectors come from a small encoder below. kProtocRequestHex pins that encoder to
 // protoc itself: it is `protoc --encode=ExportTraceServiceRequest` (libprotoc 3.21.12) of

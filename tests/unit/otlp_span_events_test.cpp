@@ -1,4 +1,4 @@
-// otlp/span_events.h: one span → one event (decisions §6), on decoded spans built directly.
+// otlp/span_events.h: one span → one event (docs/api.md#otlp-ingest), on decoded spans built directly.
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// common/errors.h, http/problem.h and http/request.h: the error contract (decisions §2)
+// common/errors.h, http/problem.h and http/request.h: the error contract (docs/api.md#errors)
 // as produced in-process, and JSON body parsing (400 / 415).
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>

@@ -63,7 +63,7 @@ TEST(RequestParser, SimpleGet) {
 TEST(RequestParser, ContentLengthBodyArrivingInPieces) {
   RequestParser p;
   std::string body = R"({"a":1})";
-  std::string in = "POST /event HTTP/1.1\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  std::string in = "POST /event HTTP/1.1\r\nHost: h\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   ASSERT_EQ(parseBytewise(p, in), State::kComplete);
   auto r = p.take();
   EXPECT_EQ(r.body, body);
@@ -73,7 +73,7 @@ TEST(RequestParser, ContentLengthBodyArrivingInPieces) {
 TEST(RequestParser, PipelinedRequestsAreParsedOneAfterAnother) {
   RequestParser p;
   std::string in =
-      "POST /a HTTP/1.1\r\nContent-Length: 3\r\n\r\nabcGET /b HTTP/1.1\r\n\r\nGET /c HTTP/1.1\r\nConnection: "
+      "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET /b HTTP/1.1\r\nHost: h\r\n\r\nGET /c HTTP/1.1\r\nHost: h\r\nConnection: "
       "close\r\n\r\n";
   std::size_t pos = 0;
   ASSERT_EQ(p.parse(in, pos), State::kComplete);
@@ -91,8 +91,8 @@ TEST(RequestParser, PipelinedRequestsAreParsedOneAfterAnother) {
 TEST(RequestParser, ChunkedBodyWithExtensionsAndTrailers) {
   RequestParser p;
   std::string in =
-      "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-      "4;ext=1\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: y\r\n\r\nGET /next HTTP/1.1\r\n\r\n";
+      "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "4;ext=1\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: y\r\n\r\nGET /next HTTP/1.1\r\nHost: h\r\n\r\n";
   std::size_t pos = 0;
   ASSERT_EQ(p.parse(in, pos), State::kComplete);
   EXPECT_EQ(p.take().body, "Wikipedia in\r\n\r\nchunks.");
@@ -124,7 +124,7 @@ TEST(RequestParser, Http10KeepsAliveOnlyWhenAsked) {
 
 TEST(RequestParser, ExpectContinueIsVisibleOnceTheHeadIsIn) {
   RequestParser p;
-  std::string in = "POST /x HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
+  std::string in = "POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
   std::size_t pos = 0;
   EXPECT_EQ(p.parse(in, pos), State::kIncomplete);
   EXPECT_TRUE(p.headComplete());
@@ -135,12 +135,12 @@ TEST(RequestParser, ExpectContinueIsVisibleOnceTheHeadIsIn) {
 }
 
 TEST(RequestParser, DeclaredBodyOverTheLimitFailsBeforeAnyBodyByte) {
-  EXPECT_EQ(refusal("POST /x HTTP/1.1\r\nContent-Length: 10000000000\r\n\r\n", withBodyLimit(10)), 413);
-  EXPECT_EQ(refusal("POST /x HTTP/1.1\r\nContent-Length: 10\r\n\r\n", withBodyLimit(10)), 0);
+  EXPECT_EQ(refusal("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 10000000000\r\n\r\n", withBodyLimit(10)), 413);
+  EXPECT_EQ(refusal("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n", withBodyLimit(10)), 0);
 }
 
 TEST(RequestParser, ChunkedBodyOverTheLimitFails) {
-  EXPECT_EQ(refusal("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n5\r\nworld\r\n0\r\n\r\n",
+  EXPECT_EQ(refusal("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n5\r\nworld\r\n0\r\n\r\n",
                     withBodyLimit(8)),
             413);
 }
@@ -148,44 +148,45 @@ TEST(RequestParser, ChunkedBodyOverTheLimitFails) {
 TEST(RequestParser, HeadOverTheLimitIs431EvenWithoutItsEnd) {
   ParserLimits limits;
   limits.maxHeadBytes = 100;
-  EXPECT_EQ(refusal("GET / HTTP/1.1\r\nX-Long: " + std::string(200, 'a'), limits), 431);
+  EXPECT_EQ(refusal("GET / HTTP/1.1\r\nHost: h\r\nX-Long: " + std::string(200, 'a'), limits), 431);
   limits.maxHeaders = 3;
-  EXPECT_EQ(refusal("GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", limits), 431);
-  EXPECT_EQ(refusal("GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", limits), 0);
+  EXPECT_EQ(refusal("GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", limits), 431);
+  EXPECT_EQ(refusal("GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\n\r\n", limits), 0);  // Host counts
 }
 
 TEST(RequestParser, SmugglingShapesAreRefused) {
   const char* bad[] = {
-      "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",  // both framings
-      "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",           // differing lengths
-      "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
-      "POST / HTTP/1.1\r\nContent-Length: 1e3\r\n\r\n",
-      "GET / HTTP/1.1\r\nX: a\r\n folded\r\n\r\n",  // obs-fold
-      "GET / HTTP/1.1\r\nX : a\r\n\r\n",            // space before colon
-      "GET / HTTP/1.1\r\nNoColon\r\n\r\n",
-      "GET  / HTTP/1.1\r\n\r\n",  // empty target
+      "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",  // both framings
+      "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",           // differing lengths
+      "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n",
+      "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1e3\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: h\r\nX: a\r\n folded\r\n\r\n",  // obs-fold
+      "GET / HTTP/1.1\r\nHost: h\r\nX : a\r\n\r\n",            // space before colon
+      "GET / HTTP/1.1\r\nHost: h\r\nNoColon\r\n\r\n",
+      "GET  / HTTP/1.1\r\nHost: h\r\n\r\n",  // empty target
       "GET / HTTP/1.1 extra\r\n\r\n",
-      "GET /\x01 HTTP/1.1\r\n\r\n",
-      "G(T / HTTP/1.1\r\n\r\n",
+      "GET /\x01 HTTP/1.1\r\nHost: h\r\n\r\n",
+      "G(T / HTTP/1.1\r\nHost: h\r\n\r\n",
       "GET / HTTX/1.1\r\n\r\n",
-      "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",         // bad chunk size
-      "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n",  // chunk longer than declared
+      "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",         // bad chunk size
+      "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n",  // chunk longer than declared
       "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
-      "GET / HTTP/1.1\r\nX: a\x01b\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: h\r\nX: a\x01b\r\n\r\n",
   };
   for (const char* raw : bad) EXPECT_EQ(refusal(raw), 400) << raw;
-  EXPECT_EQ(refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"), 501);
+  EXPECT_EQ(refusal("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"), 501);
   EXPECT_EQ(refusal("GET / HTTP/2.0\r\n\r\n"), 505);
 }
 
 TEST(RequestParser, RepeatedHeaderKeepsTheLastValueAndOrder) {
   RequestParser p;
-  std::string in = "GET / HTTP/1.1\r\nX-A: 1\r\nX-B: 2\r\nx-a: 3\r\n\r\n";
+  std::string in = "GET / HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nX-B: 2\r\nx-a: 3\r\n\r\n";
   std::size_t pos = 0;
   ASSERT_EQ(p.parse(in, pos), State::kComplete);
   auto r = p.take();
-  ASSERT_EQ(r.headers.size(), 3u);
-  EXPECT_EQ(r.headers[0].first, "x-a");
+  ASSERT_EQ(r.headers.size(), 4u);
+  EXPECT_EQ(r.headers[0].first, "host");
+  EXPECT_EQ(r.headers[1].first, "x-a");
   EXPECT_EQ(r.header("x-a"), "3");
 }
 

@@ -163,3 +163,34 @@ TEST(Router, RoutesAreListedWithNormalisedTemplates) {
 
 }  // namespace
 }  // namespace aev::http
+
+namespace aev::http {
+namespace {
+
+TEST(Router, RestSegmentTakesTheRemainingPathDecoded) {
+  Router router;
+  router.add("GET", "/console/{path*}", answer(1), "rest");
+  router.add("GET", "/console/literal", answer(2), "literal wins");
+
+  auto deep = router.match("GET", "/console/a/123/js/main%20x.js");
+  ASSERT_NE(deep.handler, nullptr);
+  EXPECT_EQ(call(deep), 1);
+  EXPECT_EQ(deep.params.at("path"), "a/123/js/main x.js");
+
+  auto bare = router.match("GET", "/console");
+  ASSERT_NE(bare.handler, nullptr);
+  EXPECT_EQ(bare.params.at("path"), "");
+  EXPECT_EQ(router.match("GET", "/console/").params.at("path"), "");
+  EXPECT_EQ(call(router.match("GET", "/console/literal")), 2);
+  EXPECT_EQ(router.match("GET", "/consoles/x").handler, nullptr);
+  EXPECT_EQ(router.match("POST", "/console/x").allowedMethods, "GET");
+  EXPECT_EQ(router.routes().front().pathTemplate, "/console/{path*}");
+}
+
+TEST(Router, RestSegmentMustBeLast) {
+  Router router;
+  EXPECT_THROW(router.add("GET", "/a/{rest*}/b", answer(1), "bad"), std::logic_error);
+}
+
+}  // namespace
+}  // namespace aev::http

@@ -1,4 +1,4 @@
-// Telemetry extraction at ingest (decisions §6) and the model price table.
+// Telemetry extraction at ingest (docs/features.md#telemetry-fields) and the model price table.
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Evaluates every enabled alert rule on a timer (decisions §7): a rule fires once on
+// Evaluates every enabled alert rule on a timer (docs/features.md#alerts): a rule fires once on
 // ok → firing and notifies again on resolve. Each change of state is a row of the rule's
 // history carrying the alert JSON for its destination (docs/plugins.md, "Alert JSON").
 // Metric values are read outside any write transaction; the state changes are applied

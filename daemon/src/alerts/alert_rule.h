@@ -1,5 +1,5 @@
 #pragma once
-// The vocabulary of alert rules (decisions §7): metrics, operators, and when a value
+// The vocabulary of alert rules (docs/features.md#alerts): metrics, operators, and when a value
 // crosses a threshold.
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// /v2/alerts (interface §2.11, decisions §7): alert rules of an organization, validated
+// /v2/alerts (docs/features.md#alerts): alert rules of an organization, validated
 // and audited, and the history of their state changes. No HTTP types.
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// /analytics/* (interface §4.8, decisions §6): breakdowns by the dimensions the plugin
+// /analytics/* (docs/features.md#telemetry-fields): breakdowns by the dimensions the plugin
 // registry offers, custom attribute keys, time series and latency percentiles over the
 // telemetry stored at ingest. No HTTP types; windows and limits are validated here.
 #include <map>
@@ -12,7 +12,7 @@
 
 namespace aev::analytics {
 
-// What a request asks, already parsed (times in µs); filters by their §4.8 names.
+// What a request asks, already parsed (times in µs); filters by their query names.
 struct Query {
   std::int64_t orgId = 0;
   std::optional<std::int64_t> since, until;

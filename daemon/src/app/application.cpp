@@ -14,8 +14,12 @@
 #include <filesystem>
 #include <iostream>
 
+extern char** environ;
+
 #include "app/audit_command.h"
 #include "app/config_defaults.h"
+#include "app/config_keys.h"
+#include "app/config_reference.h"
 #include "app/logging.h"
 #include "app/runtime.h"
 #include "app/termination_signals.h"
@@ -33,6 +37,27 @@ constexpr int kCommandLinePriority = -300;
 constexpr int kEnvironmentPriority = -200;
 constexpr int kFilePriority = -100;
 constexpr int kDefaultsPriority = 100;
+
+// Every key a configuration layer sets (its leaves, at any depth).
+void collectKeys(const Poco::Util::AbstractConfiguration& config, const std::string& prefix,
+                 std::vector<std::string>& out) {
+  Poco::Util::AbstractConfiguration::Keys keys;
+  config.keys(prefix, keys);
+  for (const auto& k : keys) {
+    const std::string full = prefix.empty() ? k : prefix + "." + k;
+    if (config.hasOption(full)) out.push_back(full);
+    collectKeys(config, full, out);
+  }
+}
+
+std::vector<std::string> environmentNames() {
+  std::vector<std::string> names;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry(*e);
+    names.push_back(entry.substr(0, entry.find('=')));
+  }
+  return names;
+}
 
 // Where to look for the properties file when --config is not given.
 std::string findDefaultConfigFile() {
@@ -52,6 +77,10 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
   auto cb = OptionCallback<Application>(this, &Application::onOption);
   options.addOption(Option("help", "h", "print this help and exit").callback(cb));
   options.addOption(Option("version", "v", "print the version and exit").callback(cb));
+  options.addOption(
+      Option("print-config-reference", "", "print every configuration key as Markdown and exit").callback(cb));
+  options.addOption(
+      Option("print-config-file", "", "print the annotated default properties file and exit").callback(cb));
   options.addOption(
       Option("config", "c", "properties file (default: config/agent-eventsd.properties, then /etc/agent-events/)")
           .argument("FILE")
@@ -84,6 +113,9 @@ void Application::onOption(const std::string& name, const std::string& value) {
   } else if (name == "version") {
     versionRequested_ = true;
     stopOptionsProcessing();
+  } else if (name == "print-config-reference" || name == "print-config-file") {
+    configReferenceRequested_ = name;
+    stopOptionsProcessing();
   } else if (name == "config") {
     configFile_ = value;
   } else if (name == "port") {
@@ -106,7 +138,7 @@ void Application::onOption(const std::string& name, const std::string& value) {
 }
 
 void Application::initialize(Poco::Util::Application& self) {
-  if (helpRequested_ || versionRequested_) return;
+  if (helpRequested_ || versionRequested_ || !configReferenceRequested_.empty()) return;
   loadConfiguration();
   ServerApplication::initialize(self);
 }
@@ -124,12 +156,22 @@ void Application::loadConfiguration() {
   std::string file = configFile_.empty() ? findDefaultConfigFile() : configFile_;
   if (!file.empty()) {
     if (!std::filesystem::exists(file)) throw Poco::FileNotFoundException("configuration file " + file);
-    config().add(new Poco::Util::PropertyFileConfiguration(file), kFilePriority, false);
+    Poco::AutoPtr<Poco::Util::PropertyFileConfiguration> properties = new Poco::Util::PropertyFileConfiguration(file);
+    std::vector<std::string> keys;
+    collectKeys(*properties, "", keys);
+    unknownKeys_ = unknownKeysIn(keys, "in " + file);
+    config().add(properties, kFilePriority, false);
   }
+  for (auto& line : unknownEnvironmentVariables(environmentNames())) unknownKeys_.push_back(std::move(line));
   config().add(environment, kEnvironmentPriority, false);
 
   Poco::AutoPtr<Poco::Util::MapConfiguration> commandLine = new Poco::Util::MapConfiguration;
-  for (const auto& [key, value] : commandLine_) commandLine->setString(key, value);
+  std::vector<std::string> setKeys;
+  for (const auto& [key, value] : commandLine_) {
+    commandLine->setString(key, value);
+    setKeys.push_back(key);
+  }
+  for (auto& line : unknownKeysIn(setKeys, "from --set")) unknownKeys_.push_back(std::move(line));
   config().add(commandLine, kCommandLinePriority, false);
   config().setString("config.file", file);
 }
@@ -154,6 +196,13 @@ int Application::main(const std::vector<std::string>& args) {
     std::cout << "agent-eventsd " << AEV_VERSION << std::endl;
     return EXIT_OK;
   }
+  if (!configReferenceRequested_.empty()) {
+    if (configReferenceRequested_ == "print-config-reference")
+      writeConfigReferenceMarkdown(std::cout);
+    else
+      writeConfigPropertiesFile(std::cout);
+    return EXIT_OK;
+  }
   // Poco::Crypto reference-counts OpenSSL set-up: every DigestEngine (one per JWT
   // check) holds a reference, and when the count drops to zero it tears the locks down
   // while another thread may be initialising them again — a crash under concurrent
@@ -161,6 +210,27 @@ int Application::main(const std::vector<std::string>& args) {
   Poco::Crypto::OpenSSLInitializer cryptoForTheWholeRun;
   try {
     setupLogging(config().getString("log.level"), config().getString("log.format"), config().getString("log.file"));
+    if (!unknownKeys_.empty()) {
+      // A typo must not silently mean "the default": refuse to start, unless the operator
+      // shares one file across versions and asked for warnings only.
+      const auto mode = config().getString("config.unknown_keys");
+      if (mode != "error" && mode != "warn")
+        throw std::invalid_argument("config.unknown_keys must be error or warn, not '" + mode + "'");
+      for (const auto& line : unknownKeys_) {
+        if (mode == "warn") {
+          spdlog::warn("{} (ignored: config.unknown_keys = warn)", line);
+        } else {
+          spdlog::critical("{}", line);
+          std::cerr << "agent-eventsd: " << line << std::endl;
+        }
+      }
+      if (mode == "error") {
+        std::cerr << "agent-eventsd: start-up refused: fix the keys above, or set config.unknown_keys = warn to only "
+                     "warn about them"
+                  << std::endl;
+        return EXIT_CONFIG;
+      }
+    }
     if (!args.empty() && args[0] == "audit")
       return runAuditCommand(config(), std::vector<std::string>(args.begin() + 1, args.end()), std::cout);
     if (!args.empty()) {

@@ -4,7 +4,10 @@
 // wiring of stores, services and routes, and the shutdown order on SIGTERM/SIGINT.
 #include <Poco/Util/ServerApplication.h>
 
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace aev::app {
 
@@ -28,8 +31,12 @@ class Application : public Poco::Util::ServerApplication {
   bool helpRequested_ = false;
   bool versionRequested_ = false;
   bool checkPlugins_ = false;
+  std::string configReferenceRequested_;  // the --print-config-* option given, if any
   std::string configFile_;
   std::map<std::string, std::string> commandLine_;
+  // Unknown keys of the file, the environment and --set (config_keys.h): start-up fails
+  // on them (exit 78), or only warns when config.unknown_keys = warn.
+  std::vector<std::string> unknownKeys_;
   std::unique_ptr<Runtime> runtime_;
 };
 

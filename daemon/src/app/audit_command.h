@@ -1,6 +1,6 @@
 #pragma once
 // `agent-eventsd audit verify [ORG_ID]`: checks audit chains straight from the store,
-// without a running daemon (decisions §7), with the same configuration layers as the
+// without a running daemon (docs/features.md#audit-log), with the same configuration layers as the
 // daemon (database.url, data.dir, audit.signing_key_file).
 #include <Poco/Util/AbstractConfiguration.h>
 

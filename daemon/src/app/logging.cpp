@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 
+#include "common/utf8.h"
 #include "common/encoding.h"
 
 namespace aev::app {
@@ -18,7 +19,13 @@ namespace {
 class JsonEscapedMessage : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
-    for (char c : msg.payload) {
+    std::string_view text(msg.payload.data(), msg.payload.size());
+    std::string repaired;  // a client's ill-formed UTF-8 quoted in a message: U+FFFD (common/utf8.h)
+    if (!isValidUtf8(text)) {
+      appendValidUtf8(repaired, text);
+      text = repaired;
+    }
+    for (const char c : text) {
       switch (c) {
         case '"': dest.append(std::string_view("\\\"")); break;
         case '\\': dest.append(std::string_view("\\\\")); break;

@@ -1,6 +1,8 @@
 #include "app/runtime.h"
 
 #include <Poco/StringTokenizer.h>
+#include <Poco/Exception.h>
+#include <Poco/URI.h>
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
@@ -37,6 +39,7 @@
 #include "exports/export_outbox.h"
 #include "exports/export_sender.h"
 #include "exports/exporter_pool.h"
+#include "console/site.h"
 #include "http/context.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -44,6 +47,7 @@
 #include "identity/organization_service.h"
 #include "identity/plans.h"
 #include "identity/user_service.h"
+#include "mcp/options.h"
 #include "moderation/moderator.h"
 #include "moderation/rule_cache.h"
 #include "moderation/rule_service.h"
@@ -75,6 +79,30 @@ std::vector<std::string> splitList(const std::string& text) {
   Poco::StringTokenizer tok(text, ",", Poco::StringTokenizer::TOK_TRIM | Poco::StringTokenizer::TOK_IGNORE_EMPTY);
   for (const auto& t : tok) out.push_back(t);
   return out;
+}
+
+// http.public_url: the base of every link the daemon writes ($schema, an alert's url).
+// Empty: links name the Host a request arrived with (the front end refuses any Host that
+// is not a host[:port]). Otherwise an absolute http(s) URL with a host and no query or
+// fragment, kept without its trailing '/'.
+std::string publicUrlFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  std::string url = cfg.getString("http.public_url");
+  if (url.empty()) return url;
+  const auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument("http.public_url '" + url + "' " + why);
+  };
+  Poco::URI uri;
+  try {
+    uri = Poco::URI(url);
+  } catch (const Poco::Exception&) {
+    refuse("is not a URL");
+  }
+  if (uri.getScheme() != "http" && uri.getScheme() != "https") refuse("must start with http:// or https://");
+  if (uri.getHost().empty()) refuse("must name a host");
+  if (!uri.getRawQuery().empty() || !uri.getFragment().empty() || !uri.getUserInfo().empty())
+    refuse("must not carry user info, a query or a fragment");
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
 }
 
 identity::PlanCatalog plansFrom(const Poco::Util::AbstractConfiguration& cfg) {
@@ -130,6 +158,14 @@ delivery::OutboundPolicy outboundFrom(const Poco::Util::AbstractConfiguration& c
   p.timeout = std::chrono::milliseconds(std::max<std::int64_t>(1, cfg.getInt64("outbound.timeout_ms")));
   p.maxResponseBytes = static_cast<std::size_t>(std::max<std::int64_t>(0, cfg.getInt64("outbound.max_response_bytes")));
   return p;
+}
+
+mcp::Options mcpFrom(const Poco::Util::AbstractConfiguration& cfg) {
+  mcp::Options o;
+  o.allowedOrigins = splitList(cfg.getString("mcp.allowed_origins"));
+  o.callsPerMinute = std::max(1, cfg.getInt("mcp.rate_limit_per_minute"));
+  o.maxBodyBytes = static_cast<std::size_t>(std::max<std::int64_t>(1024, cfg.getInt64("mcp.max_body_bytes")));
+  return o;
 }
 
 delivery::EngineOptions deliveryFrom(const Poco::Util::AbstractConfiguration& cfg) {
@@ -250,7 +286,7 @@ struct Components {
         moderator(moderationCache, violations, telemetry),
         alertRules(*database, auditLog, &pluginHost->registry(),
                    cfg.getBool("outbound.allow_private_addresses", false)),
-        alertEvaluator(*database, cfg.getString("http.public_url")),
+        alertEvaluator(*database, publicUrlFrom(cfg)),
         alertTask("alert evaluation", std::chrono::seconds(cfg.getInt64("alerts.evaluate_interval_seconds")),
                   [this] { alertEvaluator.evaluate(clock::nowMicros()); }),
         spendCache(*database, std::chrono::milliseconds(cfg.getInt64("spend.policy_recheck_ms"))),
@@ -368,7 +404,12 @@ struct Components {
     http::registerSpendPolicyRoutes(*router, ctx);
     http::registerWebhookRoutes(*router, ctx);
     http::registerExportDestinationRoutes(*router, ctx);
+    http::registerMcpRoutes(*router, ctx, mcpFrom(cfg));
     http::registerSchemaRoutes(*router, ctx);  // last: it documents every route above
+    if (cfg.getBool("console.enabled")) {
+      consoleSite = std::make_unique<console::Site>(cfg.getString("console.dir"));
+      http::registerConsoleRoutes(*router, *consoleSite);
+    }
 
     http::ServerOptions options;
     options.host = cfg.getString("http.host");
@@ -378,7 +419,7 @@ struct Components {
     options.keepAliveTimeoutSeconds = cfg.getInt("http.keepalive_timeout_seconds");
     options.requestTimeoutSeconds = cfg.getInt("http.request_timeout_seconds");
     options.maxBodyBytes = static_cast<std::size_t>(cfg.getInt64("http.max_body_bytes"));
-    options.publicUrl = cfg.getString("http.public_url");
+    options.publicUrl = publicUrlFrom(cfg);
     options.corsOrigins = splitList(cfg.getString("http.cors_origins"));
     server = std::make_unique<http::Server>(options, router);
   }
@@ -471,6 +512,7 @@ struct Components {
   // PostgreSQL only; after everything its notices touch, so it is destroyed first.
   std::unique_ptr<store::ChangeListener> changes;
   http::AppContext ctx;
+  std::unique_ptr<console::Site> consoleSite;  // the router's /console/ handler refers to it
   std::shared_ptr<http::Router> router;
   std::unique_ptr<http::Server> server;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Apps and their channels (interface §2.5, §2.6, §4.4). Another organization's ids are
+// Apps and their channels (docs/api.md). Another organization's ids are
 // simply not found. Deleting a channel (or an app, with its channels) tells the
 // listener so open streams of those channels end, and recomputes the rollups of the
 // traces that had events there.
@@ -31,7 +31,7 @@ class AppService {
   AppService(store::Database& db, audit::AuditLog& audit) : db_(db), audit_(audit) {}
   void onChannelsDeleted(ChannelsDeleted listener) { channelsDeleted_ = std::move(listener); }
 
-  // Every change is recorded in the audit log in its own transaction (decisions §7).
+  // Every change is recorded in the audit log in its own transaction (docs/features.md#audit-log).
   store::AppRecord create(std::int64_t orgId, std::optional<std::int64_t> userId, const std::string& name,
                           const audit::Actor& actor);
   std::vector<store::AppRecord> list(std::int64_t orgId);

@@ -1,6 +1,6 @@
 #pragma once
 // Who made a change and from where: what every audit entry records besides the change
-// itself (decisions §7). Built by the http module from the authenticated principal and
+// itself (docs/features.md#audit-log). Built by the http module from the authenticated principal and
 // the request; services take it as a parameter so the entry is written in the same
 // transaction as the change.
 #include <Poco/JSON/Object.h>

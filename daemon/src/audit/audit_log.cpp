@@ -32,6 +32,10 @@ void AuditLog::record(store::Connection& c, std::int64_t orgId, const Actor& act
   repo_.setHeadHash(c, orgId, r.entryHash);
 }
 
+void AuditLog::append(std::int64_t orgId, const Actor& actor, const Change& change) {
+  db_.transaction([&](store::Connection& c) { record(c, orgId, actor, change); });
+}
+
 std::vector<store::AuditRecord> AuditLog::list(std::int64_t orgId, const AuditQuery& q) {
   std::vector<FieldError> problems;
   if (q.source && *q.source != "dashboard" && *q.source != "apikey" && *q.source != "mcp")

@@ -1,5 +1,5 @@
 #pragma once
-// The tamper-evident audit log (interface §2.13, §4.9; decisions §7). Services call
+// The tamper-evident audit log (docs/features.md#audit-log). Services call
 // record() inside the transaction of the change they make, so a change and its entry
 // commit or roll back together; appends to one organization's chain are serialized by
 // the head row's lock, so the seq is gapless and the chain never forks.
@@ -30,6 +30,8 @@ class AuditLog {
   AuditLog(store::Database& db, const CheckpointSigner* signer) : db_(db), signer_(signer) {}
 
   void record(store::Connection& c, std::int64_t orgId, const Actor& actor, const Change& change);
+  // An entry of its own, in its own transaction: for what changes no state (MCP tool calls).
+  void append(std::int64_t orgId, const Actor& actor, const Change& change);
 
   std::vector<store::AuditRecord> list(std::int64_t orgId, const AuditQuery& query);
 

@@ -2,7 +2,6 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
-#include <Poco/JSON/Parser.h>
 
 #include <algorithm>
 #include <charconv>
@@ -10,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/json_parse.h"
 #include "common/json_text.h"
 
 namespace aev::audit {
@@ -95,8 +95,10 @@ std::string canonicalJson(const Poco::Dynamic::Var& value) {
 }
 
 std::string canonicalizeText(const std::string& jsonText) {
-  Poco::JSON::Parser parser;
-  return canonicalJson(parser.parse(jsonText));
+  // The daemon's strict reader, not Poco::JSON::Parser: Poco wraps integers beyond 64
+  // bits (18446744073709551616 read as 0), so two different documents had one canonical
+  // form, and it refused some of the numbers it had read when given them back.
+  return canonicalJson(parseJson(jsonText, 1000));
 }
 
 }  // namespace aev::audit

@@ -11,7 +11,8 @@
 namespace aev::audit {
 
 std::string canonicalJson(const Poco::Dynamic::Var& value);
-// Parses JSON text and returns its canonical form (throws on invalid JSON).
+// Parses JSON text (common/json_parse.h) and returns its canonical form; throws
+// JsonSyntaxError on invalid JSON.
 std::string canonicalizeText(const std::string& jsonText);
 
 }  // namespace aev::audit

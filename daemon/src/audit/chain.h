@@ -1,5 +1,5 @@
 #pragma once
-// The hash chain of decisions §7: entryHash = SHA-256(prevHash ‖ canonical JSON of the
+// The hash chain of docs/features.md#audit-log: entryHash = SHA-256(prevHash ‖ canonical JSON of the
 // entry), hex; the first entry's prevHash is 64 zeros. The canonical JSON is an object
 // of these keys (sorted, canonical_json.h): action, actorEmail, actorId, createdAt (RFC
 // 3339 UTC with microseconds), ipAddress, metadata (the stored canonical text, or null),

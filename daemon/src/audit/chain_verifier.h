@@ -1,5 +1,5 @@
 #pragma once
-// Recomputes an organization's audit chain (decisions §7) and checks it against the head
+// Recomputes an organization's audit chain (docs/features.md#audit-log) and checks it against the head
 // row and the signed checkpoints. Shared by GET /audit-logs/verify and the offline
 // `agent-eventsd audit verify`.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// API keys (decisions §3): "aes_" + 43 base62 characters (≈256 bits), only the SHA-256
+// API keys (docs/api.md#authentication): "aes_" + 43 base62 characters (≈256 bits), only the SHA-256
 // hash stored, the full value shown once. Scopes: publish, subscribe, read.
 #include <chrono>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// HS256 access tokens (decisions §3). The algorithm is pinned: a token whose header
+// HS256 access tokens (docs/api.md#authentication). The algorithm is pinned: a token whose header
 // names any other algorithm, `none` included, is refused before its signature is read.
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// Failed-login throttling per account and per client address (decisions §3): after
+// Failed-login throttling per account and per client address (docs/api.md#authentication): after
 // `maxFailures` failures inside the window further attempts get 429 until the oldest
 // failure leaves the window. In memory: a restart forgives, which is acceptable for a
 // brake on guessing (the hash cost is the other brake).

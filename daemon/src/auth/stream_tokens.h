@@ -1,6 +1,6 @@
 #pragma once
 // Short-lived stream tokens for browsers, whose EventSource cannot send headers
-// (decisions §5): bound to one channel and organization, HMAC-SHA256 signed with the
+// (docs/api.md#streaming-and-resume): bound to one channel and organization, HMAC-SHA256 signed with the
 // server secret (domain-separated from JWTs), valid to *connect* for a few minutes.
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 // Typed errors that services throw and the http module maps to one problem+json
-// response (decisions §2). Services never build HTTP responses themselves.
+// response (docs/api.md#errors). Services never build HTTP responses themselves.
 #include <map>
 #include <stdexcept>
 #include <string>

@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+#include "common/utf8.h"
+
 namespace aev {
 
 namespace {
@@ -14,7 +16,7 @@ namespace {
 void appendByPoco(std::string& out, const Poco::Dynamic::Var& value) {
   std::ostringstream text;
   Poco::JSON::Stringifier::condense(value, text);
-  out += text.str();
+  appendValidUtf8(out, text.str());  // Poco copies ill-formed UTF-8 through
 }
 
 bool needsNoEscaping(std::string_view s) {
@@ -31,7 +33,7 @@ void appendPocoJsonString(std::string& out, std::string_view s) {
     out += s;
     out += '"';
   } else {
-    out += Poco::toJSON(std::string(s), Poco::JSON_WRAP_STRINGS);
+    appendValidUtf8(out, Poco::toJSON(std::string(s), Poco::JSON_WRAP_STRINGS));  // Poco copies ill-formed UTF-8 through
   }
 }
 

@@ -251,6 +251,9 @@ class JsonLexer {
         fail("invalid escape");
     }
     std::uint32_t cp = hex4();
+    // U+0000 is valid JSON, but no PostgreSQL text or jsonb value can hold it: refused
+    // here so that such a body is a 400 on every store, before any store is touched.
+    if (cp == 0) fail("\\u0000 (NUL) is not accepted in a string");
     if (cp >= 0xDC00 && cp <= 0xDFFF) fail("unpaired low surrogate");
     if (cp >= 0xD800 && cp <= 0xDBFF) {
       if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') fail("unpaired high surrogate");

@@ -7,10 +7,11 @@
 //
 // What it refuses: anything but one JSON value with optional whitespace (space, tab,
 // CR, LF) around it; malformed UTF-8 (overlong forms, surrogates, above U+10FFFF);
-// unescaped control characters in strings; unpaired \u surrogates; numbers that are not
-// finite doubles; nesting deeper than maxDepth arrays and objects. Unlike Poco's, it
-// also takes a scalar at the top level, integers beyond 64 bits become doubles rather
-// than wrapping, and a member name keeps an escaped NUL (\u0000) instead of ending there.
+// unescaped control characters in strings; unpaired \u surrogates; \u0000 (a NUL that no
+// PostgreSQL text or jsonb value can hold: refused for every store alike); numbers that
+// are not finite doubles; nesting deeper than maxDepth arrays and objects. Unlike Poco's,
+// it also takes a scalar at the top level and integers beyond 64 bits become doubles
+// rather than wrapping.
 #include <Poco/Dynamic/Var.h>
 
 #include <cstddef>

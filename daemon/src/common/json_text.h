@@ -6,7 +6,8 @@
 
 namespace aev {
 
-// Appends s as a quoted JSON string (RFC 8259 escaping; bytes ≥ 0x80 pass through).
+// Appends s as a quoted JSON string (RFC 8259 escaping; well-formed UTF-8 passes through,
+// each ill-formed subpart becomes U+FFFD: the output is valid UTF-8 whatever s holds).
 void appendJsonString(std::string& out, std::string_view s);
 
 }  // namespace aev

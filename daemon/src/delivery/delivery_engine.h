@@ -1,5 +1,5 @@
 #pragma once
-// The outbound delivery engine (decisions §7, §8): a pool of worker threads that claim
+// The outbound delivery engine (docs/features.md#webhooks, #outbound-requests): a pool of worker threads that claim
 // due messages from the outbox (store/outbox_repository.h), hand each to the Sender of
 // its target kind, and store the outcome: delivered, rescheduled on the retry schedule
 // (honouring Retry-After), or failed for good. Every attempt is logged. Messages are

@@ -1,5 +1,5 @@
 #pragma once
-// Outbound HTTP under decisions §8, for every sender of the delivery engine: libcurl
+// Outbound HTTP under docs/features.md#outbound-requests, for every sender of the delivery engine: libcurl
 // through the SDK's client (sdk/include/agentevents/http_post.hpp: http/https only, no
 // redirects, the connected address checked against the private-range policy at connect
 // time, so DNS rebinding is caught too, timeouts, a response cap). One libcurl handle

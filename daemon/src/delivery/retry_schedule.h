@@ -1,5 +1,5 @@
 #pragma once
-// When a failed delivery is tried again (decisions §7): the n-th retry waits the n-th
+// When a failed delivery is tried again (docs/features.md#webhooks): the n-th retry waits the n-th
 // step of the schedule (default 5s,5m,30m,2h,5h,10h,10h), spread by ±jitter so receivers
 // that failed together are not hit together again, and never sooner than a Retry-After
 // the receiver sent (capped at a day). Past the last step the message has failed.

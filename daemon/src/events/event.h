@@ -1,6 +1,6 @@
 #pragma once
 // An event on its way in (NewEvent) and as stored (StoredEvent), and the one JSON
-// rendering used by publish, list, stream and webhooks (decisions §5).
+// rendering used by publish, list, stream and webhooks (docs/api.md#the-stored-event).
 #include <cstdint>
 #include <optional>
 #include <string>

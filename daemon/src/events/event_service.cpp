@@ -45,4 +45,9 @@ std::vector<StoredEvent> EventService::replay(std::int64_t orgId, std::int64_t c
   return events_.after(*c, orgId, channelId, afterSeq, filter, limit);
 }
 
+std::optional<StoredEvent> EventService::find(std::int64_t orgId, std::int64_t eventId) {
+  auto c = db_.acquire();
+  return events_.find(*c, orgId, eventId);
+}
+
 }  // namespace aev::events

@@ -20,7 +20,7 @@ struct EventPage {
 };
 
 // Where a stream starts: after `afterSeq`; `reset` holds the newest event id when the
-// client's Last-Event-ID was unknown (decisions §5: an `event: reset` is sent).
+// client's Last-Event-ID was unknown (docs/api.md#streaming-and-resume: an `event: reset` is sent).
 struct ResumePoint {
   std::int64_t afterSeq = 0;
   std::optional<std::int64_t> resetTo;
@@ -31,6 +31,8 @@ class EventService {
   explicit EventService(store::Database& db) : db_(db) {}
 
   EventPage list(std::int64_t orgId, std::int64_t channelId, std::int64_t page, std::int64_t limit);
+  // One event of the organization by id; std::nullopt when it has none with that id.
+  std::optional<StoredEvent> find(std::int64_t orgId, std::int64_t eventId);
 
   // Read from the store (a stream or token must not start on a deleted channel).
   store::ChannelRecord channel(std::int64_t orgId, std::int64_t channelId);

@@ -1,5 +1,5 @@
 #pragma once
-// The organization's monthly event quota (plan eventsQuotaMonthly, decisions §7):
+// The organization's monthly event quota (plan eventsQuotaMonthly, docs/features.md#plans-and-quotas):
 // publishes past it get 429 with Retry-After until the next calendar month (UTC).
 // Usage is counted by the writer in the same transaction as the events; this guard
 // caches it per organization for a few seconds, so the check costs no query on the

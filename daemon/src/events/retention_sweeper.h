@@ -1,5 +1,5 @@
 #pragma once
-// Deletes events older than their organization's plan retention (decisions §7,
+// Deletes events older than their organization's plan retention (docs/features.md#plans-and-quotas,
 // plans.<plan>.retention_days; 0 keeps them forever), oldest first, in transactions of
 // at most `batchSize` events so publishing never waits long behind the sweep. Trace
 // rollups of the deleted events are rebuilt in the same transaction. With several nodes

@@ -1,5 +1,5 @@
 #pragma once
-// Export destinations (interface §2.10, §4.9; decisions §7): CRUD, the attempt log, and
+// Export destinations (docs/features.md#export-destinations): CRUD, the attempt log, and
 // a test call that sends one synthetic event through the destination's exporter now.
 // Header values are write-only: stored for the exporter, listed as headerKeys. No HTTP
 // types.

@@ -2,7 +2,7 @@
 // Open exporter plugin instances, one per export destination, reopened when the
 // destination changes. The destination's settings become the plugin's configuration
 // (endpointUrl, encoding, serviceName, headers) plus the daemon's outbound policy
-// (allowPrivateAddresses, timeoutMs), so plugins POST under decisions §8 as well.
+// (allowPrivateAddresses, timeoutMs), so plugins POST under docs/features.md#outbound-requests as well.
 #include <chrono>
 #include <cstdint>
 #include <map>

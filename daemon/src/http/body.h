@@ -1,6 +1,6 @@
 #pragma once
 // Reading typed fields out of a JSON body while collecting every problem, so a client
-// gets all its mistakes in one 422 (decisions §2: errors[] with location/message/value).
+// gets all its mistakes in one 422 (docs/api.md#errors: errors[] with location/message/value).
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
@@ -54,7 +54,7 @@ class BodyReader {
   std::vector<FieldError> errors_;
 };
 
-// Path ids: a string that is not a positive decimal integer is a 404 (decisions §1).
+// Path ids: a string that is not a positive decimal integer is a 404 (docs/api.md#the-two-shapes).
 std::int64_t pathId(const std::string& value, const std::string& what);
 
 // Query integers with range checks (422 outside).

@@ -65,6 +65,13 @@ namespace aev::exports {
 class DestinationService;
 }
 
+namespace aev::mcp {
+struct Options;
+}
+namespace aev::console {
+class Site;
+}
+
 namespace aev::http {
 
 class Router;
@@ -119,6 +126,8 @@ void registerAlertRoutes(Router& router, AppContext& ctx);  // /v2/alerts
 void registerSpendPolicyRoutes(Router& router, AppContext& ctx);  // /spend-policies
 void registerWebhookRoutes(Router& router, AppContext& ctx);  // /webhooks/*
 void registerExportDestinationRoutes(Router& router, AppContext& ctx);  // /export-destinations
+void registerMcpRoutes(Router& router, AppContext& ctx, const mcp::Options& options);  // POST /mcp
 void registerSchemaRoutes(Router& router, AppContext& ctx);  // /openapi.json, /schemas/*
+void registerConsoleRoutes(Router& router, const console::Site& site);  // /console/ (web files, not the API)
 
 }  // namespace aev::http

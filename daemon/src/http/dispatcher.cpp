@@ -15,6 +15,7 @@
 #include "common/encoding.h"
 #include "common/metrics.h"
 #include "http/problem.h"
+#include "http/storable_text.h"
 
 namespace aev::http {
 
@@ -104,9 +105,20 @@ void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) con
       throw errors::badRequest("The request target is not a valid URI (a '%' must start a %XX escape).");
     }
     req.path = rawPathOf(target, uri);
-    for (auto& [k, v] : wire.headers) req.headers[k] = std::move(v);  // the last of a repeated field wins
+    for (const auto& [k, v] : req.query) {
+      if (!isStorableText(k)) throw unstorableText(k, "A query parameter name");
+      if (!isStorableText(v)) throw unstorableText(v, "The query parameter " + k);
+    }
+    for (auto& [k, v] : wire.headers) {
+      if (!isStorableText(v)) throw unstorableText(v, "The " + k + " header");
+      req.headers[k] = std::move(v);  // the last of a repeated field wins
+    }
     req.body = std::move(wire.body);
-    req.baseUrl = !options_.publicUrl.empty() ? options_.publicUrl : "http://" + req.header("host");
+    // Links name http.public_url, else the request's Host, which the parser admitted only
+    // as a host[:port] (so no path, quote or second host can ride along); a request
+    // without one (HTTP/1.0, or an empty Host) gets links relative to this server.
+    const auto host = req.header("host");
+    req.baseUrl = !options_.publicUrl.empty() ? options_.publicUrl : host.empty() ? std::string() : "http://" + host;
     out.response = dispatch(req);
   } catch (...) {
     out.response = responseForFailure(std::current_exception(), req);
@@ -135,6 +147,8 @@ Response Dispatcher::dispatch(Request& req) const {
     if (!match.allowedMethods.empty()) throw errors::methodNotAllowed(match.allowedMethods);
     throw ApiError(404, "not-found", "Not Found", "No route for " + req.method + " " + req.path);
   }
+  for (const auto& [name, value] : match.params)
+    if (!isStorableText(value)) throw unstorableText(value, "The path segment {" + name + "}");
   req.pathParams = std::move(match.params);
   return (*match.handler)(req);
 }
@@ -186,8 +200,9 @@ std::string Dispatcher::serialize(const Exchange& x, bool keepAlive) const {
     out.append("\r\n");
     return out;
   }
-  // RFC 9110 §8.6: no Content-Length in a 1xx or 204.
-  if (resp.status >= 200 && resp.status != 204) appendHeader(out, "Content-Length", std::to_string(resp.body.size()));
+  // RFC 9110 §8.6: no Content-Length in a 1xx or 204, nor in a 304 (where it would have
+  // to be the length of the 200 it stands for).
+  if (resp.status >= 200 && resp.status != 204 && resp.status != 304) appendHeader(out, "Content-Length", std::to_string(resp.body.size()));
   if (!keepAlive)
     appendHeader(out, "Connection", "close");
   else if (x.http10)
@@ -201,7 +216,7 @@ void Dispatcher::logAccess(const Exchange& x) const {
   const double millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x.started).count();
   requestsCounter(x.response.status).fetch_add(1, std::memory_order_relaxed);
   const auto& req = x.request;
-  // Query strings are never logged: stream tokens travel there (decisions §5).
+  // Query strings are never logged: stream tokens travel there (docs/api.md#streaming-and-resume).
   if (x.response.takeover)
     spdlog::info("access request_id={} method={} path={} status={} stream=open client={}", req.requestId, req.method,
                  req.path, x.response.status, req.clientAddress);

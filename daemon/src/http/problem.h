@@ -1,5 +1,5 @@
 #pragma once
-// RFC 9457 problem+json rendering of ApiError (decisions §2).
+// RFC 9457 problem+json rendering of ApiError (docs/api.md#errors).
 #include <exception>
 
 #include "common/errors.h"

@@ -1,5 +1,5 @@
 #pragma once
-// JSON views of identity records in both shapes (decisions §1): first shape with
+// JSON views of identity records in both shapes (docs/api.md#the-two-shapes): first shape with
 // integer ids, second shape with decimal-string ids and `$schema`.
 #include <Poco/JSON/Object.h>
 
@@ -32,7 +32,7 @@ JsonObject organizationRecord(const std::string& baseUrl, const store::Organizat
 JsonObject organizationSummary(const store::OrganizationRecord& org);
 JsonObject membershipFirstShape(const store::MembershipRecord& m, const store::OrganizationRecord& org);
 void addTokens(JsonObject obj, const auth::TokenPair& pair);
-// `meta` of paginated lists (decisions §4): total, page, limit, totalPages.
+// `meta` of paginated lists (docs/api.md#pagination-and-limits): total, page, limit, totalPages.
 JsonObject pageMeta(std::int64_t total, std::int64_t page, std::int64_t limit);
 // A JSON array of stored events, each rendered by events::toJson.
 std::string eventsJsonArray(const std::vector<store::StoredEvent>& list);

@@ -8,6 +8,7 @@
 
 #include "common/errors.h"
 #include "common/json_parse.h"
+#include "common/utf8.h"
 
 namespace aev::http {
 
@@ -81,7 +82,9 @@ JsonView Request::jsonObjectView() const {
 std::string stringify(const Poco::Dynamic::Var& value) {
   std::ostringstream out;
   Poco::JSON::Stringifier::condense(value, out);
-  return out.str();
+  // Poco copies ill-formed UTF-8 (a percent-decoded byte a problem quotes back) into the
+  // text as it is; every answer must be valid UTF-8, so such bytes become U+FFFD here.
+  return validUtf8(out.str());
 }
 
 Response Response::json(int status, const Poco::JSON::Object::Ptr& object) {

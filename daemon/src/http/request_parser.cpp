@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/text.h"
+
 namespace aev::http {
 
 namespace {
+
+// Longest chunk-size line (with its extensions), chunk-data end or trailer line.
+constexpr std::size_t kMaxChunkLine = 4096;
 
 // RFC 9110 §5.6.2 tchar.
 bool isTokenChar(unsigned char c) {
@@ -49,17 +54,20 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
-// Does a comma-separated header value list hold `token` (case-insensitive)?
-bool listHas(std::string_view value, std::string_view token) {
+// How many items of a comma-separated list are `token` (case-insensitive).
+int listCount(std::string_view value, std::string_view token) {
+  int n = 0;
   while (!value.empty()) {
     auto comma = value.find(',');
-    auto item = trimOws(value.substr(0, comma));
-    if (iequals(item, token)) return true;
+    if (iequals(trimOws(value.substr(0, comma)), token)) ++n;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
-  return false;
+  return n;
 }
+
+// Does a comma-separated header value list hold `token` (case-insensitive)?
+bool listHas(std::string_view value, std::string_view token) { return listCount(value, token) > 0; }
 
 // Finds the end of the head: the empty line. Lines may end in CRLF or a bare LF
 // (RFC 9112 §2.2 lets a recipient accept LF). Returns the offset just past it.
@@ -78,6 +86,46 @@ std::string_view chopLine(std::string_view& rest) {
   rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
+}
+
+// RFC 9110 §7.2 / RFC 3986 §3.2.2: Host = uri-host [ ":" port ], where uri-host is an
+// IP-literal ("[...]") or a reg-name (unreserved, sub-delims, pct-encoded). Empty is
+// allowed (a target without an authority). Anything else (a space, '/', '@', a quote, a
+// second host) is refused, so what the daemon may echo in a link is a host and a port.
+bool isValidHost(std::string_view host) {
+  if (host.empty()) return true;
+  std::string_view name = host;
+  if (host.front() == '[') {
+    const auto close = host.find(']');
+    if (close == std::string_view::npos || close < 2) return false;
+    const auto literal = host.substr(1, close - 1);
+    if (!std::all_of(literal.begin(), literal.end(),
+                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.'; }))
+      return false;
+    name = {};
+    host.remove_prefix(close + 1);
+  } else {
+    const auto colon = host.find(':');
+    name = host.substr(0, colon);
+    host.remove_prefix(colon == std::string_view::npos ? host.size() : colon);
+    if (name.empty()) return false;
+  }
+  if (!host.empty()) {  // ":" port
+    if (host.front() != ':' || host.size() > 6) return false;
+    if (!std::all_of(host.begin() + 1, host.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  }
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-._~!$&'()*+,;=").find(c) != std::string_view::npos)
+      continue;
+    if (c == '%' && i + 2 < name.size() && std::isxdigit(static_cast<unsigned char>(name[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(name[i + 2]))) {
+      i += 2;
+      continue;
+    }
+    return false;
+  }
+  return true;
 }
 
 std::optional<std::size_t> parseDecimal(std::string_view s) {
@@ -160,7 +208,10 @@ bool RequestParser::parseRequestLine(std::string_view line) {
   auto target = line.substr(sp1 + 1, sp2 - sp1 - 1);
   auto version = line.substr(sp2 + 1);
   if (!isToken(method) || target.empty()) return false;
-  if (std::any_of(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) <= 32 || c == 127; }))
+  // A request-target is ASCII (RFC 3986): controls, spaces and bytes >= 0x80 are refused
+  // (llhttp and h11 refuse them too); anything else must be percent-encoded.
+  if (std::any_of(target.begin(), target.end(),
+                  [](char c) { return static_cast<unsigned char>(c) <= 32 || static_cast<unsigned char>(c) >= 127; }))
     return false;
   if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' || !std::isdigit(version[5]) ||
       !std::isdigit(version[7]))
@@ -177,6 +228,7 @@ RequestParser::State RequestParser::parseHead(std::string_view head) {
   if (request_.versionMinor < 0) return fail(505, "Only HTTP/1.0 and HTTP/1.1 are served.");
   std::optional<std::size_t> contentLength;
   bool chunked = false, transferEncoding = false;
+  int hosts = 0;
   for (;;) {
     auto line = chopLine(rest);
     if (line.empty()) break;
@@ -193,16 +245,33 @@ RequestParser::State RequestParser::parseHead(std::string_view head) {
     auto name = lower(line.substr(0, colon));
     if (name == "content-length") {
       auto n = parseDecimal(value);
-      if (!n || (contentLength && *contentLength != *n)) return fail(400, "The Content-Length header is invalid.");
+      // A repeated Content-Length is refused even with the same value (as llhttp does):
+      // RFC 9110 §8.6 allows either, and the stricter answer leaves nothing to interpret.
+      if (!n || contentLength) return fail(400, "The Content-Length header is invalid or repeated.");
       contentLength = n;
     } else if (name == "transfer-encoding") {
+      // One field line naming exactly "chunked" (RFC 9112 §6.1): a second line, even a
+      // second "chunked", is how one parser in a chain is made to frame the body
+      // differently from the next (llhttp and Node refuse it too).
+      if (transferEncoding) return fail(400, "Transfer-Encoding is sent more than once.");
       transferEncoding = true;
-      // Only "chunked" as the final (here: only) coding is understood (RFC 9112 §6.1).
+      // Without chunked as its final coding a request's body length cannot be known: 400
+      // (RFC 9112 §6.3); chunked applied twice is forbidden (§6.1); a coding before it
+      // is one we do not decode: 501.
+      const auto comma = value.rfind(',');
+      const auto last = trimOws(comma == std::string_view::npos ? value : value.substr(comma + 1));
+      if (!iequals(last, "chunked") || listCount(value, "chunked") > 1)
+        return fail(400, "The Transfer-Encoding header is invalid: chunked must be its final coding, once.");
       if (!iequals(value, "chunked")) return fail(501, "Only the chunked transfer coding is supported.");
       chunked = true;
+    } else if (name == "host") {
+      if (++hosts > 1) return fail(400, "The Host header is sent more than once.");
+      if (!isValidHost(value)) return fail(400, "The Host header is not a valid host[:port].");
     }
     request_.headers.emplace_back(std::move(name), std::string(value));
   }
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400.
+  if (request_.versionMinor >= 1 && hosts == 0) return fail(400, "An HTTP/1.1 request must carry a Host header.");
   // Both framings at once is the classic smuggling vector (RFC 9112 §6.3): refuse.
   if (transferEncoding && contentLength) return fail(400, "Content-Length and Transfer-Encoding are both present.");
   if (request_.versionMinor == 0 && chunked) return fail(400, "HTTP/1.0 has no chunked transfer coding.");
@@ -230,13 +299,14 @@ RequestParser::State RequestParser::parseChunked(std::string_view data, std::siz
       case Phase::kChunkSize:
       case Phase::kTrailers:
       case Phase::kChunkDataEnd: {
+        // A chunk-size, chunk-data end or trailer line is at most kMaxChunkLine bytes
+        // before its CRLF, however the bytes arrive: the same request is refused whole
+        // or split at any point.
         auto nl = data.find('\n', pos);
-        if (nl == std::string_view::npos) {
-          if (data.size() - pos > 4096) return fail(400, "A chunk line is too long.");
-          return State::kIncomplete;
-        }
-        auto line = data.substr(pos, nl - pos);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        auto line = data.substr(pos, nl == std::string_view::npos ? data.size() - pos : nl - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // (pending: a CR may precede the LF)
+        if (line.size() > kMaxChunkLine) return fail(400, "A chunk line is too long.");
+        if (nl == std::string_view::npos) return State::kIncomplete;
         pos = nl + 1;
         if (phase_ == Phase::kChunkDataEnd) {
           if (!line.empty()) return fail(400, "A chunk is longer than its declared size.");
@@ -250,18 +320,17 @@ RequestParser::State RequestParser::parseChunked(std::string_view data, std::siz
           }
           break;  // trailer fields are read and dropped
         }
-        auto size = line.substr(0, line.find(';'));  // chunk extensions are ignored
-        size = trimOws(size);
-        if (size.empty() || size.size() > 15) return fail(400, "A chunk size is invalid.");
-        std::size_t n = 0;
-        for (char c : size) {
-          int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-                  : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
-                  : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
-                                                              : -1;
-          if (d < 0) return fail(400, "A chunk size is invalid.");
+        // chunk-size [ ";" chunk-ext ]: hex digits from the first byte, then nothing or a
+        // ';' (extensions are ignored). RFC 9112 §7.1.1 would allow whitespace before the
+        // ';', but llhttp and h11 both refuse it: a size two parsers read alike.
+        std::size_t digits = 0, n = 0;
+        for (; digits < line.size(); ++digits) {
+          const int d = hexDigitValue(line[digits]);
+          if (d < 0) break;
           n = n * 16 + static_cast<std::size_t>(d);
         }
+        if (digits == 0 || digits > 15 || (digits < line.size() && line[digits] != ';'))
+          return fail(400, "A chunk size is invalid.");
         if (n == 0) {
           phase_ = Phase::kTrailers;
           break;

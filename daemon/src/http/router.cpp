@@ -37,6 +37,19 @@ void Router::document(const std::string& method, const std::string& pathTemplate
   throw std::logic_error("document(): no route " + method + " " + pathTemplate);
 }
 
+void Router::documentAccess(const std::string& method, const std::string& pathTemplate, std::string apiKeyScope,
+                            std::string requestSchema, std::string responseMediaType) {
+  for (auto& r : routes_) {
+    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
+      r.info.apiKeyScope = std::move(apiKeyScope);
+      r.info.requestSchema = std::move(requestSchema);
+      r.info.responseMediaType = std::move(responseMediaType);
+      return;
+    }
+  }
+  throw std::logic_error("documentAccess(): no route " + method + " " + pathTemplate);
+}
+
 void Router::add(const std::string& method, const std::string& pathTemplate, Handler handler, std::string summary,
                  std::string tag, bool isPublic) {
   Route route;
@@ -45,12 +58,16 @@ void Router::add(const std::string& method, const std::string& pathTemplate, Han
     Segment seg;
     if (part.size() > 1 && part[0] == ':') {
       seg = {part.substr(1), true};
+    } else if (part.size() > 3 && part.front() == '{' && part.ends_with("*}")) {
+      seg = {part.substr(1, part.size() - 3), true, true};
     } else if (part.size() > 2 && part.front() == '{' && part.back() == '}') {
       seg = {part.substr(1, part.size() - 2), true};
     } else {
       seg = {part, false};
     }
-    normalised += "/" + (seg.isParam ? "{" + seg.text + "}" : seg.text);
+    if (!route.segments.empty() && route.segments.back().isRest)
+      throw std::logic_error("a {name*} segment must be the last one: " + pathTemplate);
+    normalised += "/" + (seg.isParam ? "{" + seg.text + (seg.isRest ? "*}" : "}") : seg.text);
     route.segments.push_back(seg);
   }
   if (normalised.empty()) normalised = "/";
@@ -64,9 +81,16 @@ void Router::add(const std::string& method, const std::string& pathTemplate, Han
 
 std::optional<std::map<std::string, std::string>> Router::bind(const Route& route,
                                                                const std::vector<std::string>& parts) {
-  if (route.segments.size() != parts.size()) return std::nullopt;
+  const bool rest = !route.segments.empty() && route.segments.back().isRest;
+  const std::size_t fixed = route.segments.size() - (rest ? 1 : 0);
+  if (rest ? parts.size() < fixed : parts.size() != fixed) return std::nullopt;
   std::map<std::string, std::string> params;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
+  if (rest) {
+    std::string joined;
+    for (std::size_t i = fixed; i < parts.size(); ++i) joined += (i > fixed ? "/" : "") + urlDecode(parts[i]);
+    params[route.segments.back().text] = std::move(joined);
+  }
+  for (std::size_t i = 0; i < fixed; ++i) {
     const auto& seg = route.segments[i];
     if (seg.isParam)
       params[seg.text] = urlDecode(parts[i]);

@@ -1,7 +1,8 @@
 #pragma once
 // Method + path template → handler. Templates accept both `:id` and `{id}` segments,
 // the two spellings the interface uses. Literal segments win over parameters, so
-// /users/me never matches /users/:id.
+// /users/me never matches /users/:id. A last segment `{name*}` takes the rest of the
+// path (zero or more segments, each decoded, joined by '/'): the console's files.
 #include <functional>
 #include <optional>
 #include <string>
@@ -22,6 +23,9 @@ struct RouteInfo {
   bool isPublic = false;  // no authentication
   std::vector<ops::QueryParamDoc> query;  // for the OpenAPI document
   std::string responseSchema;             // catalog name of the 2XX body, "" if undocumented
+  std::string apiKeyScope{};              // "" Bearer only; else an API key with this scope works too
+  std::string requestSchema{};            // catalog name of the JSON request body, "" if undocumented
+  std::string responseMediaType{};        // of the 2XX body when it is not JSON
 };
 
 class Router {
@@ -38,6 +42,11 @@ class Router {
   // Adds query parameters and the success body's schema to a route's documentation.
   void document(const std::string& method, const std::string& pathTemplate, std::vector<ops::QueryParamDoc> query,
                 std::string responseSchema);
+  // Adds, for the OpenAPI document, the API-key scope a route accepts besides a Bearer
+  // token ("*": any key), its request body's schema, and its answer's media type when
+  // that is not JSON.
+  void documentAccess(const std::string& method, const std::string& pathTemplate, std::string apiKeyScope,
+                      std::string requestSchema = "", std::string responseMediaType = "");
 
   std::vector<RouteInfo> routes() const;
 
@@ -45,6 +54,7 @@ class Router {
   struct Segment {
     std::string text;
     bool isParam;
+    bool isRest = false;  // `{name*}`: the remaining segments
   };
   struct Route {
     RouteInfo info;

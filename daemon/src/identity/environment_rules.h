@@ -1,5 +1,5 @@
 #pragma once
-// Field rules of environments (decisions §7), apart from the service so they are unit
+// Field rules of environments (docs/api.md), apart from the service so they are unit
 // tested on their own: names are trimmed, slugs are URL- and filter-safe.
 #include <cstddef>
 #include <string>

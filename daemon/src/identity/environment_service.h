@@ -1,5 +1,5 @@
 #pragma once
-// Environments of an organization (decisions §7: `/environments`, fields `name`, `slug`).
+// Environments of an organization (docs/api.md: `/environments`, fields `name`, `slug`).
 // Another organization's environment is simply not found (404). Analytics and export
 // filters name an environment by id or slug through resolve().
 #include <cstdint>
@@ -40,6 +40,10 @@ class EnvironmentService {
   // An environment of the organization named by id or slug: an all-digits string is
   // tried as an id first, then as a slug. std::nullopt when neither matches.
   std::optional<store::EnvironmentRecord> resolve(std::int64_t orgId, const std::string& idOrSlug);
+  // The values events may carry for an environment named by id or slug (the analytics
+  // filter): its slug, name and id when it is registered; else the text itself (events
+  // may name environments nobody registered). std::nullopt when idOrSlug is.
+  std::optional<std::vector<std::string>> eventValues(std::int64_t orgId, const std::optional<std::string>& idOrSlug);
 
  private:
   store::Database& db_;

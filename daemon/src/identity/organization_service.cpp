@@ -86,6 +86,13 @@ store::OrganizationRecord OrganizationService::get(std::int64_t orgId, std::int6
   return *org;
 }
 
+store::OrganizationRecord OrganizationService::ofApiKey(std::int64_t orgId) {
+  auto c = db_.acquire();
+  auto org = orgs_.byId(*c, orgId);
+  if (!org) throw errors::notFound("Organization");
+  return *org;
+}
+
 store::OrganizationRecord OrganizationService::update(std::int64_t orgId, std::int64_t userId,
                                                       const OrganizationPatch& patch, const audit::Actor& actor) {
   validateOrgFields(patch.name, patch.slug, patch.description);

@@ -43,6 +43,8 @@ class OrganizationService {
   store::OrganizationRecord create(std::int64_t userId, const std::string& name, const std::string& slug,
                                    const std::string& description, const audit::Actor& actor);
   store::OrganizationRecord get(std::int64_t orgId, std::int64_t userId);
+  // The organization an API key acts on (the key itself proves the access).
+  store::OrganizationRecord ofApiKey(std::int64_t orgId);
   store::OrganizationRecord update(std::int64_t orgId, std::int64_t userId, const OrganizationPatch& patch,
                                    const audit::Actor& actor);
   void remove(std::int64_t orgId, std::int64_t userId);

@@ -1,5 +1,5 @@
 #pragma once
-// Organization plans (decisions §7): free, team, enterprise, each with limits from
+// Organization plans (docs/features.md#plans-and-quotas): free, team, enterprise, each with limits from
 // configuration (plans.<name>.events_quota_monthly / retention_days / seat_limit).
 #include <cstdint>
 #include <map>

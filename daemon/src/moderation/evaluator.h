@@ -1,5 +1,5 @@
 #pragma once
-// Runs an organization's rules over one event (decisions §7): per target, enabled rules
+// Runs an organization's rules over one event (docs/features.md#moderation): per target, enabled rules
 // in creation order; `allow` stops that target's evaluation, `block` stops everything,
 // `redact` masks the matches in the event's trees at once (later rules see the masked
 // text), `flag` is noted. Nothing here touches the store or logs the event's text.

@@ -75,7 +75,7 @@ void TargetView::build() {
   }
   if (target_ != Target::ToolCall) return;
 
-  // Where the tool's name is written, in the order decisions §6 reads it.
+  // Where the tool's name is written, in the order docs/features.md#telemetry-fields reads it.
   const JsonSlot payloadRoot = rootSlot("payload", e.payload);
   for (const auto& [root, key] : {std::pair{&metadataRoot, "tool"}, std::pair{&metadataRoot, "gen_ai.tool.name"},
                                   std::pair{&payloadRoot, "tool"}, std::pair{&payloadRoot, "name"}}) {

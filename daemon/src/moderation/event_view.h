@@ -1,5 +1,5 @@
 #pragma once
-// Which parts of an event the rules of each target read (decisions §7), as replaceable
+// Which parts of an event the rules of each target read (docs/features.md#moderation), as replaceable
 // slots of the event's own JSON trees.
 //
 // Targets of an event (an event has at most one view per target):

@@ -1,5 +1,5 @@
 #pragma once
-// Regular expressions of moderation rules: RE2 only (decisions §7: a linear-time engine,
+// Regular expressions of moderation rules: RE2 only (docs/features.md#moderation: a linear-time engine,
 // no catastrophic backtracking), compiled once per rule change with a memory bound, so an
 // over-large pattern is refused at create time (422) instead of failing on a publish.
 #include <re2/re2.h>

@@ -1,5 +1,5 @@
 #pragma once
-// Redaction (decisions §7): each match becomes "[REDACTED:<detector>]". Overlapping
+// Redaction (docs/features.md#moderation): each match becomes "[REDACTED:<detector>]". Overlapping
 // matches (a plugin may report nested findings) are merged first, so no original byte
 // survives between two markers.
 #include <string>

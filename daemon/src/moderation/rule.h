@@ -1,5 +1,5 @@
 #pragma once
-// Moderation rules (interface §2.12, decisions §7): the names of actions, targets and
+// Moderation rules (docs/features.md#moderation): the names of actions, targets and
 // the detectors the daemon implements itself. Plugin detectors (e.g. "pii.email") come
 // from the plugin registry; their names are not listed here.
 #include <cstddef>
@@ -13,7 +13,7 @@ namespace aev::moderation {
 enum class Action { Allow, Redact, Block, Flag };
 enum class Target { Request, Response, ToolCall };
 
-inline constexpr std::size_t kNameMax = 120;          // code points (interface §8)
+inline constexpr std::size_t kNameMax = 120;          // code points
 inline constexpr std::size_t kPatternMax = 4096;      // code points, every detector
 inline constexpr std::size_t kMaxRulesPerOrg = 1000;  // each rule costs time on every publish
 

@@ -1,5 +1,5 @@
 #pragma once
-// Compiled rules per organization (decisions §7 "compile once per change, not per
+// Compiled rules per organization (docs/features.md#moderation "compile once per change, not per
 // event"). An organization's rules are loaded and compiled on its first publish and
 // again only after invalidate() (called by RuleService on every change this node makes).
 //

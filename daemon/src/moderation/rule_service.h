@@ -1,5 +1,5 @@
 #pragma once
-// Moderation rules CRUD (decisions §7: `/moderation/rules[/{ruleId}]`, org-scoped).
+// Moderation rules CRUD (docs/features.md#moderation: `/moderation/rules[/{ruleId}]`, org-scoped).
 // Every field is checked and the rule compiled before it is saved, so a rule that is
 // stored always runs; every problem comes back in one 422. Each change invalidates the
 // organization's compiled rules (rule_cache.h). No HTTP types.

@@ -1,7 +1,7 @@
 #pragma once
 // Violations (every rule match, with its rule, detector, action, target, the event id
 // when the event was stored, and the rule's latency on that event), listed newest first,
-// and the efficacy report (interface §2.12, §4.9). No HTTP types.
+// and the efficacy report (docs/features.md#moderation). No HTTP types.
 //
 // They are written right after the event's commit, not inside it: the event's id only
 // exists once the group commit (events::EventWriter) has run, and keeping moderation out
@@ -37,7 +37,7 @@ struct ViolationPage {
 
 class ViolationService {
  public:
-  static constexpr std::int64_t kDefaultWindowMicros = 24LL * 3600 * 1000000;  // interface §4.9
+  static constexpr std::int64_t kDefaultWindowMicros = 24LL * 3600 * 1000000;  // 24 hours
 
   explicit ViolationService(store::Database& db) : db_(db) {}
 

@@ -1,4 +1,4 @@
-// JSON Schemas of the /v2/alerts responses (interface §2.11, §4.9, decisions §7).
+// JSON Schemas of the /v2/alerts responses (docs/features.md#alerts).
 #include "ops/schemas.h"
 
 namespace aev::ops {

@@ -1,4 +1,4 @@
-// JSON Schemas of the /analytics/* responses (interface §2.14, §4.8).
+// JSON Schemas of the /analytics/* responses (docs/features.md#analytics).
 #include "ops/schemas.h"
 
 namespace aev::ops {

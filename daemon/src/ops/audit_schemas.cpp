@@ -1,4 +1,4 @@
-// JSON Schemas of the /audit-logs responses (interface §2.13, §4.9, decisions §7).
+// JSON Schemas of the /audit-logs responses (docs/features.md#audit-log).
 #include "ops/schemas.h"
 
 namespace aev::ops {

@@ -1,5 +1,5 @@
-// JSON Schemas of the /webhooks/* and /export-destinations responses (interface §2.9, §2.10, §4.7, §4.9,
-// decisions §7).
+// JSON Schemas of the /webhooks/* and /export-destinations responses (,
+// docs/features.md#webhooks).
 #include "ops/schemas.h"
 
 namespace aev::ops {

@@ -1,4 +1,4 @@
-// JSON Schemas of the /moderation/* responses (interface §2.12, §4.9, decisions §7).
+// JSON Schemas of the /moderation/* responses (docs/features.md#moderation).
 #include "ops/schemas.h"
 
 namespace aev::ops {

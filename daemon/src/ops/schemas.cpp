@@ -132,6 +132,7 @@ const std::map<std::string, std::string>& allSchemas() {
     for (const auto& [name, text] : alertSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : spendSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : deliverySchemas()) merged.emplace(name, text);
+    for (const auto& [name, text] : eventSchemas()) merged.emplace(name, text);
     return merged;
   }();
   return all;
@@ -217,15 +218,31 @@ std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::stri
     if (params->size() > 0) op->set("parameters", params);
     if (r.isPublic) {
       op->set("security", Poco::JSON::Array::Ptr(new Poco::JSON::Array));
-    } else {
+    } else if (r.apiKeyScope.empty()) {
       op->set("security", Poco::JSON::Parser().parse(R"([{"bearer": []}])"));
+    } else {
+      // Either credential; OpenAPI 3.1 lets a non-OAuth requirement list the roles it
+      // needs, here the API key's scope.
+      const std::string scopes = r.apiKeyScope == "*" ? "[]" : "[\"" + r.apiKeyScope + "\"]";
+      op->set("security", Poco::JSON::Parser().parse(R"([{"bearer": []}, {"apiKey": )" + scopes + "}]"));
+      op->set("description", r.apiKeyScope == "*"
+                                 ? "A Bearer token or any API key."
+                                 : "A Bearer token, or an API key with the `" + r.apiKeyScope + "` scope.");
     }
+    if (!r.requestSchema.empty())
+      op->set("requestBody",
+              parseObject(
+                  R"({"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/)" +
+                  r.requestSchema + R"("}}}})"));
     auto responses = parseObject(R"({
       "default": {"description": "Error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "2XX": {"description": "Success"}})");
     if (!r.responseSchema.empty())
       responses->set("2XX", parseObject(R"({"description": "Success", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/)" +
                                         r.responseSchema + R"("}}}})"));
+    else if (!r.responseMediaType.empty())
+      responses->set("2XX", parseObject(R"({"description": "Success", "content": {")" + r.responseMediaType +
+                                        R"(": {"schema": {"type": "string"}}}})"));
     op->set("responses", responses);
     std::string method = r.method;
     for (auto& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -25,6 +25,9 @@ struct RouteDoc {
   bool isPublic = false;
   std::vector<QueryParamDoc> query;
   std::string responseSchema;  // a catalog name for the 2XX body, "" when undocumented
+  std::string apiKeyScope{};   // "": Bearer only; else an API key with this scope works too ("*": any key)
+  std::string requestSchema{};      // a catalog name for the JSON request body, "" when none is documented
+  std::string responseMediaType{};  // of the 2XX body when it is not JSON (text/event-stream, text/plain)
 };
 
 // The schema text for a name ("Organization"), std::nullopt when unknown.
@@ -37,6 +40,7 @@ const std::map<std::string, std::string>& auditSchemas();
 const std::map<std::string, std::string>& alertSchemas();
 const std::map<std::string, std::string>& spendSchemas();
 const std::map<std::string, std::string>& deliverySchemas();
+const std::map<std::string, std::string>& eventSchemas();
 
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 

@@ -1,4 +1,4 @@
-// JSON Schemas of the /spend-policies responses (interface §2.11, §4.9, decisions §7).
+// JSON Schemas of the /spend-policies responses (docs/features.md#spend-policies).
 #include "ops/schemas.h"
 
 namespace aev::ops {

@@ -1,6 +1,6 @@
 #pragma once
 // Request bodies under Content-Encoding. OTLP/HTTP clients may gzip their requests, and
-// the body limit applies before and after decompression (decisions §6): a few KiB of
+// the body limit applies before and after decompression (docs/api.md#otlp-ingest): a few KiB of
 // gzip can inflate to gigabytes, so inflation stops at the limit instead of after it.
 #include <cstddef>
 #include <string>

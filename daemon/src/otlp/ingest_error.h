@@ -1,6 +1,6 @@
 #pragma once
 // The one error type of OTLP ingest. OTLP/HTTP answers failures with its own status
-// codes and a google.rpc.Status body rather than problem+json (decisions §6), so this
+// codes and a google.rpc.Status body rather than problem+json (docs/api.md#otlp-ingest), so this
 // module does not throw ApiError: the route maps an IngestError to that body itself.
 #include <stdexcept>
 #include <string>

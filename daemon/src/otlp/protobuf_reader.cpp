@@ -2,8 +2,8 @@
 
 #include <vector>
 
+#include "common/utf8.h"
 #include "otlp/ingest_error.h"
-#include "otlp/wire_text.h"
 
 namespace aev::otlp {
 
@@ -108,6 +108,8 @@ ProtobufReader ProtobufReader::nested(const WireField& field) const {
 
 std::string utf8Field(const WireField& field, const char* what) {
   if (!isValidUtf8(field.bytes)) malformed(std::string(what) + " is not valid UTF-8");
+  // A NUL is valid UTF-8 but no PostgreSQL text column can hold it: refused on every store.
+  if (field.bytes.find('\0') != std::string_view::npos) malformed(std::string(what) + " holds a NUL character");
   return std::string(field.bytes);
 }
 

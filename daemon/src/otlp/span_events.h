@@ -1,5 +1,5 @@
 #pragma once
-// Each OTLP span becomes one event (decisions §6). SpanEvent is independent of the store
+// Each OTLP span becomes one event (docs/api.md#otlp-ingest). SpanEvent is independent of the store
 // types: the ingest route turns it into a NewEvent, adding the channel, app, organization,
 // receive time, API key and `source` ("otlp").
 //
@@ -28,7 +28,7 @@
 //                 "release"      from service.version
 //                 "operation"    from gen_ai.operation.name
 //                 "tool"         from gen_ai.tool.name
-//               (the short names are the analytics dimensions of decisions §6), and always
+//               (the short names are the analytics dimensions of docs/api.md#otlp-ingest), and always
 //               the facts of the span itself, which override attributes of the same name:
 //                 "duration_ms"  (end − start) / 1e6, when both times are set and end ≥ start
 //                 "status"       "error" for status ERROR, "ok" for OK (absent when unset)

@@ -4,12 +4,12 @@
 #include <Poco/Exception.h>
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
-#include <Poco/JSON/Parser.h>
 
 #include <charconv>
 #include <cmath>
 #include <limits>
 
+#include "common/json_parse.h"
 #include "common/encoding.h"
 #include "otlp/ingest_error.h"
 #include "otlp/protobuf_reader.h"
@@ -256,12 +256,12 @@ ResourceSpans resourceSpans(const Object& o, const std::string& path) {
 TraceRequest decodeTraceRequestJson(std::string_view text) {
   Var root;
   try {
-    Poco::JSON::Parser parser;
+    // The strict reader of request bodies (common/json_parse.h): it refuses ill-formed
+    // UTF-8 and \u0000, which Poco's parser lets through to a store that cannot hold them.
     // Every level of the document is a level of recursion here and in the parser: the
     // same bound as the protobuf reader's keeps a nesting bomb off the stack. A span
     // attribute sits ten levels down, which leaves room for nested AnyValue arrays and maps.
-    parser.setDepth(ProtobufReader::kMaxNesting);
-    root = parser.parse(std::string(text));
+    root = parseJson(text, ProtobufReader::kMaxNesting);
   } catch (const Poco::Exception& e) {
     throw IngestError(IngestFailure::Malformed, "The request body is not valid JSON: " + e.displayText());
   } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "common/metrics.h"
+#include "plugins/abi_prefix.h"
 #include "plugins/host_handles.h"
 #include "plugins/registry.h"
 #include "plugins/validation.h"
@@ -102,25 +103,25 @@ void hostMetricAdd(aev_host* host, std::uint64_t counter, std::int64_t delta) {
 
 // ---------------------------------------------------------------- registration
 
-// Reads a vtable of unknown (plugin-compiled) size: its size field first, then at most
-// our own sizeof; fields the plugin's version lacks stay zero.
+// The 1.0 size of each vtable: the smallest struct_size the host accepts.
+constexpr std::size_t sizeOf10(const aev_detector_v1*) { return AEV_DETECTOR_V1_SIZE_1_0; }
+constexpr std::size_t sizeOf10(const aev_exporter_v1*) { return AEV_EXPORTER_V1_SIZE_1_0; }
+constexpr std::size_t sizeOf10(const aev_alert_sink_v1*) { return AEV_ALERT_SINK_V1_SIZE_1_0; }
+constexpr std::size_t sizeOf10(const aev_dimension_v1*) { return AEV_DIMENSION_V1_SIZE_1_0; }
+
+// Reads a vtable of plugin-compiled size (abi_prefix.h): fields a later minor appended
+// stay zero when the plugin was built against an older SDK.
 template <class VTable>
 std::optional<VTable> copyVtable(const VTable* src, std::string& problem) {
   if (!src) {
     problem = "vtable is NULL";
     return std::nullopt;
   }
-  std::uint32_t size = 0;
-  std::memcpy(&size, src, sizeof size);
-  // Every field of version 1.0 is required. When a later minor appends fields, compare
-  // with the 1.0 size here instead of sizeof(VTable).
-  if (size < sizeof(VTable)) {
-    problem = "vtable struct_size " + std::to_string(size) + " is smaller than the 1.0 layout (" +
-              std::to_string(sizeof(VTable)) + ")";
-    return std::nullopt;
-  }
-  VTable vt{};
-  std::memcpy(&vt, src, std::min<std::size_t>(size, sizeof vt));
+  const std::uint32_t size = declaredSize(src);
+  auto vt = readPrefix<VTable>(src, size, sizeOf10(src));
+  if (!vt)
+    problem = "vtable struct_size " + std::to_string(size) + " is smaller than the ABI 1.0 layout (" +
+              std::to_string(sizeOf10(src)) + " bytes)";
   return vt;
 }
 
@@ -225,12 +226,14 @@ aev_status hostCallAddMatch(aev_call* call, const aev_match* match) {
     reject(call, "NULL match");
     return AEV_ERR_INVALID_ARGUMENT;
   }
-  std::uint32_t size = 0;
-  std::memcpy(&size, match, sizeof size);
-  if (size < sizeof(aev_match)) {
-    reject(call, "match struct_size " + std::to_string(size) + " too small");
+  const std::uint32_t size = declaredSize(match);
+  auto m = readPrefix<aev_match>(match, size, AEV_MATCH_SIZE_1_0);
+  if (!m) {
+    reject(call, "match struct_size " + std::to_string(size) + " is smaller than the ABI 1.0 match (" +
+                     std::to_string(AEV_MATCH_SIZE_1_0) + " bytes)");
     return AEV_ERR_INVALID_ARGUMENT;
   }
+  match = &*m;
   const auto& text = call->scanText;
   if (match->start >= match->end || match->end > text.size()) {
     reject(call, "offsets [" + std::to_string(match->start) + ", " + std::to_string(match->end) +

@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "plugins/elf_exports.h"
+#include "plugins/abi_prefix.h"
 #include "plugins/host_api.h"
 #include "plugins/retained.h"
 #include "plugins/validation.h"
@@ -30,8 +31,9 @@ bool disabledByConfig(const ConfigMap& config, const std::string& plugin) {
   return v == "false" || v == "0" || v == "no" || v == "off";
 }
 
-// Checks the manifest the plugin returned. Reads its size first, then at most the 1.0
-// layout, so a plugin built with a smaller (corrupt) manifest cannot make us over-read.
+// Checks the manifest the plugin returned. Reads its size first, then only what that size
+// covers: any size from the 1.0 manifest upward is accepted (a later SDK may append fields,
+// which this daemon ignores), a smaller one is refused so we never over-read.
 std::variant<PluginInfo, Refusal> checkManifest(const std::string& path, const aev_plugin_manifest* m) {
   if (!m) return refusal(path, "", RefusalKind::Incompatible, "aev_plugin_manifest_v1 returned NULL");
   std::uint32_t head[2];
@@ -42,23 +44,22 @@ std::variant<PluginInfo, Refusal> checkManifest(const std::string& path, const a
                   "agent-events plugin SDK, or corrupt", head[0], AEV_PLUGIN_MAGIC);
     return refusal(path, "", RefusalKind::Incompatible, buf);
   }
-  if (head[1] < sizeof(aev_plugin_manifest)) {
+  auto man = readPrefix<aev_plugin_manifest>(m, head[1], AEV_MANIFEST_SIZE_1_0);
+  if (!man) {
     return refusal(path, "", RefusalKind::Incompatible,
                    "manifest struct_size " + std::to_string(head[1]) + " is smaller than the ABI 1.0 manifest (" +
-                       std::to_string(sizeof(aev_plugin_manifest)) + " bytes)");
+                       std::to_string(AEV_MANIFEST_SIZE_1_0) + " bytes)");
   }
-  aev_plugin_manifest man{};
-  std::memcpy(&man, m, sizeof man);
 
-  if (man.abi_major != AEV_ABI_MAJOR) {
+  if (man->abi_major != AEV_ABI_MAJOR) {
     return refusal(path, "", RefusalKind::Incompatible,
-                   "not compatible: built for SDK ABI " + abiText(man.abi_major, man.abi_minor) +
+                   "not compatible: built for SDK ABI " + abiText(man->abi_major, man->abi_minor) +
                        ", agent-eventsd provides ABI " + abiText(AEV_ABI_MAJOR, AEV_ABI_MINOR) +
                        " (rebuild the plugin against SDK " + std::to_string(AEV_ABI_MAJOR) + ".x)");
   }
-  if (man.abi_minor > AEV_ABI_MINOR) {
+  if (man->abi_minor > AEV_ABI_MINOR) {
     return refusal(path, "", RefusalKind::Incompatible,
-                   "not compatible: built for SDK ABI " + abiText(man.abi_major, man.abi_minor) +
+                   "not compatible: built for SDK ABI " + abiText(man->abi_major, man->abi_minor) +
                        ", newer than the ABI " + abiText(AEV_ABI_MAJOR, AEV_ABI_MINOR) +
                        " agent-eventsd provides (upgrade agent-eventsd, or rebuild the plugin against SDK " +
                        abiText(AEV_ABI_MAJOR, AEV_ABI_MINOR) + ")");
@@ -66,23 +67,23 @@ std::variant<PluginInfo, Refusal> checkManifest(const std::string& path, const a
 
   PluginInfo info;
   info.path = path;
-  info.abiMajor = man.abi_major;
-  info.abiMinor = man.abi_minor;
-  auto name = boundedCString(man.name, 64);
+  info.abiMajor = man->abi_major;
+  info.abiMinor = man->abi_minor;
+  auto name = boundedCString(man->name, 64);
   if (!name || !isValidPluginName(*name))
     return refusal(path, "", RefusalKind::Invalid, "manifest name is missing or not [a-z0-9_]+ of at most 64 bytes");
   info.name = *name;
-  auto version = boundedCString(man.version, 64);
+  auto version = boundedCString(man->version, 64);
   if (!version || version->empty() || !isValidUtf8(*version))
     return refusal(path, info.name, RefusalKind::Invalid, "manifest version is missing or longer than 64 bytes");
   info.version = oneLine(*version);
-  if (man.vendor) {
-    auto v = boundedCString(man.vendor, 256);
+  if (man->vendor) {
+    auto v = boundedCString(man->vendor, 256);
     if (!v) return refusal(path, info.name, RefusalKind::Invalid, "manifest vendor longer than 256 bytes");
     info.vendor = oneLine(*v);
   }
-  if (man.support_url) {
-    auto u = boundedCString(man.support_url, 256);
+  if (man->support_url) {
+    auto u = boundedCString(man->support_url, 256);
     if (!u) return refusal(path, info.name, RefusalKind::Invalid, "manifest support_url longer than 256 bytes");
     info.supportUrl = oneLine(*u);
   }

@@ -1,5 +1,5 @@
 #pragma once
-// Spend enforcement on publish (decisions §7). Around the event writer's commit:
+// Spend enforcement on publish (docs/features.md#spend-policies). Around the event writer's commit:
 //
 //   admit(events)   before: finds the policies each event matches (cached per org), reads
 //                   their window totals (one query), rejects an event with 429 when a

@@ -1,5 +1,5 @@
 #pragma once
-// Spend policies as the enforcement reads them (decisions §7): a stored policy with its
+// Spend policies as the enforcement reads them (docs/features.md#spend-policies): a stored policy with its
 // window, limit in nano-dollars, parsed rungs and the slug of its environment scope.
 #include <cstdint>
 #include <optional>

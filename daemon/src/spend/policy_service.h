@@ -1,5 +1,5 @@
 #pragma once
-// Spend policies CRUD (decisions §7: `/spend-policies[/{policyId}]`, org-scoped). Every
+// Spend policies CRUD (docs/features.md#spend-policies: `/spend-policies[/{policyId}]`, org-scoped). Every
 // field is checked before saving and every problem comes back in one 422; scope ids
 // must name the organization's own API key, app and environment. Each change refreshes
 // the organization's cached policies and rebuilds the policy's current-window spend

@@ -1,5 +1,5 @@
 #pragma once
-// The value checks of a spend policy (decisions §7, interface §2.11), every problem at
+// The value checks of a spend policy (docs/features.md#spend-policies), every problem at
 // once with locations "body.<field>" / "body.rungs[i].<field>". Scope ids naming
 // resources of the organization are checked by the service (they need the store).
 #include <vector>

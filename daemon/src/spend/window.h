@@ -1,5 +1,5 @@
 #pragma once
-// Spend windows (decisions §7): calendar hour, day, week (starting Monday) and month in
+// Spend windows (docs/features.md#spend-policies): calendar hour, day, week (starting Monday) and month in
 // UTC, or the rolling last 24 hours. All times are µs since the epoch.
 #include <optional>
 #include <string>

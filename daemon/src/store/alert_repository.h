@@ -1,5 +1,5 @@
 #pragma once
-// Alert rules and their state history (decisions §7). Every call is scoped by
+// Alert rules and their state history (docs/features.md#alerts). Every call is scoped by
 // organization id.
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// The audit log's rows (interface §2.13, decisions §7): entries, the per-organization
+// The audit log's rows (docs/features.md#audit-log): entries, the per-organization
 // head, signed checkpoints. Every call is scoped by organization id. The chain itself
 // (hashing, signing, verification) lives in the audit module; this is only SQL.
 #include <cstdint>

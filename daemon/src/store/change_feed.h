@@ -1,5 +1,5 @@
 #pragma once
-// Cross-node invalidation on PostgreSQL (ARCHITECTURE.md, "Scaling out"): a change that
+// Cross-node invalidation on PostgreSQL (docs/architecture.md#scaling-out): a change that
 // other nodes cache (an API key revoked, an organization deleted, moderation rules
 // or spend policies edited) sends a notice with pg_notify inside its own transaction, so it is delivered
 // exactly when the change commits; every node LISTENs on one dedicated connection and

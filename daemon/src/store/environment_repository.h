@@ -1,5 +1,5 @@
 #pragma once
-// Environments of an organization (decisions §7); every call is scoped by organization id.
+// Environments of an organization (docs/api.md); every call is scoped by organization id.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -8,7 +8,7 @@
 
 namespace aev::store {
 
-// The telemetry fields of decisions §6, extracted once at ingest (telemetry module) and
+// The telemetry fields of docs/features.md#telemetry-fields, extracted once at ingest (telemetry module) and
 // stored in columns of the event row, so analytics groups and sums without JSON.
 struct TelemetryFields {
   std::optional<std::string> model, provider, status, agent, tool, finishReason, semanticKind, service, operation,
@@ -45,7 +45,7 @@ struct NewEvent {
   std::string source = "api";               // api | batch | otlp
   std::optional<std::int64_t> apiKeyId;
   std::optional<std::int64_t> userId;
-  // Derived at ingest (decisions §6): an `agent.error` event or metadata.status "error".
+  // Derived at ingest (docs/features.md#telemetry-fields): an `agent.error` event or metadata.status "error".
   bool isError = false;
   TelemetryFields telemetry;
   std::vector<SpendCharge> spendCharges;

@@ -131,7 +131,7 @@ std::size_t ExportDestinationRepository::enqueueEvents(Connection& c, std::int64
                                                        std::int64_t toSeq, std::int64_t now) {
   // seq, not id: the writer's transaction holds the channel row's lock (see
   // WebhookRepository::enqueueEvents). The environment is the event's telemetry
-  // environment (decisions §6), matched to the destination's envSlug.
+  // environment (docs/features.md#telemetry-fields), matched to the destination's envSlug.
   return c.exec(
       "INSERT INTO delivery_outbox (org_id, target_kind, target_id, event_id, state, attempts, next_attempt_at, "
       "created_at, updated_at) SELECT e.org_id, 'export', d.id, e.id, 'pending', 0, ?, ?, ? FROM events e JOIN "

@@ -1,5 +1,5 @@
 #pragma once
-// Moderation rules of an organization (decisions §7); every call is scoped by org id.
+// Moderation rules of an organization (docs/features.md#moderation); every call is scoped by org id.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Violations recorded by moderation rules, and the efficacy report over them
-// (interface §2.12, §4.9). Every call is scoped by organization id.
+// (docs/features.md#moderation). Every call is scoped by organization id.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-// v11: alert rules (decisions §7) with their evaluation state, and the history of their
+// v11: alert rules (docs/features.md#alerts) with their evaluation state, and the history of their
 // state changes (each one a notification for the rule's destination).
 #include "store/schema_parts.h"
 

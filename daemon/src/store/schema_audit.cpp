@@ -1,4 +1,4 @@
-// v7: the tamper-evident audit log (decisions §7): entries chained by hash per
+// v7: the tamper-evident audit log (docs/features.md#audit-log): entries chained by hash per
 // organization, the head each append advances, and signed checkpoints of that head.
 #include "store/schema_parts.h"
 

@@ -1,5 +1,5 @@
 // v9: the outbound delivery engine's outbox and attempt log, and webhook endpoints
-// (decisions §7 "Webhooks", §8). Export destinations add their own table later.
+// (docs/features.md#webhooks, #outbound-requests). Export destinations add their own table later.
 #include "store/schema_parts.h"
 
 namespace aev::store {

@@ -1,4 +1,4 @@
-// v5: environments (decisions §7), named by id or slug in analytics and export filters.
+// v5: environments (docs/api.md), named by id or slug in analytics and export filters.
 #include "store/schema_parts.h"
 
 namespace aev::store {

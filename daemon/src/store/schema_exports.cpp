@@ -1,4 +1,4 @@
-// v10: export destinations (interface §2.10, decisions §7). Their messages use the
+// v10: export destinations (docs/features.md#export-destinations). Their messages use the
 // delivery engine's outbox and attempt log (v9) with target_kind 'export'.
 #include "store/schema_parts.h"
 

@@ -1,4 +1,4 @@
-// v6: moderation rules and the violations they record (decisions §7).
+// v6: moderation rules and the violations they record (docs/features.md#moderation).
 #include "store/schema_parts.h"
 
 namespace aev::store {

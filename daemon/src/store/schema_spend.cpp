@@ -1,4 +1,4 @@
-// v8: spend policies (decisions §7), the per-window spend counters publish adds to, the
+// v8: spend policies (docs/features.md#spend-policies), the per-window spend counters publish adds to, the
 // rung crossings recorded once per window, and the notifications the outbound delivery
 // engine sends (rows with sent_at NULL).
 #include "store/schema_parts.h"

@@ -1,4 +1,4 @@
-// v4: the telemetry fields of decisions §6, extracted once at ingest into columns of
+// v4: the telemetry fields of docs/features.md#telemetry-fields, extracted once at ingest into columns of
 // events (analytics groups and sums them without parsing JSON), and custom attributes
 // (metadata.tags) into their own table. Events stored before v4 keep NULL telemetry.
 #include "store/schema_parts.h"

@@ -1,5 +1,5 @@
 #pragma once
-// What spend policies count and record (decisions §7): the per-window spend counters
+// What spend policies count and record (docs/features.md#spend-policies): the per-window spend counters
 // (spend_buckets, nano-dollars), the rung crossings (once per window) and the
 // notifications waiting for the outbound delivery engine (spend_notifications).
 #include <cstdint>

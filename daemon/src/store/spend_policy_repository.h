@@ -1,5 +1,5 @@
 #pragma once
-// Spend policies of an organization (decisions §7); every call is scoped by org id.
+// Spend policies of an organization (docs/features.md#spend-policies); every call is scoped by org id.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -54,7 +54,7 @@ TraceRecord traceFromRow(const Row& r) {
   return t;
 }
 
-// decisions §6, as ingest derives NewEvent::isError (the flag itself is not stored):
+// docs/features.md#telemetry-fields, as ingest derives NewEvent::isError (the flag itself is not stored):
 // an `agent.error` event, or metadata.status = "error".
 bool isErrorEvent(const StoredEvent& e) {
   if (e.eventType == "agent.error") return true;
@@ -79,6 +79,17 @@ std::string whereClause(Dialect dialect, const TraceQuery& q, Params& params) {
   if (q.channelId) sql += " AND channel_id = ?", params.emplace_back(*q.channelId);
   if (q.since) sql += " AND start_time >= ?", params.emplace_back(*q.since);
   if (q.until) sql += " AND start_time < ?", params.emplace_back(*q.until);
+  if (q.withErrors) sql += *q.withErrors ? " AND error_count > 0" : " AND error_count = 0";
+  // One probe of events_org_trace_time per candidate trace.
+  const std::pair<const char*, const std::optional<std::string>*> eventColumns[] = {
+      {"model", &q.model}, {"provider", &q.provider}, {"tool", &q.tool}};
+  for (const auto& [column, value] : eventColumns) {
+    if (!*value) continue;
+    sql += std::string(" AND EXISTS (SELECT 1 FROM events e WHERE e.org_id = traces.org_id AND e.trace_id = "
+                       "traces.trace_id AND e.") +
+           column + " = ?)";
+    params.emplace_back(**value);
+  }
   if (q.agent) {
     // agents is a JSON array of strings: look for the name as a JSON string, quotes
     // included, so only a whole element matches. instr/strpos compare bytes: exact and
@@ -90,6 +101,22 @@ std::string whereClause(Dialect dialect, const TraceQuery& q, Params& params) {
     params.emplace_back(quoted);
   }
   return sql;
+}
+
+// Fixed column expressions only (never text from the request).
+std::string orderClause(const TraceQuery& q) {
+  const char* dir = q.ascending ? " ASC" : " DESC";
+  switch (q.orderBy) {
+    case TraceQuery::Order::Duration:
+      return std::string(" ORDER BY end_time - start_time") + dir + ", start_time DESC, id DESC";
+    case TraceQuery::Order::Events:
+      return std::string(" ORDER BY event_count") + dir + ", start_time DESC, id DESC";
+    case TraceQuery::Order::Errors:
+      return std::string(" ORDER BY error_count") + dir + ", start_time DESC, id DESC";
+    case TraceQuery::Order::Start:
+      break;
+  }
+  return std::string(" ORDER BY start_time") + dir + ", id" + dir;
 }
 
 }  // namespace
@@ -239,7 +266,7 @@ std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId
                                                std::int64_t offset, std::int64_t limit) {
   Params params{orgId};
   std::string sql = std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ?" +
-                    whereClause(c.dialect(), q, params) + " ORDER BY start_time DESC, id DESC LIMIT ? OFFSET ?";
+                    whereClause(c.dialect(), q, params) + orderClause(q) + " LIMIT ? OFFSET ?";
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<TraceRecord> out;

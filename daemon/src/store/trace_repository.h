@@ -1,5 +1,5 @@
 #pragma once
-// Trace rollups (interface §2.8, §4.6): maintained incrementally by the event writer.
+// Trace rollups (docs/features.md#traces): maintained incrementally by the event writer.
 #include <map>
 #include <mutex>
 #include <optional>
@@ -32,6 +32,14 @@ struct TraceQuery {
   std::optional<std::string> agent;
   std::optional<std::int64_t> since;  // start_time >= since
   std::optional<std::int64_t> until;  // start_time < until
+  std::optional<bool> withErrors;     // true: error_count > 0; false: no error
+  // Traces with at least one event of this model / provider / tool (telemetry columns).
+  std::optional<std::string> model;
+  std::optional<std::string> provider;
+  std::optional<std::string> tool;
+  enum class Order { Start, Duration, Events, Errors };
+  Order orderBy = Order::Start;  // ties: newest first
+  bool ascending = false;
 };
 
 class TraceRepository {

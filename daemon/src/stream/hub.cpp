@@ -41,12 +41,7 @@ const std::shared_ptr<const std::string>& keepAliveFrame() {
 }
 }  // namespace
 
-std::string Hub::frameOf(const store::StoredEvent& e) {
-  std::string frame = "id: " + std::to_string(e.id) + "\ndata: ";
-  frame += events::toJson(e);
-  frame += "\n\n";
-  return frame;
-}
+// Hub::frameOf is in sse_frame.cpp, beside the other bytes a subscriber exchanges.
 
 Hub::Hub(HubOptions options) : options_(options) {}
 

@@ -1,5 +1,5 @@
 #pragma once
-// The SSE hub (ARCHITECTURE.md, Streaming): owns every subscriber socket on one epoll
+// The SSE hub (docs/architecture.md#the-stream-hub): owns every subscriber socket on one epoll
 // thread, so 10,000 idle streams cost file descriptors and a few hundred bytes each,
 // not HTTP worker threads. A committed event is framed once per channel and the same
 // bytes are queued (shared) to every matching subscriber; each subscriber's queue is

@@ -1,5 +1,5 @@
 #pragma once
-// Extracts the telemetry fields of decisions §6 from an event at ingest, once, into
+// Extracts the telemetry fields of docs/features.md#telemetry-fields from an event at ingest, once, into
 // NewEvent::telemetry (stored in columns; analytics never parses JSON).
 //
 // The rules are those of the dimension_standard plugin (plugins/dimension_standard):

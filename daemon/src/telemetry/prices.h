@@ -1,6 +1,6 @@
 #pragma once
 // Model prices (USD per million input/output tokens) for events that report token usage
-// but no cost_usd (decisions §6). The table of config/prices.json is built into the
+// but no cost_usd (docs/features.md#telemetry-fields). The table of config/prices.json is built into the
 // binary; telemetry.prices_file lays an operator's file over it, entry by entry.
 #include <map>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// Traces (interface §2.8, §4.6): lists and summaries come from the rollup rows the
+// Traces (docs/features.md#traces): lists and summaries come from the rollup rows the
 // writer maintains; a trace's events are read in effective-time order.
 #include <optional>
 #include <string>

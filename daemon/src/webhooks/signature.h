@@ -1,5 +1,5 @@
 #pragma once
-// Standard Webhooks signing (https://www.standardwebhooks.com, decisions §7): the secret
+// Standard Webhooks signing (https://www.standardwebhooks.com, docs/features.md#webhooks): the secret
 // is "whsec_" + base64 of random bytes; a message is signed as
 //   webhook-signature: v1,<base64 HMAC-SHA256(secret bytes, "<id>.<timestamp>.<body>")>
 // with webhook-id (the same on every attempt of one message) and webhook-timestamp

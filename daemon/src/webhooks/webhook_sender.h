@@ -1,7 +1,7 @@
 #pragma once
-// Delivers one outbox message to a webhook endpoint: the stored event as JSON (decisions
-// §5, the same rendering as publish and stream), signed as Standard Webhooks, POSTed
-// under the outbound policy. Any non-2xx answer or no answer is retried (decisions §7)
+// Delivers one outbox message to a webhook endpoint: the stored event as JSON (docs/api.md,
+// the same rendering as publish and stream), signed as Standard Webhooks, POSTed
+// under the outbound policy. Any non-2xx answer or no answer is retried (docs/features.md#webhooks)
 // except 410 Gone, which means the receiver wants no more. An endpoint that has failed
 // without a success for `autoDisableAfter` is disabled and its queue dropped.
 #include <chrono>

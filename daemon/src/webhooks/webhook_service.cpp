@@ -47,7 +47,7 @@ std::vector<FieldError> WebhookService::problems(std::int64_t orgId, std::option
     const auto& types = **in.eventTypes;
     if (types.empty()) out.push_back({"body.eventTypes", "must name at least one event type, or be null for all", "[]"});
     for (const auto& t : types)
-      if (!events::isEventType(t)) out.push_back({"body.eventTypes", "is not an event type (interface §6.1)", t});
+      if (!events::isEventType(t)) out.push_back({"body.eventTypes", "is not an event type (docs/api.md#events)", t});
   }
   if (in.description && in.description->size() > kMaxDescriptionLength)
     out.push_back({"body.description", "must be at most 500 characters", in.description->substr(0, 200)});
@@ -195,7 +195,7 @@ void WebhookService::redeliver(std::int64_t orgId, std::int64_t endpointId, std:
 }
 
 void WebhookService::requireInternalKey(const std::string& key) const {
-  // Clients may not deliver through the service (decisions §7): only a caller holding
+  // Clients may not deliver through the service (docs/features.md#webhooks): only a caller holding
   // the internal key, and no key is configured by default.
   if (internalKey_.empty() || !crypto::constantTimeEquals(key, internalKey_))
     throw errors::forbidden("This endpoint is used internally by the service to deliver webhooks.");

@@ -1,5 +1,5 @@
 #pragma once
-// Webhook endpoints (interface §2.9, §4.7; decisions §7): create (the signing secret is
+// Webhook endpoints (docs/features.md#webhooks): create (the signing secret is
 // shown once), list per channel, change, delete (its pending messages go with it), the
 // attempt log, redelivery of a message, and the internal ingest call. No HTTP types.
 //

@@ -1,9 +1,7 @@
-// Standard Webhooks signatures (https://www.standardwebhooks.com), as the daemon's own
-// webhooks use (decisions §7): SHA-256, HMAC-SHA256 and base64, in plain C++ so the
-// plugin needs nothing beyond the SDK, the standard library and libcurl.
+// Standard Webhooks signatures (https://www.standardwebhooks.com), the scheme the daemon's
+// own webhooks use, over libsodium: the plugin carries no cryptography of its own.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,12 +9,18 @@
 
 namespace webhook {
 
-std::array<std::uint8_t, 32> sha256(std::string_view data);
-std::array<std::uint8_t, 32> hmacSha256(std::string_view key, std::string_view message);
-std::string base64Encode(std::string_view bytes);
-std::optional<std::string> base64Decode(std::string_view text);
+// Call once before the functions below (the plugin's onLoad hook does).
+void initCrypto();
 
-// "v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>"; secret is the decoded key.
-std::string signature(std::string_view secret, std::string_view id, std::int64_t timestamp, std::string_view body);
+// The key of a "whsec_<base64>" secret; nullopt when the prefix is missing or the base64
+// is not canonical (bad characters, missing or wrong padding, non-zero trailing bits).
+std::optional<std::string> decodeSecret(std::string_view secret);
+
+// "msg_" + the first 12 bytes of SHA-256(notification) in hex: the same notification
+// keeps its id across retries, so receivers can deduplicate.
+std::string messageId(std::string_view notification);
+
+// "v1,<base64 HMAC-SHA256(key, id.timestamp.body)>".
+std::string signature(std::string_view key, std::string_view id, std::int64_t timestamp, std::string_view body);
 
 }  // namespace webhook

@@ -39,26 +39,15 @@ std::string rfc3339(std::chrono::system_clock::time_point t) {
   return buf;
 }
 
-std::string hex(const std::uint8_t* p, std::size_t n) {
-  static const char* d = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < n; ++i) {
-    out += d[p[i] >> 4];
-    out += d[p[i] & 15];
-  }
-  return out;
-}
-
 class WebhookSink final : public aev::AlertSink {
  public:
   WebhookSink(const aev::Host& host, std::string_view config) {
     auto cfg = aev::json::parse(config);
     destination_ = aev::http::parseDestination(cfg, host, cfg.find("url") ? "url" : "destination");
     if (const auto* s = cfg.find("secret"); s && !s->isNull()) {
-      if (!s->isString() || s->text().rfind("whsec_", 0) != 0)
-        throw aev::ConfigError("secret must be \"whsec_\" followed by a base64 key");
-      auto key = webhook::base64Decode(std::string_view(s->text()).substr(6));
-      if (!key || key->size() < 16) throw aev::ConfigError("secret: the base64 key must decode to at least 16 bytes");
+      auto key = s->isString() ? webhook::decodeSecret(s->text()) : std::nullopt;
+      if (!key) throw aev::ConfigError("secret must be \"whsec_\" followed by a base64 key (with its = padding)");
+      if (key->size() < 16) throw aev::ConfigError("secret: the base64 key must decode to at least 16 bytes");
       key_ = *key;
     }
   }
@@ -78,9 +67,7 @@ class WebhookSink final : public aev::AlertSink {
 
     auto request = aev::http::requestTo(destination_, call, body, "application/json");
     if (!key_.empty()) {
-      // The same notification keeps its id across retries, so receivers can deduplicate.
-      auto digest = webhook::sha256(alertJson);
-      std::string id = "msg_" + hex(digest.data(), 12);
+      std::string id = webhook::messageId(alertJson);
       auto ts = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
       request.headers.emplace_back("webhook-id", id);
       request.headers.emplace_back("webhook-timestamp", std::to_string(ts));
@@ -95,11 +82,14 @@ class WebhookSink final : public aev::AlertSink {
   aev::http::Client client_;
 };
 
-void initCurl(const aev::Host&) { aev::http::curlGlobalInit(); }
+void initLibraries(const aev::Host&) {
+  aev::http::curlGlobalInit();
+  webhook::initCrypto();
+}
 
 }  // namespace
 
-AEV_PLUGIN("alert_webhook", "1.0.0", "agent-events", aev::onLoad(&initCurl),
+AEV_PLUGIN("alert_webhook", "1.0.0", "agent-events", aev::onLoad(&initLibraries),
            aev::alertSink<WebhookSink>("webhook", "Alert notifications POSTed as JSON, optionally signed "
                                                   "(Standard Webhooks)",
                                        0, kSchema))

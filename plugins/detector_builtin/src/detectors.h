@@ -1,4 +1,4 @@
-// The built-in moderation detectors (decisions §7): PII and secrets in agent traffic,
+// The built-in moderation detectors (docs/features.md#moderation): PII and secrets in agent traffic,
 // and prompt-injection heuristics. Each is an aev::Detector; instances are immutable
 // after construction, so scans run concurrently without locks.
 #pragma once

@@ -1,5 +1,5 @@
-// dimension_standard: the 17 breakdown dimensions of interface §4.8, extracted from a
-// stored event (decisions §5 shape) by the telemetry rules of decisions §6: metadata keys
+// dimension_standard: the 17 breakdown dimensions of extracted from a
+// stored event (docs/api.md#the-stored-event) by the rules of docs/features.md#telemetry-fields: metadata keys
 // are tried in order and the first present wins; OpenTelemetry names (gen_ai.*,
 // service.name, error.type) are flat keys, others may be nested objects.
 #include <agentevents/json.hpp>

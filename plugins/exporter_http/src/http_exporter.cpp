@@ -4,12 +4,23 @@
 //
 // Body, format "json" (default):  {"signal":"logs","count":2,"events":[<stored event>, ...]}
 // Body, format "ndjson":          one stored event per line (application/x-ndjson)
+//
+// The metrics signal ships what the events measure rather than the events: the batch's
+// delta aggregates (events, errors, tokens, cost, duration histogram per model, provider,
+// event type and agent; the same aggregation as exporter_otlp), as an OTLP/JSON
+// ExportMetricsServiceRequest:
+// Body, format "json":            {"signal":"metrics","count":3,"metrics":{"resourceMetrics":[...]}}
+// Body, format "ndjson":          that metrics document on one line
 #include <agentevents/http_post.hpp>
 #include <agentevents/json.hpp>
 #include <agentevents/plugin.hpp>
 
+#include <chrono>
 #include <memory>
 #include <string>
+
+#include "encoders.h"
+#include "metric_aggregation.h"
 
 namespace {
 
@@ -48,7 +59,27 @@ class HttpExporter final : public aev::Exporter {
 
   aev::Status exportBatch(const aev::ExportInput& in, const aev::Call& call) override {
     std::string body;
-    if (ndjson_) {
+    if (in.signal == AEV_SIGNAL_METRICS) {
+      aev::json::Value events;
+      try {
+        events = aev::json::parse(in.eventsJson);
+      } catch (const aev::json::ParseError& e) {
+        call.error(std::string("events are not JSON: ") + e.what());
+        return aev::Status::Permanent;
+      }
+      otlp::MappingOptions options;
+      options.nowUnixNano = static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count());
+      const auto batches = otlp::toMetrics(events, options);
+      if (batches.empty()) return aev::Status::Ok;  // no event, nothing measured
+      const auto metrics = otlp::metricsJson(batches, otlp::Scope{});
+      if (ndjson_) {
+        body = metrics + "\n";
+      } else {
+        body = "{\"signal\":\"metrics\",\"count\":" + std::to_string(in.eventCount) + ",\"metrics\":" + metrics + "}";
+      }
+    } else if (ndjson_) {
       auto events = aev::json::parse(in.eventsJson);
       if (!events.isArray()) {
         call.error("events are not a JSON array");
@@ -88,4 +119,4 @@ void initCurl(const aev::Host&) { aev::http::curlGlobalInit(); }
 
 AEV_PLUGIN("exporter_http", "1.0.0", "agent-events", aev::onLoad(&initCurl),
            aev::exporter<HttpExporter>("http", "JSON batches of events POSTed to any HTTP receiver",
-                                       AEV_SIGNAL_TRACES | AEV_SIGNAL_LOGS, 0, kSchema))
+                                       AEV_SIGNAL_TRACES | AEV_SIGNAL_LOGS | AEV_SIGNAL_METRICS, 0, kSchema))

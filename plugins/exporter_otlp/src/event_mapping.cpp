@@ -63,7 +63,7 @@ bool hasKey(const std::vector<KeyValue>& attrs, std::string_view key) {
   return false;
 }
 
-// The OTel GenAI operation of an event type (inverse of the ingest mapping, decisions §6).
+// The OTel GenAI operation of an event type (inverse of the ingest mapping, docs/features.md#telemetry-fields).
 const char* operationOf(std::string_view eventType) {
   if (eventType == "agent.tool_call.end" || eventType == "agent.tool_call.start") return "execute_tool";
   if (eventType == "agent.end" || eventType == "agent.start") return "invoke_agent";

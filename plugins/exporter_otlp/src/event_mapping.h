@@ -1,7 +1,7 @@
-// Stored events (decisions §5) to OTLP: each event becomes one span (traces signal) or
+// Stored events (docs/api.md#the-stored-event) to OTLP: each event becomes one span (traces signal) or
 // one log record (logs signal), grouped into resources by service name (the metrics
 // signal aggregates them instead: metric_aggregation.h). The mapping is
-// the inverse of the daemon's OTLP ingest (decisions §6) where one exists, so events
+// the inverse of the daemon's OTLP ingest (docs/features.md#telemetry-fields) where one exists, so events
 // exported to another agent-events instance come back as they were.
 #pragma once
 
@@ -38,7 +38,7 @@ std::string metadataText(const aev::json::Value& metadata, std::initializer_list
 std::string serviceOf(const aev::json::Value& event, const MappingOptions& options);
 // occurredAt | timestamp in Unix nanoseconds; 0 when neither parses.
 std::uint64_t eventTime(const aev::json::Value& event);
-// agent.error events and events with metadata.status "error" (decisions §6).
+// agent.error events and events with metadata.status "error" (docs/features.md#telemetry-fields).
 bool isError(const aev::json::Value& event, const aev::json::Value& metadata);
 // The resource of `service` (service.name plus the configured resource attributes),
 // added at the end of `batches` when new; `names` parallels `batches`.

@@ -1,5 +1,5 @@
 // Optional helper for plugins that ship bytes over HTTP themselves (exporters, alert sinks):
-// one POST with libcurl, under the daemon's outbound rules (decisions §8):
+// one POST with libcurl, under the daemon's outbound rules (docs/plugins.md, "Writing an export sink"):
 //   - only http and https; redirects are not followed;
 //   - the address actually connected to is checked: loopback, private, link-local,
 //     shared, multicast and cloud-metadata ranges are refused unless allowed;
@@ -129,7 +129,8 @@ inline std::string checkUrl(std::string_view url) {
 inline std::string checkHeader(std::string_view name, std::string_view value) {
   if (name.empty()) return "header name is empty";
   for (unsigned char c : name)
-    if (!(std::isalnum(c) || std::strchr("!#$%&'*+-.^_`|~", c))) return "header name has invalid characters";
+    // c != 0: strchr finds every string's terminating NUL, so a NUL would pass as a tchar.
+    if (!(std::isalnum(c) || (c != 0 && std::strchr("!#$%&'*+-.^_`|~", c)))) return "header name has invalid characters";
   for (unsigned char c : value)
     if (c == '\r' || c == '\n' || c == 0) return "header value contains CR, LF or NUL";
   return {};

@@ -455,7 +455,9 @@ namespace detail {
 
 inline aev_status registerComponents(const aev_host_api* api, aev_host* host, aev_registrar* reg, aev_call* call,
                                      std::initializer_list<Component> components) noexcept {
+  // Everything this layer calls is in the 1.0 table, which every 1.x host provides.
   if (!api) return AEV_ERR_INTERNAL;
+  if (api->struct_size < AEV_HOST_API_SIZE_1_0) return AEV_ERR_UNSUPPORTED;
   hostApi() = api;
   return guarded(call, [&]() -> aev_status {
     Host h(api, host);

@@ -68,6 +68,11 @@ extern "C" {
 #define AEV_HOST_HAS(api, fn) \
   (AEV_FIELD_FITS(aev_host_api, (api)->struct_size, fn) && (api)->fn != NULL)
 
+/* Size of `type` up to and including `field`: the size a struct had in the version
+ * whose last field was `field`. The AEV_*_SIZE_1_0 constants below use it, so they stay
+ * the 1.0 sizes however many fields later minors append. */
+#define AEV_SIZE_THROUGH(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
 /* ------------------------------------------------------------------ basic types */
 
 /* A borrowed UTF-8 (or JSON, or bytes) view. Not NUL-terminated; ptr may be NULL when
@@ -101,8 +106,8 @@ enum {
   AEV_LOG_ERROR = 4
 };
 
-/* Which part of the agent loop a detector scans (decisions §7). Bit values, so a
- * detector can declare several in aev_detector_v1.targets. APPEND ONLY. */
+/* Which part of the agent loop a detector scans (a moderation rule's target). Bit
+ * values, so a detector can declare several in aev_detector_v1.targets. APPEND ONLY. */
 typedef int32_t aev_target;
 enum {
   AEV_TARGET_REQUEST = 1,
@@ -111,7 +116,7 @@ enum {
 };
 #define AEV_TARGET_ALL (AEV_TARGET_REQUEST | AEV_TARGET_RESPONSE | AEV_TARGET_TOOL_CALL)
 
-/* Export signals (decisions §7, export destinations). Bit values. APPEND ONLY. */
+/* Export signals of an export destination. Bit values. APPEND ONLY. */
 typedef int32_t aev_signal;
 enum {
   AEV_SIGNAL_TRACES = 1,
@@ -156,7 +161,7 @@ typedef struct aev_match {
 typedef struct aev_export_input {
   uint32_t struct_size;
   aev_signal signal;   /* one AEV_SIGNAL_* value the exporter declared */
-  aev_str events_json; /* JSON array of stored events (decisions §5 shape), oldest first */
+  aev_str events_json; /* JSON array of stored events (as the API returns them), oldest first */
   uint64_t event_count;
 } aev_export_input;
 
@@ -164,7 +169,7 @@ typedef struct aev_export_input {
 typedef struct aev_key_input {
   uint32_t struct_size;
   uint32_t reserved;  /* 0 */
-  aev_str event_json; /* one stored event (decisions §5 shape) */
+  aev_str event_json; /* one stored event (as the API returns it) */
   aev_str parameter;  /* dimension parameter, e.g. the tag key of "tag"; may be empty */
 } aev_key_input;
 
@@ -261,7 +266,7 @@ typedef struct aev_alert_sink_v1 {
   void (*close)(void *instance);
 } aev_alert_sink_v1;
 
-/* Analytics dimension: extracts the grouping key of one event (interface §4.8). */
+/* Analytics dimension: extracts the grouping key of one event (GET /analytics/breakdown?dimension=). */
 typedef struct aev_dimension_v1 {
   uint32_t struct_size;
   uint32_t flags;
@@ -401,6 +406,138 @@ AEV_EXPORT aev_status aev_plugin_register_v1(const aev_host_api *api, aev_host *
 typedef const aev_plugin_manifest *(*aev_plugin_manifest_fn)(void);
 typedef aev_status (*aev_plugin_register_fn)(const aev_host_api *api, aev_host *host,
                                              aev_registrar *reg, aev_call *call);
+
+/* ------------------------------------------------------------------ frozen 1.0 layout */
+
+/* The smallest struct_size a reader accepts: the size of each struct in ABI 1.0. A writer
+ * built against a later minor declares a larger size; a reader built against an older
+ * minor reads the prefix it knows and ignores the rest. */
+#define AEV_MANIFEST_SIZE_1_0 AEV_SIZE_THROUGH(aev_plugin_manifest, support_url)
+#define AEV_HOST_API_SIZE_1_0 AEV_SIZE_THROUGH(aev_host_api, call_retry_after)
+#define AEV_SCAN_INPUT_SIZE_1_0 AEV_SIZE_THROUGH(aev_scan_input, field_path)
+#define AEV_MATCH_SIZE_1_0 AEV_SIZE_THROUGH(aev_match, label)
+#define AEV_EXPORT_INPUT_SIZE_1_0 AEV_SIZE_THROUGH(aev_export_input, event_count)
+#define AEV_KEY_INPUT_SIZE_1_0 AEV_SIZE_THROUGH(aev_key_input, parameter)
+#define AEV_DETECTOR_V1_SIZE_1_0 AEV_SIZE_THROUGH(aev_detector_v1, scan)
+#define AEV_EXPORTER_V1_SIZE_1_0 AEV_SIZE_THROUGH(aev_exporter_v1, close)
+#define AEV_ALERT_SINK_V1_SIZE_1_0 AEV_SIZE_THROUGH(aev_alert_sink_v1, close)
+#define AEV_DIMENSION_V1_SIZE_1_0 AEV_SIZE_THROUGH(aev_dimension_v1, key)
+
+/* The 1.0 layout on LP64 (x86-64, AArch64 Linux), checked wherever this header is
+ * compiled as C11 or C++11 and later. A failing assertion here means an edit moved a 1.0
+ * field: that breaks every plugin already built, so append instead. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define AEV_FROZEN(cond, what) static_assert(cond, what)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define AEV_FROZEN(cond, what) _Static_assert(cond, what)
+#endif
+#if defined(AEV_FROZEN) && UINTPTR_MAX == UINT64_MAX
+#define AEV_FROZEN_AT(type, field, offset) \
+  AEV_FROZEN(offsetof(type, field) == (offset), "ABI 1.0 layout: " #type "." #field " moved")
+#define AEV_FROZEN_SIZE(macro, size) AEV_FROZEN((macro) == (size), "ABI 1.0 layout: " #macro " changed")
+AEV_FROZEN(sizeof(aev_str) == 16 && offsetof(aev_str, len) == 8, "ABI 1.0 layout: aev_str changed");
+AEV_FROZEN(sizeof(aev_status) == 4 && sizeof(aev_target) == 4 && sizeof(aev_signal) == 4,
+           "ABI 1.0 layout: enums are int32_t");
+
+AEV_FROZEN_SIZE(AEV_MANIFEST_SIZE_1_0, 48);
+AEV_FROZEN_AT(aev_plugin_manifest, magic, 0);
+AEV_FROZEN_AT(aev_plugin_manifest, struct_size, 4);
+AEV_FROZEN_AT(aev_plugin_manifest, abi_major, 8);
+AEV_FROZEN_AT(aev_plugin_manifest, abi_minor, 10);
+AEV_FROZEN_AT(aev_plugin_manifest, reserved, 12);
+AEV_FROZEN_AT(aev_plugin_manifest, name, 16);
+AEV_FROZEN_AT(aev_plugin_manifest, version, 24);
+AEV_FROZEN_AT(aev_plugin_manifest, vendor, 32);
+AEV_FROZEN_AT(aev_plugin_manifest, support_url, 40);
+
+AEV_FROZEN_SIZE(AEV_SCAN_INPUT_SIZE_1_0, 56);
+AEV_FROZEN_AT(aev_scan_input, struct_size, 0);
+AEV_FROZEN_AT(aev_scan_input, target, 4);
+AEV_FROZEN_AT(aev_scan_input, text, 8);
+AEV_FROZEN_AT(aev_scan_input, event_type, 24);
+AEV_FROZEN_AT(aev_scan_input, field_path, 40);
+
+AEV_FROZEN_SIZE(AEV_MATCH_SIZE_1_0, 48);
+AEV_FROZEN_AT(aev_match, struct_size, 0);
+AEV_FROZEN_AT(aev_match, reserved, 4);
+AEV_FROZEN_AT(aev_match, start, 8);
+AEV_FROZEN_AT(aev_match, end, 16);
+AEV_FROZEN_AT(aev_match, score, 24);
+AEV_FROZEN_AT(aev_match, label, 32);
+
+AEV_FROZEN_SIZE(AEV_EXPORT_INPUT_SIZE_1_0, 32);
+AEV_FROZEN_AT(aev_export_input, struct_size, 0);
+AEV_FROZEN_AT(aev_export_input, signal, 4);
+AEV_FROZEN_AT(aev_export_input, events_json, 8);
+AEV_FROZEN_AT(aev_export_input, event_count, 24);
+
+AEV_FROZEN_SIZE(AEV_KEY_INPUT_SIZE_1_0, 40);
+AEV_FROZEN_AT(aev_key_input, struct_size, 0);
+AEV_FROZEN_AT(aev_key_input, reserved, 4);
+AEV_FROZEN_AT(aev_key_input, event_json, 8);
+AEV_FROZEN_AT(aev_key_input, parameter, 24);
+
+/* The four vtables share their first six fields. */
+#define AEV_FROZEN_VTABLE_HEAD(type)             \
+  AEV_FROZEN_AT(type, struct_size, 0);           \
+  AEV_FROZEN_AT(type, flags, 4);                 \
+  AEV_FROZEN_AT(type, name, 8);                  \
+  AEV_FROZEN_AT(type, description, 16);          \
+  AEV_FROZEN_AT(type, config_schema_json, 24);   \
+  AEV_FROZEN_AT(type, component_data, 32)
+
+AEV_FROZEN_SIZE(AEV_DETECTOR_V1_SIZE_1_0, 72);
+AEV_FROZEN_VTABLE_HEAD(aev_detector_v1);
+AEV_FROZEN_AT(aev_detector_v1, targets, 40);
+AEV_FROZEN_AT(aev_detector_v1, reserved, 44);
+AEV_FROZEN_AT(aev_detector_v1, create, 48);
+AEV_FROZEN_AT(aev_detector_v1, destroy, 56);
+AEV_FROZEN_AT(aev_detector_v1, scan, 64);
+
+AEV_FROZEN_SIZE(AEV_EXPORTER_V1_SIZE_1_0, 72);
+AEV_FROZEN_VTABLE_HEAD(aev_exporter_v1);
+AEV_FROZEN_AT(aev_exporter_v1, signals, 40);
+AEV_FROZEN_AT(aev_exporter_v1, reserved, 44);
+AEV_FROZEN_AT(aev_exporter_v1, open, 48);
+AEV_FROZEN_AT(aev_exporter_v1, export_batch, 56);
+AEV_FROZEN_AT(aev_exporter_v1, close, 64);
+
+AEV_FROZEN_SIZE(AEV_ALERT_SINK_V1_SIZE_1_0, 64);
+AEV_FROZEN_VTABLE_HEAD(aev_alert_sink_v1);
+AEV_FROZEN_AT(aev_alert_sink_v1, open, 40);
+AEV_FROZEN_AT(aev_alert_sink_v1, deliver, 48);
+AEV_FROZEN_AT(aev_alert_sink_v1, close, 56);
+
+AEV_FROZEN_SIZE(AEV_DIMENSION_V1_SIZE_1_0, 64);
+AEV_FROZEN_VTABLE_HEAD(aev_dimension_v1);
+AEV_FROZEN_AT(aev_dimension_v1, create, 40);
+AEV_FROZEN_AT(aev_dimension_v1, destroy, 48);
+AEV_FROZEN_AT(aev_dimension_v1, key, 56);
+
+AEV_FROZEN_SIZE(AEV_HOST_API_SIZE_1_0, 128);
+AEV_FROZEN_AT(aev_host_api, struct_size, 0);
+AEV_FROZEN_AT(aev_host_api, abi_major, 4);
+AEV_FROZEN_AT(aev_host_api, abi_minor, 6);
+AEV_FROZEN_AT(aev_host_api, log, 8);
+AEV_FROZEN_AT(aev_host_api, log_enabled, 16);
+AEV_FROZEN_AT(aev_host_api, config_get, 24);
+AEV_FROZEN_AT(aev_host_api, metric_counter, 32);
+AEV_FROZEN_AT(aev_host_api, metric_add, 40);
+AEV_FROZEN_AT(aev_host_api, register_detector, 48);
+AEV_FROZEN_AT(aev_host_api, register_exporter, 56);
+AEV_FROZEN_AT(aev_host_api, register_alert_sink, 64);
+AEV_FROZEN_AT(aev_host_api, register_dimension, 72);
+AEV_FROZEN_AT(aev_host_api, call_error, 80);
+AEV_FROZEN_AT(aev_host_api, call_deadline_ms, 88);
+AEV_FROZEN_AT(aev_host_api, call_add_match, 96);
+AEV_FROZEN_AT(aev_host_api, call_set_key, 104);
+AEV_FROZEN_AT(aev_host_api, call_response, 112);
+AEV_FROZEN_AT(aev_host_api, call_retry_after, 120);
+#undef AEV_FROZEN_VTABLE_HEAD
+#undef AEV_FROZEN_SIZE
+#undef AEV_FROZEN_AT
+#endif /* LP64 */
+#undef AEV_FROZEN
 
 #ifdef __cplusplus
 } /* extern "C" */

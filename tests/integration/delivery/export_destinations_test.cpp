@@ -1,10 +1,10 @@
-// Export destinations (interface §2.10, §4.9; decisions §7) with real receivers: CRUD
+// Export destinations (docs/features.md#export-destinations) with real receivers: CRUD
 // with write-only header values and every 422, other organizations' destinations 404;
 // events of the organization filtered by envSlug and eventTypeFilter flow in batches
 // through the OTLP exporter (protobuf decoded by the OpenTelemetry JS packages' code
 // generated from the official proto definitions: spans, and metrics aggregated per batch
-// in both encodings) and the HTTP exporter (JSON batches), retried on 503, with the
-// attempts listed and a test call.
+// in both encodings) and the HTTP exporter (JSON batches, and the same metric aggregates
+// as JSON), retried on 503, with the attempts listed and a test call.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -89,6 +89,52 @@ class ExportDestinationsApi : public DeliveryTest {
         }
     }
   }
+
+  // Two chat turns and an error of one model and agent; costs are binary fractions so
+  // the sums are exact. threeTurnTotals() is what any metrics export of them adds up to.
+  static void publishThreeTurns(const Tenant& t, std::int64_t ch) {
+    struct Sent {
+      const char* type;
+      int input, output;
+      double cost;
+      int durationMs;  // 0: none
+    };
+    const std::vector<Sent> sent = {
+        {"agent.message", 10, 100, 0.5, 40}, {"agent.message", 20, 200, 0.25, 60}, {"agent.error", 30, 300, 1.0, 0}};
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+      auto metadata = obj({{"model", "gpt-4o"}, {"provider", "openai"}, {"cost_usd", sent[i].cost},
+                           {"usage", obj({{"input_tokens", sent[i].input}, {"output_tokens", sent[i].output}})}});
+      if (sent[i].durationMs) metadata->set("duration_ms", sent[i].durationMs);
+      publish(t.http, ch, "turn-" + std::to_string(i), nullptr,
+              obj({{"eventType", sent[i].type}, {"agentId", "billing-bot"}, {"metadata", metadata}}));
+    }
+  }
+  static const std::map<std::string, double>& threeTurnTotals() {
+    static const std::string group = "agent_events.event.type=agent.message,gen_ai.agent.name=billing-bot,"
+                                     "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
+    static const std::string errorGroup = "agent_events.event.type=agent.error,gen_ai.agent.name=billing-bot,"
+                                          "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
+    static const std::map<std::string, double> totals = {
+        {"agent_events.events{" + group + "}", 2},
+        {"agent_events.events{" + errorGroup + "}", 1},
+        {"agent_events.errors{" + errorGroup + "}", 1},
+        {"agent_events.tokens{" + group + ",gen_ai.token.type=input}", 30},
+        {"agent_events.tokens{" + group + ",gen_ai.token.type=output}", 300},
+        {"agent_events.tokens{" + errorGroup + ",gen_ai.token.type=input}", 30},
+        {"agent_events.tokens{" + errorGroup + ",gen_ai.token.type=output}", 300},
+        {"agent_events.cost_usd{" + group + "}", 0.75},
+        {"agent_events.cost_usd{" + errorGroup + "}", 1.0},
+        {"agent_events.duration_ms{" + group + "}.count", 2},
+        {"agent_events.duration_ms{" + group + "}.sum", 100},
+    };
+    return totals;
+  }
+  static double eventCount(const MetricTotals& m) {
+    double n = 0;
+    for (const auto& [key, value] : m.values)
+      if (key.rfind("agent_events.events{", 0) == 0) n += value;
+    return n;
+  }
 };
 
 TEST_F(ExportDestinationsApi, CrudKeepsHeaderValuesWriteOnly) {
@@ -147,9 +193,6 @@ TEST_F(ExportDestinationsApi, BadFieldsAreOne422AndOtherOrganizationsSeeNothing)
   };
   EXPECT_TRUE(IsProblem(postDestination(t, base("no-such-env", arr({"traces"}), "http://127.0.0.1:9")), 422));
   EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({}), "http://127.0.0.1:9")), 422));
-  auto httpMetrics = base("*", arr({"metrics"}), "http://127.0.0.1:9");
-  httpMetrics->set("kind", "http");
-  EXPECT_TRUE(IsProblem(postDestination(t, httpMetrics), 422));  // the http exporter ships no metrics
   EXPECT_TRUE(IsProblem(postDestination(t, base("*", arr({"traces"}), "file:///etc/passwd")), 422));
   EXPECT_EQ(t.http.get("/export-destinations").object()->getArray("data")->size(), 0u);
 
@@ -219,28 +262,7 @@ TEST_F(ExportDestinationsApi, OtlpMetricsAggregateTheEventsInBothEncodings) {
   createDestination(t, obj({{"name", "otel-metrics-json"}, {"endpointUrl", json.url("/otlp")}, {"envSlug", "*"},
                             {"signals", arr({"metrics"})}, {"serviceName", "billing-agent"},
                             {"encoding", "json"}}));
-  // Two chat turns and an error of one model and agent; costs are binary fractions so
-  // the sums are exact.
-  struct Sent {
-    const char* type;
-    int input, output;
-    double cost;
-    int durationMs;  // 0: none
-  };
-  const std::vector<Sent> sent = {
-      {"agent.message", 10, 100, 0.5, 40}, {"agent.message", 20, 200, 0.25, 60}, {"agent.error", 30, 300, 1.0, 0}};
-  for (std::size_t i = 0; i < sent.size(); ++i) {
-    auto metadata = obj({{"model", "gpt-4o"}, {"provider", "openai"}, {"cost_usd", sent[i].cost},
-                         {"usage", obj({{"input_tokens", sent[i].input}, {"output_tokens", sent[i].output}})}});
-    if (sent[i].durationMs) metadata->set("duration_ms", sent[i].durationMs);
-    publish(t.http, ch, "turn-" + std::to_string(i), nullptr,
-            obj({{"eventType", sent[i].type}, {"agentId", "billing-bot"}, {"metadata", metadata}}));
-  }
-
-  const std::string group = "agent_events.event.type=agent.message,gen_ai.agent.name=billing-bot,"
-                            "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
-  const std::string errorGroup = "agent_events.event.type=agent.error,gen_ai.agent.name=billing-bot,"
-                                 "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
+  publishThreeTurns(t, ch);
   auto totalsOf = [&](const HttpReceiver& receiver, bool decode) {
     MetricTotals totals;
     for (const auto& r : receiver.requests()) {
@@ -249,10 +271,6 @@ TEST_F(ExportDestinationsApi, OtlpMetricsAggregateTheEventsInBothEncodings) {
                  totals);
     }
     return totals;
-  };
-  auto eventCount = [&](const MetricTotals& m) {
-    auto value = [&](const std::string& key) { return m.values.count(key) ? m.values.at(key) : 0.0; };
-    return value("agent_events.events{" + group + "}") + value("agent_events.events{" + errorGroup + "}");
   };
   MetricTotals decoded, parsed;
   ASSERT_TRUE(eventually([&] {
@@ -263,21 +281,8 @@ TEST_F(ExportDestinationsApi, OtlpMetricsAggregateTheEventsInBothEncodings) {
   EXPECT_EQ(protobuf.requests().front().header("content-type"), "application/x-protobuf");
   EXPECT_EQ(json.requests().front().header("content-type"), "application/json");
 
-  const std::map<std::string, double> want = {
-      {"agent_events.events{" + group + "}", 2},
-      {"agent_events.events{" + errorGroup + "}", 1},
-      {"agent_events.errors{" + errorGroup + "}", 1},
-      {"agent_events.tokens{" + group + ",gen_ai.token.type=input}", 30},
-      {"agent_events.tokens{" + group + ",gen_ai.token.type=output}", 300},
-      {"agent_events.tokens{" + errorGroup + ",gen_ai.token.type=input}", 30},
-      {"agent_events.tokens{" + errorGroup + ",gen_ai.token.type=output}", 300},
-      {"agent_events.cost_usd{" + group + "}", 0.75},
-      {"agent_events.cost_usd{" + errorGroup + "}", 1.0},
-      {"agent_events.duration_ms{" + group + "}.count", 2},
-      {"agent_events.duration_ms{" + group + "}.sum", 100},
-  };
-  EXPECT_EQ(decoded.values, want);
-  EXPECT_EQ(parsed.values, want);
+  EXPECT_EQ(decoded.values, threeTurnTotals());
+  EXPECT_EQ(parsed.values, threeTurnTotals());
   EXPECT_EQ(decoded.services, std::set<std::string>{"billing-agent"});
   EXPECT_EQ(parsed.services, std::set<std::string>{"billing-agent"});
   EXPECT_EQ(decoded.temporalities, std::set<std::string>{"AGGREGATION_TEMPORALITY_DELTA"});
@@ -293,10 +298,7 @@ TEST_F(ExportDestinationsApi, OtlpMetricsAggregateTheEventsInBothEncodings) {
   ASSERT_EQ(protobuf.count(), before + 1);
   MetricTotals probe;
   addMetrics(decodeOtlp("metrics", protobuf.requests().back().body), probe);
-  double events = 0;
-  for (const auto& [key, value] : probe.values)
-    if (key.rfind("agent_events.events{", 0) == 0) events += value;
-  EXPECT_EQ(events, 1);
+  EXPECT_EQ(eventCount(probe), 1);
 }
 
 TEST_F(ExportDestinationsApi, HttpJsonBatchesFollowTheEnvironmentAndTypeFilters) {
@@ -348,6 +350,48 @@ TEST_F(ExportDestinationsApi, HttpJsonBatchesFollowTheEnvironmentAndTypeFilters)
   EXPECT_EQ(intField(test.object(), "statusCode"), 200);
   EXPECT_EQ(receiver.count(), before + 1);
   EXPECT_NE(receiver.requests().back().body.find("agent-events.export-test"), std::string::npos);
+}
+
+TEST_F(ExportDestinationsApi, HttpMetricsShipTheSameAggregatesAsJson) {
+  // kind http takes signals ⊆ traces, logs, metrics: its metrics are the batch's
+  // aggregates as an OTLP/JSON document inside its own JSON envelope.
+  auto t = newTenant("exphttpmetrics");
+  const auto ch = newChannel(t);
+  HttpReceiver receiver;
+  const auto id = strField(createDestination(t, obj({{"name", "http-metrics"}, {"kind", "http"},
+                                                     {"endpointUrl", receiver.url("/metrics-in")},
+                                                     {"envSlug", "*"}, {"signals", arr({"metrics", "logs"})}})),
+                           "destinationId");
+  publishThreeTurns(t, ch);
+  MetricTotals totals;
+  std::set<std::int64_t> logged;
+  ASSERT_TRUE(eventually([&] {
+    totals = MetricTotals{};
+    logged.clear();
+    for (const auto& r : receiver.requests()) {
+      const auto body = parseJson(r.body).extract<Poco::JSON::Object::Ptr>();
+      if (strField(body, "signal") == "metrics") {
+        EXPECT_EQ(r.header("x-agent-events-signal"), "metrics");
+        EXPECT_EQ(r.path, "/metrics-in");
+        EXPECT_GT(intField(body, "count"), 0);
+        addMetrics(body->getObject("metrics"), totals);
+      } else {
+        for (const auto& e : objects(body->getArray("events"))) logged.insert(intField(e, "id"));
+      }
+    }
+    return eventCount(totals) >= 3 && logged.size() >= 3;
+  }, 20s)) << daemon().logTail();
+  EXPECT_EQ(receiver.requests().front().header("content-type"), "application/json");
+  EXPECT_EQ(totals.values, threeTurnTotals());
+  EXPECT_EQ(totals.temporalities, std::set<std::string>{"1"});  // delta
+  EXPECT_TRUE(totals.allMonotonic);
+
+  // The test call ships one synthetic event on each signal, metrics included.
+  const auto before = receiver.count();
+  auto test = t.http.post("/export-destinations/" + id + "/test");
+  ASSERT_STATUS(test, 200);
+  EXPECT_TRUE(test.object()->getValue<bool>("ok")) << test.body;
+  EXPECT_EQ(receiver.count(), before + 2);
 }
 
 }  // namespace

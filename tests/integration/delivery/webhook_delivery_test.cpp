@@ -1,4 +1,4 @@
-// Webhook delivery end to end (decisions §7, §8): every event of the channel is POSTed
+// Webhook delivery end to end (docs/features.md#webhooks, #outbound-requests): every event of the channel is POSTed
 // signed as Standard Webhooks (checked by the reference library under Node), retried on
 // 500, timeouts and refused connections with the same webhook-id, not before a
 // Retry-After, never following redirects, in order per endpoint, without one slow
@@ -46,7 +46,7 @@ TEST_F(WebhookDeliveryApi, EventsArriveSignedAndTheReferenceVerifierAcceptsThem)
   EXPECT_EQ(got.header("content-type"), "application/json");
   EXPECT_FALSE(got.header("webhook-id").empty());
   EXPECT_EQ(got.header("webhook-signature").rfind("v1,", 0), 0u);
-  // The body is the stored event exactly as publish answered it (decisions §5).
+  // The body is the stored event exactly as publish answered it (docs/api.md#the-stored-event).
   auto body = parseJson(got.body).extract<Poco::JSON::Object::Ptr>();
   EXPECT_EQ(intField(body, "id"), intField(event, "id"));
   EXPECT_EQ(toJson(body), toJson(event));
@@ -284,7 +284,7 @@ TEST_F(WebhookAutoDisableApi, AFailingEndpointIsDisabledAndCanBeEnabledAgain) {
   EXPECT_EQ(eventIdOf(receiver.requests().back()), after);
 }
 
-// decisions §8: the address is checked again at every attempt (DNS can change). Two
+// docs/features.md#outbound-requests: the address is checked again at every attempt (DNS can change). Two
 // daemons share one store, JWT secret and secret-sealing key: one with private addresses allowed registers
 // a loopback receiver and stops; this suite's daemon, with them refused, then records
 // each attempt as statusCode 0 naming the policy, and the receiver hears nothing.

@@ -1,4 +1,4 @@
-// Webhook endpoints through the API (interface §2.9, §4.7; decisions §7, §8): creation
+// Webhook endpoints through the API (docs/features.md#webhooks, docs/features.md#outbound-requests): creation
 // shows the secret once, lists and reads never do, every bad field is one 422, another
 // organization's endpoints and channels do not exist, the ingest route refuses clients,
 // and with private addresses off a loopback receiver is refused at creation.
@@ -154,7 +154,7 @@ TEST_F(WebhookEndpointsApi, RoutesAreDocumented) {
 }
 
 // Private addresses off (the default): a loopback receiver is refused when the endpoint
-// is created (decisions §8).
+// is created (docs/features.md#outbound-requests).
 class WebhookPolicyApi : public DeliveryTest {
  public:
   static void SetUpTestSuite() {

@@ -1,4 +1,4 @@
-// The outbox survives a crash (decisions §7: at-least-once, resumed after restart): the
+// The outbox survives a crash (docs/features.md#webhooks: at-least-once, resumed after restart): the
 // daemon is killed with SIGKILL while messages wait for retries and while more are
 // queued behind them, started again on the same store, and every event still arrives,
 // in order per endpoint.

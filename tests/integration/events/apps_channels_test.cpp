@@ -1,4 +1,4 @@
-// Apps and channels (interface §2.5, §2.6, §4.4; decisions §1, §2): both shapes as one
+// Apps and channels (docs/api.md#the-two-shapes, docs/api.md#errors): both shapes as one
 // superset record, name lengths, the x-tenant-id rules, deletion cascades, ids that are
 // not decimal, and organization isolation (another organization's ids are 404 and
 // nothing changes).

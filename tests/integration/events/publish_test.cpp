@@ -1,4 +1,4 @@
-// Publishing and listing events (interface §2.7, §4.5, §6.1; decisions §2, §4, §5):
+// Publishing and listing events (docs/api.md: errors, pagination, streaming and resume):
 // the stored event, every validation 4xx of POST /event and of the batch (one result
 // per event, in order), scopes, pagination with meta, and the monthly quota (429).
 #include <gtest/gtest.h>

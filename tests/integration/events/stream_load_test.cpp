@@ -1,4 +1,4 @@
-// Streams under load and across restarts (ARCHITECTURE.md, Streaming; decisions §5), and
+// Streams under load and across restarts (docs/architecture.md#the-stream-hub; docs/api.md#streaming-and-resume), and
 // publishing under faults (shared/reference/reliability-checklist.md, F7 and G1-G4):
 // - 2,000 concurrent subscribers on one channel all receive each event;
 // - a subscriber that never reads is disconnected at its backlog cap while the others and

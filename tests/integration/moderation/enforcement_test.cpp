@@ -1,4 +1,4 @@
-// Moderation on publish (decisions §7): each action (allow, redact, block, flag) on each
+// Moderation on publish (docs/features.md#moderation): each action (allow, redact, block, flag) on each
 // target (request, response, tool_call) through each publish path (POST /event, POST
 // /events/batch, OTLP/JSON POST /v1/traces), checked in the publish answer, the channel's
 // list, the violations, and (once per path) a live stream.

@@ -1,4 +1,4 @@
-// GET /moderation/violations, GET /moderation/efficacy (interface §4.9: since/until
+// GET /moderation/violations, GET /moderation/efficacy (since/until
 // defaults) and POST /moderation/evaluate (a dry run: nothing published or recorded).
 #include <map>
 

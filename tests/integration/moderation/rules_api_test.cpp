@@ -1,4 +1,4 @@
-// /moderation/rules (interface §2.12, decisions §7): create, list, get, PATCH, DELETE;
+// /moderation/rules (docs/features.md#moderation): create, list, get, PATCH, DELETE;
 // every invalid field a 422 with errors[]; another organization's rule a 404 and
 // unchanged; who may read and write; the routes in the OpenAPI document.
 #include "integration/moderation/moderation_support.h"

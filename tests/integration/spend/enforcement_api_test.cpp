@@ -1,4 +1,4 @@
-// Spend policies on publish (decisions §7): the `spend` object of publish answers, the
+// Spend policies on publish (docs/features.md#spend-policies): the `spend` object of publish answers, the
 // 429 of a hard block on POST /event, per item of POST /events/batch and as rejected
 // spans over OTLP, soft block flags, scopes, POST /spend-policies/check, exact sums
 // under concurrent publishing, and the spend recounted after a restart.

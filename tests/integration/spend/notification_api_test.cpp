@@ -1,4 +1,4 @@
-// Spend policy notifications (decisions §7): a rung crossing notifies the policy's
+// Spend policy notifications (docs/features.md#spend-policies): a rung crossing notifies the policy's
 // destination through its alert sink on the delivery engine, once per cooldown, and
 // survives a failing first attempt. The daemon here may reach the loopback receiver.
 #include <Poco/JSON/Parser.h>

@@ -1,4 +1,4 @@
-// /spend-policies (interface §2.11, §4.9, decisions §7): create, list, get, PATCH, DELETE;
+// /spend-policies (docs/features.md#spend-policies): create, list, get, PATCH, DELETE;
 // every invalid field a 422 with errors[]; scope ids of another organization refused;
 // another organization's policy a 404 and unchanged; the routes in the OpenAPI document.
 #include <algorithm>

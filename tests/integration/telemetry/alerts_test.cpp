@@ -1,4 +1,4 @@
-// Alert rules over HTTP (interface §2.11, §4.9; decisions §7): /v2/alerts CRUD in the
+// Alert rules over HTTP (docs/features.md#alerts): /v2/alerts CRUD in the
 // second shape, every 422, other organizations' rules 404 and unchanged, audit entries,
 // and a rule that fires on published errors and resolves when its threshold moves, with
 // its history (the daemon here evaluates every second).

@@ -1,4 +1,4 @@
-// Analytics (interface §2.14, §4.8; decisions §6): exact sums on seeded telemetry per
+// Analytics (docs/features.md#telemetry-fields): exact sums on seeded telemetry per
 // dimension and per filter, window defaults, tags, attribute keys, time series and
 // latency percentiles, validation, and tenant isolation.
 #include <Poco/JSON/Parser.h>

@@ -1,5 +1,5 @@
-// Environments (decisions §7: /environments[/{environmentId}], fields name and slug; §1
-// second shape; §2 errors): create, list, get, patch, delete; slugs derived from names;
+// Environments (docs/api.md: /environments[/{environmentId}], fields name and slug;
+// second shape; problem+json errors): create, list, get, patch, delete; slugs derived from names;
 // every 422; 409 for a slug taken in the organization; another organization's
 // environment is a 404 and stays unchanged; a Bearer session is required.
 #include <gtest/gtest.h>
@@ -281,7 +281,7 @@ TEST_F(EnvironmentsApi, AnotherOrganizationsEnvironmentIs404AndStaysUnchanged) {
   EXPECT_EQ(owner.http.get(path(id)).body, before);
   ASSERT_EQ(listed(owner.http).size(), 1u);
 
-  // Ids that are not positive decimal integers are 404s too (decisions §1).
+  // Ids that are not positive decimal integers are 404s too (docs/api.md#the-two-shapes).
   for (const char* bad : {"abc", "0", "-1", "1.5", "99999999999999999999", "prod"})
     EXPECT_TRUE(IsProblem(owner.http.get(path(bad)), 404)) << bad;
 

@@ -1,4 +1,4 @@
-// OTLP/HTTP traces ingest (decisions §6): the official OpenTelemetry JS SDK exporting to
+// OTLP/HTTP traces ingest (docs/api.md#otlp-ingest): the official OpenTelemetry JS SDK exporting to
 // POST /v1/traces in protobuf (gzip) and JSON, then the spans read back as events,
 // traces and analytics; and the OTLP error contract on bad requests.
 #include <Poco/JSON/Parser.h>

@@ -1,4 +1,4 @@
-// GET /traces (interface §2.8, §4.6; decisions §4): newest first by start time, page and
+// GET /traces (docs/api.md#pagination-and-limits): newest first by start time, page and
 // limit with exact meta, the filters app, channel, agent (exact, case-sensitive), since
 // (start ≥ since) and until (start < until) alone and combined, every invalid query a
 // 422, and who may read: a Bearer session or an API key with the `read` scope.
@@ -207,6 +207,56 @@ TEST_F(TraceListApi, FiltersByStartTimeWindow) {
   EXPECT_EQ(intField(r.object()->getObject("meta"), "totalPages"), 2);
 }
 
+TEST_F(TraceListApi, SortsByDurationEventsErrorsAndStartAndFiltersByStatus) {
+  const auto& s = seed();
+  // Durations: t4 30 s, t3 10 s, the others 0; ties keep newest first.
+  EXPECT_EQ(ids("sort=duration"), (Ids{s.t4, s.t3, s.t5, s.t2, s.t1}));
+  EXPECT_EQ(ids("sort=duration&order=asc"), (Ids{s.t5, s.t2, s.t1, s.t3, s.t4}));
+  EXPECT_EQ(ids("sort=events"), (Ids{s.t4, s.t3, s.t5, s.t2, s.t1}));
+  EXPECT_EQ(ids("sort=errors"), (Ids{s.t4, s.t5, s.t3, s.t2, s.t1}));
+  EXPECT_EQ(ids("sort=start&order=asc"), (Ids{s.t1, s.t2, s.t3, s.t4, s.t5}));
+  EXPECT_EQ(ids("order=desc"), (Ids{s.t5, s.t4, s.t3, s.t2, s.t1}));
+  EXPECT_EQ(ids("status=error"), Ids{s.t4});
+  EXPECT_EQ(ids("status=ok&sort=start&order=asc"), (Ids{s.t1, s.t2, s.t3, s.t5}));
+  // Paging follows the order.
+  EXPECT_EQ(ids("sort=duration&limit=2&page=2"), (Ids{s.t5, s.t2}));
+  // The counters the console shows per row.
+  auto r = s.p.keyed.get("/traces?sort=duration&limit=2");
+  ASSERT_STATUS(r, 200);
+  auto t3 = objects(r.object()->getArray("data"))[1];
+  EXPECT_EQ(intField(t3, "handoffCount"), 1);
+  EXPECT_EQ(intField(t3, "toolCallCount"), 0);
+}
+
+TEST_F(TraceListApi, FiltersByModelProviderAndToolOfAnyEvent) {
+  auto p = newPublisher("tfilter");
+  const auto u = unique();
+  const auto base = recentBase();
+  const std::string llm = "llm-" + u, tools = "tools-" + u, plain = "plain-" + u;
+  publishBatch(p.keyed, p.channelId, llm,
+               {{"start", "agent.start", "a", base},
+                {"call", "agent.message", "a", base + kSec, obj({{"model", "gpt-4o"}, {"provider", "openai"}})}});
+  publishBatch(p.keyed, p.channelId, tools,
+               {{"start", "agent.start", "a", base + 2 * kSec},
+                {"search", "agent.tool_call.start", "a", base + 3 * kSec, obj({{"tool", "search"}})},
+                {"call", "agent.message", "a", base + 4 * kSec, obj({{"model", "claude-3-5-sonnet"}})}});
+  publishOne(p.keyed, p.channelId, plain, {"start", "agent.start", "a", base + 5 * kSec});
+  const auto idsOf = [&](const std::string& query) {
+    auto r = p.keyed.get("/traces?" + query);
+    EXPECT_EQ(r.status, 200) << r.describe();
+    return traceIdsOf(r);
+  };
+  EXPECT_EQ(idsOf("model=gpt-4o"), Ids{llm});
+  EXPECT_EQ(idsOf("model=claude-3-5-sonnet"), Ids{tools});
+  EXPECT_EQ(idsOf("provider=openai"), Ids{llm});
+  EXPECT_EQ(idsOf("tool=search"), Ids{tools});
+  EXPECT_EQ(idsOf("tool=search&model=gpt-4o"), Ids{});
+  EXPECT_EQ(idsOf("model=GPT-4O"), Ids{});  // exact
+  EXPECT_EQ(idsOf("model="), (Ids{plain, tools, llm}));  // empty: no filter
+  // Another organization's traces never match.
+  EXPECT_EQ(traceIdsOf(seed().p.keyed.get("/traces?model=gpt-4o")), Ids{});
+}
+
 TEST_F(TraceListApi, EveryInvalidQueryIs422) {
   const auto& s = seed();
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -226,6 +276,9 @@ TEST_F(TraceListApi, EveryInvalidQueryIs422) {
       {"channel=-1", "query.channel"},
       {"channel=1e3", "query.channel"},
       {"since=" + at(4) + "&until=" + at(3), "query.since"},  // since after until
+      {"sort=cost", "query.sort"},
+      {"order=up", "query.order"},
+      {"status=failed", "query.status"},
   };
   for (const auto& [query, location] : cases) {
     auto r = s.p.keyed.get("/traces?" + query);

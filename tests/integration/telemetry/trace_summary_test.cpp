@@ -1,4 +1,4 @@
-// One trace read back (interface §2.8, §4.6; decisions §4, §6): GET /traces/{traceId}/events
+// One trace read back (docs/features.md#traces): GET /traces/{traceId}/events
 // oldest first by the publisher's timestamp (else the receive time), and the summary's
 // exact counts, agents, event types, times and duration in ms, whether the events came
 // one by one, in a batch or from concurrent publishers; unknown and foreign traces are

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers of the traces suites (interface §2.8, §4.6): times in the daemon's own RFC 3339
+// Helpers of the traces suites (docs/features.md#traces): times in the daemon's own RFC 3339
 // form, a publisher (tenant, app, channel, API key with publish + read), and events of a
 // trace published one at a time (POST /event) or together (POST /events/batch).
 #include <cstdint>

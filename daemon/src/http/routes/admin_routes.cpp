@@ -79,7 +79,7 @@ void registerAdminRoutes(Router& router, AppContext& ctx) {
   router.add(
       "GET", "/metrics",
       [&ctx](Request& req) {
-        // Public on loopback by default; elsewhere the instance admin (decisions §3).
+        // Public on loopback by default; elsewhere the instance admin (docs/api.md#authentication).
         const bool open = ctx.metricsAccess == "public" || (ctx.metricsAccess == "loopback" && req.fromLoopback);
         if (!open) ctx.authenticator->instanceAdmin(credentialsOf(req));
         return Response::text(200, "text/plain; version=0.0.4", Metrics::instance().renderPrometheus());

@@ -1,4 +1,4 @@
-// Alert rules (interface §2.11, §4.9; decisions §7): /v2/alerts CRUD in the second shape
+// Alert rules (docs/features.md#alerts): /v2/alerts CRUD in the second shape
 // (`data` list, `$schema`) and each rule's history of state changes. Signed-in users of
 // the organization; every change is audited.
 #include <Poco/JSON/Array.h>
@@ -12,6 +12,7 @@
 #include "http/body.h"
 #include "http/context.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 
 namespace aev::http {
@@ -22,37 +23,6 @@ const std::set<std::string> kAlertFields = {"name",        "metric",          "o
                                             "appId",       "environmentId",   "model",    "service",   "release",
                                             "destination", "destinationType", "enabled"};
 
-Poco::Dynamic::Var nullable(const std::optional<std::string>& v) {
-  return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var();
-}
-Poco::Dynamic::Var nullableId(const std::optional<std::int64_t>& v) {
-  return v ? Poco::Dynamic::Var(idString(*v)) : Poco::Dynamic::Var();
-}
-
-JsonObject alertJson(const std::string& baseUrl, const store::AlertRuleRecord& r, bool withSchemaField) {
-  auto obj = withSchemaField ? withSchema(baseUrl, "AlertRule") : newObject();
-  obj->set("alertRuleId", idString(r.id));
-  obj->set("orgId", idString(r.orgId));
-  obj->set("appId", nullableId(r.appId));
-  obj->set("environmentId", nullableId(r.environmentId));
-  obj->set("name", r.name);
-  obj->set("metric", r.metric);
-  obj->set("operator", r.op);
-  obj->set("threshold", r.threshold);
-  obj->set("windowMins", r.windowMins);
-  obj->set("model", nullable(r.model));
-  obj->set("service", nullable(r.service));
-  obj->set("release", nullable(r.release));
-  obj->set("destination", nullable(r.destination));
-  obj->set("destinationType", nullable(r.destinationType));
-  obj->set("enabled", r.enabled);
-  obj->set("state", r.state);
-  obj->set("lastValue", r.lastValue ? Poco::Dynamic::Var(*r.lastValue) : Poco::Dynamic::Var());
-  setTimestamp(obj, "lastEvaluatedAt", r.lastEvaluatedAt);
-  setTimestamp(obj, "createdAt", r.createdAt);
-  setTimestamp(obj, "updatedAt", r.updatedAt);
-  return obj;
-}
 
 // A nullable string field: absent → untouched, null → cleared.
 void readNullableString(BodyReader& body, const std::string& field, std::optional<std::optional<std::string>>& out) {

@@ -1,4 +1,4 @@
-// Analytics (interface §4.8, decisions §6): Bearer or an API key with `read`.
+// Analytics (docs/features.md#telemetry-fields): Bearer or an API key with `read`.
 #include <Poco/JSON/Array.h>
 
 #include "analytics/analytics_service.h"
@@ -7,6 +7,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 #include "identity/environment_service.h"
 
@@ -17,17 +18,6 @@ namespace {
 constexpr std::int64_t kDefaultLimit = 50;
 constexpr std::int64_t kMaxLimit = 500;
 
-// The values events may carry for an environment named by id or slug: its slug, name
-// and id when it is registered; else the text itself (events may name environments
-// nobody registered).
-std::optional<std::vector<std::string>> environmentValues(AppContext& ctx, std::int64_t orgId,
-                                                          const std::optional<std::string>& idOrSlug) {
-  if (!idOrSlug) return std::nullopt;
-  if (auto env = ctx.environments->resolve(orgId, *idOrSlug))
-    return std::vector<std::string>{env->slug, env->name, std::to_string(env->id)};
-  return std::vector<std::string>{*idOrSlug};
-}
-
 analytics::Query queryOf(AppContext& ctx, const Request& req, std::int64_t orgId) {
   analytics::Query q;
   q.orgId = orgId;
@@ -35,7 +25,7 @@ analytics::Query queryOf(AppContext& ctx, const Request& req, std::int64_t orgId
   q.until = queryTime(req.queryParam("until"), "until");
   for (const auto& name : analytics::AnalyticsService::filterNames())
     if (auto v = req.queryFilter(name)) q.filters[name] = *v;
-  q.environmentValues = environmentValues(ctx, orgId, req.queryFilter("environment"));
+  q.environmentValues = ctx.environments->eventValues(orgId, req.queryFilter("environment"));
   q.filterTagKey = req.queryFilter("filterTagKey");
   q.filterTagValue = req.queryFilter("filterTagValue");
   return q;
@@ -43,23 +33,6 @@ analytics::Query queryOf(AppContext& ctx, const Request& req, std::int64_t orgId
 
 std::int64_t readerOrg(AppContext& ctx, const Request& req) {
   return ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
-}
-
-JsonObject breakdownRow(const store::BreakdownRow& r) {
-  auto obj = newObject();
-  obj->set("key", r.key);
-  obj->set("eventCount", r.eventCount);
-  obj->set("errorCount", r.errorCount);
-  obj->set("inputTokens", r.inputTokens);
-  obj->set("outputTokens", r.outputTokens);
-  obj->set("totalTokens", r.inputTokens + r.outputTokens);
-  obj->set("costUsd", r.costUsd);
-  obj->set("avgDurationMs", r.avgDurationMs.value_or(0.0));
-  return obj;
-}
-
-Poco::Dynamic::Var numberOrNull(std::int64_t count, double value) {
-  return count ? Poco::Dynamic::Var(value) : Poco::Dynamic::Var();
 }
 
 std::vector<ops::QueryParamDoc> filterDocs() {
@@ -84,12 +57,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
         const auto limit = queryInt(req.queryParam("limit"), "limit", kDefaultLimit, 1, kMaxLimit);
         auto result = ctx.analytics->breakdown(queryOf(ctx, req, orgId), req.queryFilter("dimension").value_or("model"),
                                                req.queryFilter("tagKey"), limit);
-        auto obj = newObject();
-        obj->set("dimension", result.dimension);
-        Poco::JSON::Array::Ptr rows = new Poco::JSON::Array;
-        for (const auto& r : result.rows) rows->add(breakdownRow(r));
-        obj->set("rows", rows);
-        return Response::json(200, obj);
+        return Response::json(200, breakdownJson(result));
       },
       "Totals per key of one dimension over a window, by eventCount descending.", "analytics");
   auto breakdownDocs = filterDocs();
@@ -104,18 +72,8 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
         const auto limit = queryInt(req.queryParam("limit"), "limit", kDefaultLimit, 1, kMaxLimit);
-        auto keys = ctx.analytics->dimensions(orgId, environmentValues(ctx, orgId, req.queryFilter("environment")), limit);
-        auto obj = newObject();
-        Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
-        for (const auto& k : keys) {
-          auto item = newObject();
-          item->set("key", k.key);
-          setTimestamp(item, "lastSeen", k.lastSeen);
-          item->set("source", k.source);
-          list->add(item);
-        }
-        obj->set("dimensions", list);
-        return Response::json(200, obj);
+        auto keys = ctx.analytics->dimensions(orgId, ctx.environments->eventValues(orgId, req.queryFilter("environment")), limit);
+        return Response::json(200, dimensionsJson(keys));
       },
       "Custom attribute keys (metadata.tags) seen on telemetry, most recent first.", "analytics");
   router.document("GET", "/analytics/dimensions",
@@ -130,18 +88,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
         auto series = ctx.analytics->timeseries(queryOf(ctx, req, orgId),
                                                 req.queryFilter("metric").value_or("event_count"),
                                                 req.queryFilter("interval").value_or("hour"));
-        auto obj = newObject();
-        obj->set("metric", series.metric);
-        obj->set("interval", series.interval);
-        Poco::JSON::Array::Ptr points = new Poco::JSON::Array;
-        for (const auto& p : series.points) {
-          auto point = newObject();
-          setTimestamp(point, "ts", p.ts);
-          point->set("value", p.value);
-          points->add(point);
-        }
-        obj->set("points", points);
-        return Response::json(200, obj);
+        return Response::json(200, timeseriesJson(series));
       },
       "One metric per minute, hour or day over a window (counts and sums zero-filled).", "analytics");
   auto seriesDocs = filterDocs();
@@ -153,15 +100,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       "GET", "/analytics/latency",
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
-        auto l = ctx.analytics->latency(queryOf(ctx, req, orgId));
-        auto obj = newObject();
-        obj->set("p50", numberOrNull(l.count, l.p50));
-        obj->set("p90", numberOrNull(l.count, l.p90));
-        obj->set("p95", numberOrNull(l.count, l.p95));
-        obj->set("p99", numberOrNull(l.count, l.p99));
-        obj->set("max", numberOrNull(l.count, l.max));
-        obj->set("count", l.count);
-        return Response::json(200, obj);
+        return Response::json(200, latencyJson(ctx.analytics->latency(queryOf(ctx, req, orgId))));
       },
       "Percentiles of duration_ms over a window (nearest rank; null when no event has one).", "analytics");
   router.document("GET", "/analytics/latency", filterDocs(), "AnalyticsLatency");

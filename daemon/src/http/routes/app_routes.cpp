@@ -1,4 +1,4 @@
-// Apps and channels (interface §4.4). The first-shape paths (`:id`, /channel) require
+// Apps and channels (docs/api.md). The first-shape paths (`:id`, /channel) require
 // x-tenant-id (400 without it); the second-shape ones act on the active organization.
 #include <Poco/JSON/Array.h>
 
@@ -9,6 +9,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 
 namespace aev::http {
@@ -21,18 +22,6 @@ auth::Principal caller(AppContext& ctx, const Request& req, bool tenantRequired)
   auto p = ctx.authenticator->user(credentialsOf(req));
   p.requireOrg();
   return p;
-}
-
-JsonObject channelJson(const std::string& baseUrl, const store::ChannelRecord& ch, bool withSchemaField) {
-  auto obj = withSchemaField ? withSchema(baseUrl, "Channel") : newObject();
-  obj->set("id", ch.id);
-  obj->set("channelId", idString(ch.id));
-  obj->set("appId", idString(ch.appId));
-  obj->set("orgId", idString(ch.orgId));
-  obj->set("name", ch.name);
-  setTimestamp(obj, "createdAt", ch.createdAt);
-  setTimestamp(obj, "updatedAt", ch.updatedAt);
-  return obj;
 }
 
 JsonObject appJson(const std::string& baseUrl, const store::AppRecord& app) {

@@ -1,4 +1,4 @@
-// The audit log (interface §2.13, §4.9; decisions §7): the newest-first list with its
+// The audit log (docs/features.md#audit-log): the newest-first list with its
 // filters, and verification of the hash chain against the signed checkpoints. Both are
 // for organization admins.
 #include <Poco/JSON/Array.h>

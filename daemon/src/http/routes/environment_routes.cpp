@@ -1,4 +1,4 @@
-// Environments (decisions §7), second shape only: a Bearer user acting on the active
+// Environments (docs/api.md), second shape only: a Bearer user acting on the active
 // organization (or the one x-tenant-id selects). Any member reads and writes them, as
 // with apps; another organization's environment is a 404.
 #include <Poco/JSON/Array.h>

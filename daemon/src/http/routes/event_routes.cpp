@@ -1,4 +1,4 @@
-// Publishing, listing and streaming events (interface §4.5, decisions §5).
+// Publishing, listing and streaming events (docs/api.md#streaming-and-resume).
 #include <Poco/JSON/Array.h>
 #include <spdlog/spdlog.h>
 
@@ -16,6 +16,7 @@
 #include "http/render.h"
 #include "http/router.h"
 #include "stream/hub.h"
+#include "stream/sse_frame.h"
 
 namespace aev::http {
 
@@ -48,14 +49,7 @@ store::EventFilter filterFrom(const Request& req) {
 std::optional<std::int64_t> lastEventIdOf(const Request& req) {
   auto text = req.header("last-event-id");
   if (text.empty()) text = req.queryParam("last_event_id").value_or("");
-  if (text.empty()) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    auto v = std::stoll(text, &used);
-    if (used == text.size() && v >= 0) return v;
-  } catch (...) {
-  }
-  return -1;  // present but not an id of ours: answered with a reset
+  return stream::parseLastEventId(text);  // -1: present but not an id of ours, answered with a reset
 }
 
 void writeAll(Poco::Net::StreamSocket& socket, const std::string& bytes) {

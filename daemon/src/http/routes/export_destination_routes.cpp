@@ -1,4 +1,4 @@
-// Export destinations (interface §2.10, §4.9; decisions §7), second shape: a Bearer user
+// Export destinations (docs/features.md#export-destinations), second shape: a Bearer user
 // acting on the active organization (or the one x-tenant-id selects), like moderation
 // rules; another organization's destination is a 404. Header values are write-only.
 #include <Poco/JSON/Array.h>

@@ -1,4 +1,4 @@
-// Moderation outcomes (interface §4.9, decisions §7): the violations list and efficacy
+// Moderation outcomes (docs/features.md#moderation): the violations list and efficacy
 // report (Bearer, or an API key with `read`, as analytics), and a dry run of the rules on
 // a sample event (Bearer, or an API key with `publish`: an agent may ask before sending).
 #include <Poco/JSON/Array.h>
@@ -12,6 +12,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 #include "moderation/moderator.h"
 #include "moderation/violation_service.h"
@@ -29,26 +30,6 @@ std::optional<std::string> enumQuery(const Request& req, const std::string& name
     throw errors::invalidField("query." + name, "must be one of " + list, v->substr(0, 200));
   }
   return v;
-}
-
-JsonObject violationJson(const store::ViolationRecord& v) {
-  auto obj = newObject();
-  obj->set("id", idString(v.id));
-  obj->set("violationId", idString(v.id));
-  obj->set("ruleId", idString(v.ruleId));
-  obj->set("ruleName", v.ruleName);
-  obj->set("detector", v.detector);
-  obj->set("action", v.action);
-  obj->set("target", v.target);
-  obj->set("eventId", v.eventId ? Poco::Dynamic::Var(idString(*v.eventId)) : Poco::Dynamic::Var());
-  obj->set("channelId", v.channelId ? Poco::Dynamic::Var(idString(*v.channelId)) : Poco::Dynamic::Var());
-  obj->set("eventType", v.eventType ? Poco::Dynamic::Var(*v.eventType) : Poco::Dynamic::Var());
-  obj->set("source", v.source);
-  obj->set("matchCount", v.matchCount);
-  obj->set("fields", Poco::JSON::Parser().parse(v.fieldsJson));
-  obj->set("latencyMs", v.latencyMs);
-  setTimestamp(obj, "createdAt", v.createdAt);
-  return obj;
 }
 
 JsonObject matchJson(const moderation::RuleMatch& m) {
@@ -127,20 +108,7 @@ void registerModerationReportRoutes(Router& router, AppContext& ctx) {
         auto report = ctx.violations->efficacy(orgId, queryTime(req.queryParam("since"), "since"),
                                                queryTime(req.queryParam("until"), "until"));
         auto obj = withSchema(req.baseUrl, "ModerationEfficacy");
-        setTimestamp(obj, "since", report.since);
-        setTimestamp(obj, "until", report.until);
-        Poco::JSON::Array::Ptr rows = new Poco::JSON::Array;
-        for (const auto& r : report.rows) {
-          auto row = newObject();
-          row->set("detector", r.detector);
-          row->set("action", r.action);
-          row->set("target", r.target);
-          row->set("violationCount", r.violationCount);
-          row->set("avgLatencyMs", r.avgLatencyMs);
-          row->set("maxLatencyMs", r.maxLatencyMs);
-          rows->add(row);
-        }
-        obj->set("rows", rows);
+        setEfficacyFields(obj, report);
         return Response::json(200, obj);
       },
       "Violations per detector, action and target over a window, with the detectors' latency.", "moderation");

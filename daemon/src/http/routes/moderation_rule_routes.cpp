@@ -1,4 +1,4 @@
-// Moderation rules (interface §2.12, decisions §7), second shape: a Bearer user acting on
+// Moderation rules (docs/features.md#moderation), second shape: a Bearer user acting on
 // the active organization (or the one x-tenant-id selects). Any member reads and writes
 // them, as with environments and apps; another organization's rule is a 404.
 #include <Poco/JSON/Array.h>

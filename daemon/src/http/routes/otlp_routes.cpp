@@ -1,5 +1,5 @@
-// OTLP/HTTP traces ingest (decisions §6): POST /v1/traces, protobuf or JSON, gzip
-// accepted. /v1/* follows the OTLP/HTTP specification rather than §2: errors are a
+// OTLP/HTTP traces ingest (docs/api.md#otlp-ingest): POST /v1/traces, protobuf or JSON, gzip
+// accepted. /v1/* follows the OTLP/HTTP specification, not docs/api.md#errors: errors are a
 // google.rpc.Status in the request's encoding, refused spans a partial_success.
 #include <Poco/JSON/Parser.h>
 #include <spdlog/spdlog.h>
@@ -130,7 +130,7 @@ void registerOtlpRoutes(Router& router, AppContext& ctx) {
         } catch (const otlp::IngestError& e) {
           return Response::text(e.httpStatus(), otlp::contentTypeOf(*encoding), otlp::errorBody(*encoding, e));
         } catch (const ApiError& e) {
-          // A missing channel is bad data for OTLP (decisions §6): 400, not 404.
+          // A missing channel is bad data for OTLP (docs/api.md#otlp-ingest): 400, not 404.
           const int status = e.status() == 404 ? 400 : e.status();
           auto r = statusResponse(*encoding, status, rpcCodeOf(status), e.detail());
           for (const auto& [name, value] : e.headers()) r.headers.emplace_back(name, value);

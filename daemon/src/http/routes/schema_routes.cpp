@@ -1,4 +1,4 @@
-// /openapi.json and /schemas/<Name>.json (public, decisions §1).
+// /openapi.json and /schemas/<Name>.json (public; docs/api.md#the-two-shapes).
 #include "common/errors.h"
 #include "http/context.h"
 #include "http/router.h"
@@ -6,7 +6,117 @@
 
 namespace aev::http {
 
+namespace {
+
+// What the OpenAPI document says about routes whose files do not document themselves:
+// the API-key scope each one checks (auth::Authenticator::userOrApiKey in its handler),
+// request and answer bodies, and the query parameters of the first-shape lists and
+// streams. A route named here that no longer exists stops start-up (Router::document),
+// so the document cannot silently describe a route that is gone.
+void documentFirstShapeRoutes(Router& router) {
+  struct Access {
+    const char* method;
+    const char* path;
+    const char* apiKeyScope;
+    const char* requestSchema;
+    const char* responseMediaType;
+  };
+  static const Access kAccess[] = {
+      {"POST", "/auth/register", "", "RegisterInput", ""},
+      {"POST", "/auth/login", "", "LoginInput", ""},
+      {"POST", "/auth/refresh", "", "RefreshInput", ""},
+      {"POST", "/auth/logout", "", "RefreshInput", ""},
+      {"GET", "/auth/whoami", "*", "", ""},
+      {"POST", "/event", "publish", "EventInput", ""},
+      {"POST", "/events/batch", "publish", "EventBatchInput", ""},
+      {"GET", "/event/{channelId}/list", "read", "", ""},
+      {"GET", "/channel/{channelId}/subscribe", "subscribe", "", "text/event-stream"},
+      {"GET", "/channel/{channelId}/{eventIdentifier}/subscribe", "subscribe", "", "text/event-stream"},
+      {"POST", "/stream-tokens", "subscribe", "StreamTokenInput", ""},
+      {"GET", "/traces", "read", "", ""},
+      {"GET", "/traces/{traceId}/events", "read", "", ""},
+      {"GET", "/traces/{traceId}/summary", "read", "", ""},
+      {"GET", "/analytics/breakdown", "read", "", ""},
+      {"GET", "/analytics/dimensions", "read", "", ""},
+      {"GET", "/analytics/timeseries", "read", "", ""},
+      {"GET", "/analytics/latency", "read", "", ""},
+      {"GET", "/moderation/violations", "read", "", ""},
+      {"GET", "/moderation/efficacy", "read", "", ""},
+      {"POST", "/moderation/evaluate", "publish", "EventInput", ""},
+      {"POST", "/spend-policies/check", "publish", "", ""},
+      {"POST", "/v1/traces", "publish", "", ""},
+      {"GET", "/metrics", "", "", "text/plain"},
+  };
+  for (const auto& a : kAccess)
+    router.documentAccess(a.method, a.path, a.apiKeyScope, a.requestSchema, a.responseMediaType);
+
+  const ops::QueryParamDoc page{"page", "integer", "1-based page, default 1", {}, false};
+  const ops::QueryParamDoc limit{"limit", "integer", "1 to 100, default 20", {}, false};
+  const std::vector<ops::QueryParamDoc> streamQuery = {
+      {"agent_id", "string", "only events of this agentId", {}, false},
+      {"event_type", "string", "only events of this eventType", {}, false},
+      {"trace_id", "string", "only events of this traceId", {}, false},
+      {"last_event_id", "string", "resume after this event id (as the Last-Event-ID header)", {}, false},
+      {"stream_token", "string", "a token from POST /stream-tokens, for clients that cannot send headers", {}, false},
+  };
+  router.document("POST", "/event", {}, "Event");
+  router.document("POST", "/events/batch", {}, "EventBatchResult");
+  router.document("GET", "/event/{channelId}/list", {page, limit}, "EventPage");
+  router.document("GET", "/channel/{channelId}/subscribe", streamQuery, "");
+  router.document("GET", "/channel/{channelId}/{eventIdentifier}/subscribe", streamQuery, "");
+  router.document("POST", "/stream-tokens", {}, "StreamToken");
+  router.document("GET", "/traces",
+                  {page,
+                   limit,
+                   {"app", "string", "app id", {}, false},
+                   {"channel", "string", "channel id", {}, false},
+                   {"agent", "string", "agentId", {}, false},
+                   {"since", "string", "RFC 3339, traces starting at or after", {}, false},
+                   {"until", "string", "RFC 3339, traces starting before", {}, false}},
+                  "TraceList");
+  router.document("GET", "/traces/{traceId}/summary", {}, "TraceSummary");
+  router.document("POST", "/auth/login", {}, "TokenPair");
+  router.document("POST", "/auth/refresh", {}, "TokenPair");
+  router.document("GET", "/auth/whoami", {}, "WhoAmI");
+
+  // Answers whose `$schema` names a catalog schema (http/render.cpp, the routes' withSchema).
+  struct Answer {
+    const char* method;
+    const char* path;
+    const char* schema;
+  };
+  static const Answer kAnswers[] = {
+      {"POST", "/organizations", "Organization"},
+      {"GET", "/organizations/{id}", "Organization"},
+      {"PATCH", "/organizations/{id}", "Organization"},
+      {"PATCH", "/organization", "Organization"},
+      {"GET", "/v2/users/me/organizations", "OrganizationMemberships"},
+      {"PATCH", "/v2/users/me/active-org", "ActiveOrgResult"},
+      {"PATCH", "/organizations/{orgId}/members/{userId}", "OkResult"},
+      {"GET", "/admin/access-requests", "AccessRequestList"},
+      {"POST", "/admin/access-requests/{requestId}/status", "OkResult"},
+      {"POST", "/apps", "App"},
+      {"GET", "/apps/{appId}", "App"},
+      {"PATCH", "/apps/{id}", "App"},
+      {"POST", "/apps/{appId}/channels", "Channel"},
+      {"POST", "/channel", "Channel"},
+      {"GET", "/channel/{id}", "Channel"},
+      {"POST", "/environments", "Environment"},
+      {"GET", "/environments", "EnvironmentList"},
+      {"GET", "/environments/{environmentId}", "Environment"},
+      {"PATCH", "/environments/{environmentId}", "Environment"},
+  };
+  for (const auto& a : kAnswers) router.document(a.method, a.path, {}, a.schema);
+  router.document("GET", "/admin/users",
+                  {{"q", "string", "part of an e-mail address or username", {}, false},
+                   {"limit", "integer", "1 to 500, default 50", {}, false}},
+                  "AdminUserList");
+}
+
+}  // namespace
+
 void registerSchemaRoutes(Router& router, AppContext&) {
+  documentFirstShapeRoutes(router);
   router.add(
       "GET", "/schemas/{file}",
       [](Request& req) {
@@ -25,7 +135,9 @@ void registerSchemaRoutes(Router& router, AppContext&) {
       [&router](Request& req) {
         std::vector<ops::RouteDoc> docs;
         for (const auto& r : router.routes())
-          docs.push_back({r.method, r.pathTemplate, r.summary, r.tag, r.isPublic, r.query, r.responseSchema});
+          if (r.tag != "console")  // the console's web files are not part of the API
+            docs.push_back({r.method, r.pathTemplate, r.summary, r.tag, r.isPublic, r.query, r.responseSchema,
+                            r.apiKeyScope, r.requestSchema, r.responseMediaType});
         return Response::text(200, "application/json", ops::openApiDocument(docs, req.baseUrl));
       },
       "This OpenAPI 3.1 document.", "ops", true);

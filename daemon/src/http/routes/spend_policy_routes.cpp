@@ -1,4 +1,4 @@
-// Spend policies (interface §2.11, §4.9, decisions §7), second shape: a Bearer user acting
+// Spend policies (docs/features.md#spend-policies), second shape: a Bearer user acting
 // on the active organization (or the one x-tenant-id selects), like moderation rules;
 // another organization's policy is a 404. POST /spend-policies/check also takes an API
 // key with `publish` (the key that will publish asks before it calls a model).
@@ -13,6 +13,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 #include "spend/accountant.h"
 #include "spend/policy_service.h"
@@ -30,50 +31,6 @@ const std::set<std::string> kRungFields = {"at_percent", "action", "block_mode",
 const std::set<std::string> kCheckFields = {"apiKeyId", "appId",    "environmentId", "userId",
                                             "model",    "provider", "tagKey",        "tagValue"};
 
-Poco::Dynamic::Var optionalText(const std::optional<std::string>& v) {
-  return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var();
-}
-Poco::Dynamic::Var optionalId(const std::optional<std::int64_t>& v) {
-  return v ? Poco::Dynamic::Var(idString(*v)) : Poco::Dynamic::Var();
-}
-
-JsonObject policyJson(const std::string& baseUrl, const spend::PolicyView& view, bool withSchemaField) {
-  const auto& p = view.policy;
-  auto obj = withSchemaField ? withSchema(baseUrl, "SpendPolicy") : newObject();
-  obj->set("id", idString(p.id));
-  obj->set("policyId", idString(p.id));
-  obj->set("orgId", idString(p.orgId));
-  obj->set("name", p.name);
-  obj->set("apiKeyId", optionalId(p.apiKeyId));
-  obj->set("appId", optionalId(p.appId));
-  obj->set("environmentId", optionalId(p.environmentId));
-  obj->set("userId", optionalText(p.userId));
-  obj->set("model", optionalText(p.model));
-  obj->set("provider", optionalText(p.provider));
-  obj->set("tagKey", optionalText(p.tagKey));
-  obj->set("tagValue", optionalText(p.tagValue));
-  obj->set("limitUsd", p.limitUsd);
-  obj->set("currentSpendUsd", spend::usdOf(view.currentSpendNanos));
-  obj->set("windowType", p.windowType);
-  obj->set("cooldownMins", p.cooldownMins);
-  obj->set("destination", optionalText(p.destination));
-  obj->set("destinationType", optionalText(p.destinationType));
-  obj->set("enabled", p.enabled);
-  Poco::JSON::Array::Ptr rungs = new Poco::JSON::Array;
-  for (const auto& r : p.rungs) {
-    auto rung = newObject();
-    rung->set("at_percent", r.atPercent);
-    rung->set("action", r.action);
-    // A block rung saved without block_mode is hard (decisions §7 names hard first).
-    rung->set("block_mode", r.action == "block" ? Poco::Dynamic::Var(r.blockMode.value_or("hard")) : Poco::Dynamic::Var());
-    rung->set("fallback_model", optionalText(r.fallbackModel));
-    rungs->add(rung);
-  }
-  obj->set("rungs", rungs);
-  setTimestamp(obj, "createdAt", p.createdAt);
-  setTimestamp(obj, "updatedAt", p.updatedAt);
-  return obj;
-}
 
 // A nullable field: absent → untouched, null → cleared, else read by `read`.
 template <class T, class Read>

@@ -1,5 +1,7 @@
-// Traces (interface §4.6): Bearer or an API key with `read`.
+// Traces (docs/features.md#traces): Bearer or an API key with `read`.
 #include <Poco/JSON/Array.h>
+
+#include <map>
 
 #include "auth/authenticator.h"
 #include "events/event.h"
@@ -7,6 +9,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 #include "traces/trace_service.h"
 
@@ -18,23 +21,6 @@ std::optional<std::int64_t> idParam(const Request& req, const std::string& name)
   auto v = req.queryParam(name);
   if (!v || v->empty()) return std::nullopt;
   return queryInt(v, name, 0, 1, INT64_MAX);
-}
-
-Poco::JSON::Array::Ptr stringArray(const std::vector<std::string>& values) {
-  Poco::JSON::Array::Ptr arr = new Poco::JSON::Array;
-  for (const auto& v : values) arr->add(v);
-  return arr;
-}
-
-JsonObject traceItem(const store::TraceRecord& t) {
-  auto obj = newObject();
-  obj->set("traceId", t.traceId);
-  setTimestamp(obj, "startTime", t.startTime);
-  setTimestamp(obj, "endTime", t.endTime);
-  obj->set("eventCount", t.eventCount);
-  obj->set("errorCount", t.errorCount);
-  obj->set("agents", stringArray(t.agents));
-  return obj;
 }
 
 }  // namespace
@@ -50,10 +36,31 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         q.appId = idParam(req, "app");
         q.channelId = idParam(req, "channel");
         q.agent = req.queryFilter("agent");
+        q.model = req.queryFilter("model");
+        q.provider = req.queryFilter("provider");
+        q.tool = req.queryFilter("tool");
         q.since = queryTime(req.queryParam("since"), "since");
         q.until = queryTime(req.queryParam("until"), "until");
         if (q.since && q.until && *q.since > *q.until)
           throw errors::invalidField("query.since", "must not be after until");
+        if (auto status = req.queryFilter("status")) {
+          if (*status != "error" && *status != "ok") throw errors::invalidField("query.status", "must be error or ok");
+          q.withErrors = *status == "error";
+        }
+        if (auto sort = req.queryFilter("sort")) {
+          static const std::map<std::string, store::TraceQuery::Order> kOrders = {
+              {"start", store::TraceQuery::Order::Start},
+              {"duration", store::TraceQuery::Order::Duration},
+              {"events", store::TraceQuery::Order::Events},
+              {"errors", store::TraceQuery::Order::Errors}};
+          auto it = kOrders.find(*sort);
+          if (it == kOrders.end()) throw errors::invalidField("query.sort", "must be start, duration, events or errors");
+          q.orderBy = it->second;
+        }
+        if (auto order = req.queryFilter("order")) {
+          if (*order != "asc" && *order != "desc") throw errors::invalidField("query.order", "must be asc or desc");
+          q.ascending = *order == "asc";
+        }
         auto result = ctx.traces->list(orgId, q, page, limit);
         auto obj = newObject();
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
@@ -62,7 +69,9 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         obj->set("meta", pageMeta(result.total, page, limit));
         return Response::json(200, obj);
       },
-      "Traces, newest first (filters app, channel, agent, since, until).", "traces");
+      "Traces, newest first (filters app, channel, agent, model, provider, tool, since, until, status; sort start | "
+      "duration | events | errors, order desc | asc).",
+      "traces");
 
   router.add(
       "GET", "/traces/:traceId/events",
@@ -78,19 +87,7 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
       "GET", "/traces/:traceId/summary",
       [&ctx](Request& req) {
         const auto orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
-        auto t = ctx.traces->summary(orgId, req.param("traceId"));
-        auto obj = newObject();
-        obj->set("traceId", t.traceId);
-        obj->set("eventCount", t.eventCount);
-        obj->set("agents", stringArray(t.agents));
-        obj->set("eventTypes", stringArray(t.eventTypes));
-        setTimestamp(obj, "startTime", t.startTime);
-        setTimestamp(obj, "endTime", t.endTime);
-        obj->set("duration", static_cast<double>(t.endTime - t.startTime) / 1000.0);  // milliseconds
-        obj->set("errorCount", t.errorCount);
-        obj->set("toolCallCount", t.toolCallCount);
-        obj->set("handoffCount", t.handoffCount);
-        return Response::json(200, obj);
+        return Response::json(200, traceSummaryJson(ctx.traces->summary(orgId, req.param("traceId"))));
       },
       "A trace's summary: counts, agents, event types, duration in ms.", "traces");
 }

@@ -1,4 +1,4 @@
-// Webhooks (interface §2.9, §4.7, §6.2; decisions §7): endpoints of a channel, their
+// Webhooks (docs/features.md#webhooks): endpoints of a channel, their
 // delivery attempts, redelivery, and the internal ingest call clients are refused. A
 // Bearer user acting on the active organization (or the one x-tenant-id selects); any
 // member manages them, as with apps and channels; another organization's endpoint is a 404.
@@ -22,7 +22,7 @@ namespace {
 
 const std::set<std::string> kEndpointFields = {"url", "channelId", "eventTypes", "description", "active"};
 
-// The superset of both shapes (decisions §1): integer id and channelId as the first
+// The superset of both shapes (docs/api.md#the-two-shapes): integer id and channelId as the first
 // shape takes them, endpointId and orgId as decimal strings.
 JsonObject endpointJson(const std::string& baseUrl, const store::WebhookEndpointRecord& e, bool withSecret) {
   auto obj = withSchema(baseUrl, "WebhookEndpoint");
@@ -108,7 +108,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
         return Response::json(200, list);
       },
       "Webhook endpoints of a channel (without their secrets).", "webhooks");
-  // A bare array (interface §4.7): the schema catalog holds objects only; items are WebhookEndpoint.
+  // A bare array: the schema catalog holds objects only; items are WebhookEndpoint.
 
   router.add(
       "GET", "/webhooks/endpoints/{id}",
@@ -162,7 +162,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
       "to 4 KiB; nextAttemptAt when a retry is scheduled).",
       "webhooks");
   router.document("GET", "/webhooks/deliveries/{endpointId}", {{"limit", "integer", "1..200, default 50", {}, false}},
-                  "");  // a bare array of delivery records (interface §4.7)
+                  "");  // a bare array of delivery records
 
   router.add(
       "POST", "/webhooks/endpoints/{id}/deliveries/{deliveryId}/redeliver",
@@ -180,7 +180,7 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
   router.add(
       "POST", "/webhooks/ingest/{endpointId}",
       [&ctx](Request& req) {
-        // No client credentials apply: only the service's internal key (decisions §7).
+        // No client credentials apply: only the service's internal key (docs/features.md#webhooks).
         const auto key = req.header("x-internal-key");
         ctx.webhooks->requireInternalKey(key);  // before anything else, a bad path included
         auto pending = ctx.webhooks->ingest(key, pathId(req.param("endpointId"), "Webhook endpoint"));

@@ -126,7 +126,7 @@ class aev_testing_fake_host {
     api_.call_error = [](aev_call* c, aev_str m) { c->error = str(m); };
     api_.call_deadline_ms = [](aev_call* c) { return c->deadlineMs; };
     api_.call_add_match = [](aev_call* c, const aev_match* m) -> aev_status {
-      if (c->purpose != 1 || !m || m->struct_size < sizeof(aev_match) || m->start >= m->end ||
+      if (c->purpose != 1 || !m || m->struct_size < AEV_MATCH_SIZE_1_0 || m->start >= m->end ||
           m->end > c->text.size() || !boundary(c->text, m->start) || !boundary(c->text, m->end) ||
           !std::isfinite(m->score) || m->score < 0 || m->score > 1 || (m->label.len && !m->label.ptr)) {
         ++c->rejected;
@@ -278,9 +278,15 @@ class aev_testing_fake_host {
     return i == 0 || i == t.size() || (i < t.size() && (static_cast<unsigned char>(t[i]) & 0xC0) != 0x80);
   }
 
+  // The host accepts any vtable from its 1.0 size upward, as the daemon does.
+  static std::size_t minimumSize(const aev_detector_v1*) { return AEV_DETECTOR_V1_SIZE_1_0; }
+  static std::size_t minimumSize(const aev_exporter_v1*) { return AEV_EXPORTER_V1_SIZE_1_0; }
+  static std::size_t minimumSize(const aev_alert_sink_v1*) { return AEV_ALERT_SINK_V1_SIZE_1_0; }
+  static std::size_t minimumSize(const aev_dimension_v1*) { return AEV_DIMENSION_V1_SIZE_1_0; }
+
   template <class VT>
   aev_status add(std::vector<std::pair<std::string, VT>>& list, const VT* v, bool complete) {
-    if (!v || v->struct_size < sizeof(VT) || !v->name || !complete) {
+    if (!v || v->struct_size < minimumSize(v) || !v->name || !complete) {
       problems_ += "invalid vtable; ";
       return AEV_ERR_INVALID_ARGUMENT;
     }

@@ -1,0 +1,108 @@
+// The console's weight and the trace detail's render time (a report, not a pass/fail test).
+//
+//   node bench/console.mjs [path/to/agent-eventsd]     (default build/daemon/agent-eventsd)
+//
+// 1. Bytes on the wire: the page and every file it can load (all of daemon/console/'s
+//    served files), fetched as a browser does (Accept-Encoding: gzip), against the issue's
+//    budget of 100 KB gzip; raw sizes beside them. The third-party share is the baseline.
+// 2. Render: a trace of 2,000 events (1,000 spans of two events each, nested four deep)
+//    opened in headless Chromium; time from navigation start to the last waterfall row on
+//    screen, median of 5 loads, against the budget of 1 s. Needs tests/browser/node_modules.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.env.AEV_DAEMON_BIN = path.resolve(process.argv[2] || path.join(root, 'build/daemon/agent-eventsd'));
+const { Daemon, CHROMIUM_ARGS, chromiumBin } = await import(path.join(root, 'tests/browser/support.mjs'));
+const require = createRequire(path.join(root, 'tests/browser/package.json'));
+const { chromium } = require('playwright-core');
+
+const daemon = new Daemon({ 'log.level': 'warn' });
+await daemon.start();
+try {
+  // ---------------------------------------------------------------- sizes
+  const page = await (await fetch(`${daemon.base}/console/`, { headers: { 'Accept-Encoding': 'gzip' } })).text();
+  const base = page.match(/\/console\/a\/[0-9a-f]{16}\//)[0];
+  const consoleDir = path.join(root, 'daemon/console');
+  const files = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(js|mjs|css|svg|html|txt)$/.test(e.name) && e.name !== 'index.html') files.push(path.relative(consoleDir, p));
+    }
+  };
+  walk(consoleDir);
+  const http = await import('node:http');
+  const wire = (url) => new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+      let n = 0;
+      res.on('data', (c) => { n += c.length; });
+      res.on('end', () => resolve({ bytes: n, gzip: res.headers['content-encoding'] === 'gzip', status: res.statusCode }));
+    }).on('error', reject);
+  });
+  const rows = [];
+  const pageWire = await wire(`${daemon.base}/console/`);
+  rows.push({ file: 'index.html', wire: pageWire.bytes, raw: Buffer.byteLength(page) });
+  for (const f of files.sort()) {
+    const w = await wire(`${daemon.base}${base}${f}`);
+    if (w.status !== 200) throw new Error(`${f}: ${w.status}`);
+    rows.push({ file: f, wire: w.bytes, raw: fs.statSync(path.join(consoleDir, f)).size });
+  }
+  const sum = (list, k) => list.reduce((a, r) => a + r[k], 0);
+  const isVendor = (r) => r.file.startsWith('vendor/');
+  const shipped = rows.filter((r) => r.file !== 'vendor/licenses.txt'); // served, never loaded by the page
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log('## Console bytes (gzip on the wire; raw in brackets)');
+  for (const r of rows) console.log(`  ${r.file.padEnd(28)} ${kb(r.wire).padStart(9)}  (${kb(r.raw)})`);
+  const total = sum(shipped, 'wire');
+  console.log(`  page + all assets the page loads: ${kb(total)} gzip (${kb(sum(shipped, 'raw'))} raw); budget 100 KB → ratio ${(total / 102400).toFixed(2)}`);
+  console.log(`  of which third-party (Preact, hooks, htm, uPlot): ${kb(sum(shipped.filter(isVendor), 'wire'))}; our own code and CSS: ${kb(sum(shipped.filter((r) => !isVendor(r)), 'wire'))}`);
+
+  // ---------------------------------------------------------------- render of a 2,000-event trace
+  const id = `${process.pid}`;
+  const user = { username: `bench_${id}`, email: `bench-${id}@example.test`, password: `pw-${id}-Secret!` };
+  const reg = await daemon.expect(201, 'POST', '/auth/register', user);
+  const { access_token: token } = await daemon.expect(200, 'POST', '/auth/login', { login: user.username, password: user.password });
+  const app = await daemon.expect(201, 'POST', '/apps', { name: 'bench' }, token);
+  const ch = await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'bench' }, token);
+  const traceId = `bench-${id}`;
+  const t0 = Date.now() - 600_000;
+  const events = [];
+  for (let s = 0; s < 1000; s += 1) {
+    const parent = s === 0 ? undefined : s < 10 ? 's0' : s < 100 ? `s${s % 10}` : `s${10 + (s % 90)}`;
+    const start = t0 + s * 200;
+    const common = { channel_id: ch.id, traceId, spanId: `s${s}`, parentSpanId: parent, agentId: `agent-${s % 7}` };
+    events.push({ ...common, identifier: `step-${s}`, eventType: s % 3 ? 'agent.message' : 'agent.tool_call.start', timestamp: new Date(start).toISOString(),
+      payload: { step: s }, metadata: { duration_ms: 150 + (s % 40), model: 'gpt-4o', usage: { input_tokens: 100 + s, output_tokens: 20 } } });
+    events.push({ ...common, identifier: `step-${s}-end`, eventType: 'agent.tool_call.end', timestamp: new Date(start + 150).toISOString(), payload: { ok: true } });
+  }
+  for (let i = 0; i < events.length; i += 500) {
+    const r = await daemon.expect(200, 'POST', '/events/batch', { events: events.slice(i, i + 500) }, token);
+    if (r.failed) throw new Error(`seeding failed: ${JSON.stringify(r.results.find((x) => x.status !== 201))}`);
+  }
+  const browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const tab = await context.newPage();
+  await tab.goto(`${daemon.base}/console/`);
+  await tab.getByLabel('E-mail or username').fill(user.username);
+  await tab.getByLabel('Password', { exact: true }).fill(user.password);
+  await tab.getByRole('button', { name: 'Sign in' }).click();
+  await tab.locator('nav.side').waitFor();
+  const times = [];
+  for (let run = 0; run < 5; run += 1) {
+    await tab.goto(`${daemon.base}/console/traces/${traceId}?org=${reg.organizationId}`);
+    await tab.waitForFunction(() => document.querySelectorAll('.wf-row[data-key]').length >= 1000, null, { timeout: 60_000 });
+    times.push(await tab.evaluate(() => performance.now()));
+  }
+  times.sort((a, b) => a - b);
+  const rowsShown = await tab.locator('.wf-row[data-key]').count();
+  console.log('## Trace detail, 2,000 events (1,000 spans)');
+  console.log(`  navigation start → all ${rowsShown} rows on screen (sign-in by cookie, 2 API calls, render): median ${Math.round(times[2])} ms, range ${Math.round(times[0])}–${Math.round(times[4])} ms; budget 1000 ms → ratio ${(times[2] / 1000).toFixed(2)}`);
+  await browser.close();
+} finally {
+  await daemon.stop();
+  daemon.cleanup();
+}

@@ -1,0 +1,138 @@
+// The console's entry point: theme, sign-in state, the shell (navigation, organization,
+// theme and account) and the view the URL names.
+import { onAuthChange, refresh, logout, signedIn } from './api.js';
+import { html, render, useEffect, useState } from './lib.js';
+import { href, Link, navigate, useLocation } from './router.js';
+import { chooseOrg, loadSession, SessionContext } from './session.js';
+import { applyTheme, setTheme, themeChoice } from './theme.js';
+import { Icon, Spinner } from './ui.js';
+import { LoginView } from './views/login.js';
+import { LiveView } from './views/live.js';
+import { TracesView } from './views/traces.js';
+import { TraceView } from './views/trace.js';
+import { AnalyticsView } from './views/analytics.js';
+import { SettingsView } from './views/settings.js';
+
+applyTheme();
+
+const NAV = [
+  { name: 'live', path: '/live', label: 'Live tail', icon: 'live' },
+  { name: 'traces', path: '/traces', label: 'Traces', icon: 'traces' },
+  { name: 'analytics', path: '/analytics', label: 'Analytics', icon: 'analytics' },
+  { name: 'settings', path: '/settings', label: 'Settings', icon: 'settings' },
+];
+
+const TITLES = { live: 'Live tail', traces: 'Traces', trace: 'Trace', analytics: 'Analytics', settings: 'Settings' };
+
+function ThemeSwitch() {
+  const [choice, setChoice] = useState(themeChoice());
+  const options = [['system', 'auto', 'System theme'], ['light', 'sun', 'Light theme'], ['dark', 'moon', 'Dark theme']];
+  return html`<div class="seg" role="group" aria-label="Theme">
+    ${options.map(([value, icon, label]) => html`<button type="button" class=${choice === value ? 'on' : ''} aria-pressed=${String(choice === value)}
+      title=${label} aria-label=${label} onClick=${() => { setTheme(value); setChoice(value); }}><${Icon} name=${icon} size=${14} /></button>`)}
+  </div>`;
+}
+
+function OrgSwitch({ session, org, route }) {
+  if (!session.orgs.length) return null;
+  const change = (id) => {
+    // The same screen in the other organization; ids in the URL belong to the old one.
+    const path = route.name === 'trace' ? '/traces' : `/${route.name === 'home' ? 'live' : route.name}`;
+    navigate(href(path, { org: id }));
+  };
+  return html`<label class="org-switch" for="org-switch"><span class="sr-only">Organization</span>
+    <select id="org-switch" value=${org?.id} onChange=${(e) => change(e.currentTarget.value)}>
+      ${session.orgs.map((o) => html`<option value=${o.id} selected=${o.id === org?.id}>${o.name}</option>`)}
+    </select></label>`;
+}
+
+function Shell({ session, route }) {
+  const org = chooseOrg(session, route.query.org);
+  useEffect(() => {
+    if (org && String(route.query.org) !== String(org.id)) {
+      const q = new URLSearchParams(window.location.search);
+      q.set('org', org.id);
+      navigate(`${window.location.pathname}?${q}`, { replace: true });
+    }
+  }, [org?.id, route.query.org]);
+  useEffect(() => {
+    document.title = `${TITLES[route.name] || 'Console'} · ${org ? org.name : ''} · agent-events`;
+  }, [route.name, org?.id]);
+  useEffect(() => {
+    // "/" focuses the screen's first filter, as in most consoles.
+    const onKey = (e) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+      const input = document.querySelector('main input[type=search], main input');
+      if (input) {
+        e.preventDefault();
+        input.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const redirect = route.name === 'home' || route.name === 'login';
+  useEffect(() => {
+    if (redirect) navigate(href('/live'), { replace: true });
+  }, [redirect]);
+  if (redirect) return null;
+  const orgKey = org ? org.id : 'none';
+  let view;
+  switch (route.name) {
+    case 'live': view = html`<${LiveView} key=${orgKey} route=${route} />`; break;
+    case 'traces': view = html`<${TracesView} key=${orgKey} route=${route} />`; break;
+    case 'trace': view = html`<${TraceView} key=${`${orgKey}-${route.params.id}`} route=${route} />`; break;
+    case 'analytics': view = html`<${AnalyticsView} key=${orgKey} route=${route} />`; break;
+    case 'settings': view = html`<${SettingsView} key=${orgKey} route=${route} />`; break;
+    default: view = html`<div class="page"><h1>Not found</h1><p>No console page at this address. <${Link} to=${href('/live')}>Go to the live tail</${Link}>.</p></div>`;
+  }
+  const active = route.name === 'trace' ? 'traces' : route.name;
+  const who = session.me ? session.me.username || session.me.email : session.user.email;
+  return html`<${SessionContext.Provider} value=${{ ...session, org }}>
+    <div class="shell">
+      <a class="skip" href="#main">Skip to content</a>
+      <nav class="side" aria-label="Console">
+        <div class="brand"><span class="brand-mark" aria-hidden="true"></span>agent-events</div>
+        <${OrgSwitch} session=${session} org=${org} route=${route} />
+        <ul class="nav">
+          ${NAV.map((n) => html`<li><${Link} to=${href(n.path)} class=${active === n.name ? 'active' : ''}
+            aria-current=${active === n.name ? 'page' : undefined}><${Icon} name=${n.icon} />${n.label}</${Link}></li>`)}
+        </ul>
+        <div class="side-foot">
+          <${ThemeSwitch} />
+          <div class="who" title=${session.user.email}>${who}</div>
+          <button type="button" class="btn btn-ghost btn-sm" onClick=${() => logout()}><${Icon} name="logout" size=${14} />Sign out</button>
+        </div>
+      </nav>
+      <main id="main" tabindex="-1">${view}</main>
+    </div>
+  </${SessionContext.Provider}>`;
+}
+
+function App() {
+  const route = useLocation();
+  const [auth, setAuth] = useState(signedIn() ? 'in' : 'unknown');
+  const [session, setSession] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => onAuthChange((inNow) => setAuth(inNow ? 'in' : 'out')), []);
+  useEffect(() => {
+    if (auth === 'unknown') refresh().then((ok) => setAuth(ok ? 'in' : 'out'));
+  }, []);
+  useEffect(() => {
+    if (auth !== 'in') {
+      setSession(null);
+      return;
+    }
+    loadSession().then(setSession, setError);
+  }, [auth]);
+  if (auth === 'unknown' || (auth === 'in' && !session && !error)) {
+    return html`<div class="boot"><${Spinner} label="Starting the console" /></div>`;
+  }
+  if (auth === 'out') return html`<${LoginView} route=${route} />`;
+  if (error) return html`<div class="boot"><p class="error-box" role="alert">${error.message}</p></div>`;
+  return html`<${Shell} session=${session} route=${route} />`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));

@@ -1,0 +1,259 @@
+// One trace: the summary on top, a waterfall treegrid (offset and duration bars, error
+// marks, tokens and cost per row), and the selected row's events in a side panel.
+// While the trace runs, its events stream in and new spans appear in place: rows are
+// keyed by span and ordered by start, so the rows already shown keep their order, and
+// the time axis only grows in steps, so their bars keep their place.
+//
+// Keyboard (WAI-ARIA treegrid): j / ↓ next row, k / ↑ previous, → expand or go to the
+// first child, ← collapse or go to the parent, Home / End, Esc closes the panel.
+import { api } from '../api.js';
+import { dateTime, ms, num, usd, when } from '../format.js';
+import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
+import { href, Link, setQuery } from '../router.js';
+import { ChannelStream } from '../stream.js';
+import { Empty, ErrorBox, Icon, JsonView, ShortId, Spinner } from '../ui.js';
+import { axisSpan, buildSpans, flatten, totals } from '../waterfall.js';
+
+function download(traceId, summary, events) {
+  const blob = new Blob([JSON.stringify({ traceId, summary, events }, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `trace-${traceId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function Summary({ traceId, summary, sums, live, onDownload }) {
+  const duration = Number.isFinite(sums.end - sums.start) ? sums.end - sums.start : 0;
+  const stat = (label, value, cls = '') => html`<div class="stat"><dt>${label}</dt><dd class=${cls}>${value}</dd></div>`;
+  return html`<section class="summary" aria-label="Trace summary">
+    <div class="summary-head">
+      <div>
+        <div class="kicker"><${Link} to=${href('/traces')}>Traces</${Link}> / trace</div>
+        <h1 class="mono trace-title" title=${traceId}>${traceId}</h1>
+      </div>
+      <div class="head-right">
+        ${live ? html`<span class=${`badge badge-${live.state === 'live' ? 'ok' : 'wait'}`} data-testid="trace-live" role="status"
+          title="New events of this trace appear as they are published"><span class="dot" aria-hidden="true"></span>${live.state === 'live' ? 'Live' : 'Reconnecting…'}</span>` : null}
+        <button type="button" class="btn" onClick=${onDownload}><${Icon} name="download" size=${14} />Download JSON</button>
+      </div>
+    </div>
+    <dl class="stats">
+      ${stat('Started', summary ? dateTime(summary.startTime) : '–')}
+      ${stat('Duration', ms(duration))}
+      ${stat('Events', num(summary ? summary.eventCount : 0))}
+      ${stat('Errors', num(summary ? summary.errorCount : sums.errors), summary && summary.errorCount ? 'err' : '')}
+      ${stat('Tool calls', num(summary ? summary.toolCallCount : 0))}
+      ${stat('Tokens', num(sums.tokens))}
+      ${stat('Cost', usd(sums.cost))}
+      ${stat('Agents', summary && summary.agents.length ? summary.agents.map((a) => html`<span class="chip">${a}</span>`) : '–')}
+    </dl>
+  </section>`;
+}
+
+function SpanPanel({ row, origin, onClose }) {
+  const ref = useRef(null);
+  if (!row) return null;
+  const s = row.span;
+  return html`<aside class="panel" aria-label=${`Span ${s.name}`} ref=${ref}>
+    <header class="panel-head">
+      <div><div class="panel-kicker">${s.types.join(', ') || 'event'}</div><h2 class="panel-title">${s.name}</h2></div>
+      <button type="button" class="btn btn-ghost btn-icon" onClick=${onClose} aria-label="Close (Esc)"><${Icon} name="close" /></button>
+    </header>
+    <dl class="facts">
+      <dt>Starts at</dt><dd>+${ms(s.start - origin)}</dd>
+      <dt>Duration</dt><dd>${ms(s.duration)}</dd>
+      ${s.agent ? html`<dt>Agent</dt><dd>${s.agent}</dd>` : null}
+      ${s.model ? html`<dt>Model</dt><dd class="mono">${s.model}</dd>` : null}
+      ${s.tokens ? html`<dt>Tokens</dt><dd>${num(s.input)} in · ${num(s.output)} out</dd>` : null}
+      ${s.cost ? html`<dt>Cost</dt><dd>${usd(s.cost)}</dd>` : null}
+      ${s.spanId ? html`<dt>Span</dt><dd class="mono">${s.spanId}</dd>` : null}
+      ${s.error ? html`<dt>Status</dt><dd class="err">Error</dd>` : null}
+    </dl>
+    ${s.events.map((e) => html`<section class="panel-event" key=${e.id}>
+      <h3 class="panel-sub">${e.eventType || e.identifier} <span class="muted small">#${e.id} · ${when(e)}</span></h3>
+      <${JsonView} value=${e} /></section>`)}
+  </aside>`;
+}
+
+function Ticks({ axis }) {
+  const marks = [0, 0.5, 1];
+  return html`<div class="wf-ticks" aria-hidden="true">${marks.map((m) => html`<span class="wf-tick" style=${{ left: `${m * 100}%` }}>${ms(m * axis)}</span>`)}</div>`;
+}
+
+export function TraceView({ route }) {
+  const traceId = route.params.id;
+  const selectedKey = route.query.span ? (route.query.span.includes(':') ? route.query.span : `s:${route.query.span}`) : '';
+  const [state, setState] = useState({ loading: true, error: null, summary: null, events: [] });
+  const [collapsed, setCollapsed] = useState(() => new Set());
+  const [live, setLive] = useState(null);
+  const axisRef = useRef(0);
+  const gridRef = useRef(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    const streams = [];
+    const seen = new Set();
+    (async () => {
+      try {
+        const [summary, events] = await Promise.all([
+          api.get(`/traces/${encodeURIComponent(traceId)}/summary`),
+          api.get(`/traces/${encodeURIComponent(traceId)}/events`),
+        ]);
+        if (cancelled) return;
+        for (const e of events) seen.add(e.id);
+        setState({ loading: false, error: null, summary, events });
+        // Follow each channel the trace has events in, from its newest event on.
+        const cursors = new Map();
+        for (const e of events) cursors.set(e.channel_id, Math.max(cursors.get(e.channel_id) || 0, e.id));
+        for (const [channelId, lastId] of cursors) {
+          streams.push(new ChannelStream(channelId, {
+            filters: { trace_id: traceId }, lastId,
+            onStatus: (s) => !cancelled && setLive({ state: s.state }),
+            onEvents: (batch) => {
+              const fresh = batch.filter((e) => !seen.has(e.id) && e.traceId === traceId);
+              for (const e of fresh) seen.add(e.id);
+              if (!fresh.length || cancelled) return;
+              setState((st) => ({ ...st, events: [...st.events, ...fresh] }));
+              api.get(`/traces/${encodeURIComponent(traceId)}/summary`).then((summary) => !cancelled && setState((st) => ({ ...st, summary })), () => {});
+            },
+          }).start());
+        }
+      } catch (error) {
+        if (!cancelled) setState({ loading: false, error, summary: null, events: [] });
+      }
+    })();
+    return () => {
+      cancelled = true;
+      for (const s of streams) s.stop();
+    };
+  }, [traceId]);
+
+  const spans = useMemo(() => buildSpans(state.events), [state.events]);
+  const rows = useMemo(() => flatten(spans, collapsed), [spans, collapsed]);
+  const sums = useMemo(() => totals(spans), [spans]);
+  const origin = Number.isFinite(sums.start) ? sums.start : 0;
+  axisRef.current = axisSpan(Number.isFinite(sums.end) ? sums.end - origin : 0, axisRef.current);
+  const axis = axisRef.current || 1;
+  const index = rows.findIndex((r) => r.span.key === selectedKey);
+  const selected = index >= 0 ? rows[index] : null;
+
+  const select = (key) => {
+    setQuery({ span: key ? (key.startsWith('s:') ? key.slice(2) : key) : '' });
+  };
+  const toggle = (key, open) => {
+    setCollapsed((c) => {
+      const n = new Set(c);
+      const isOpen = !n.has(key);
+      if (open === undefined ? isOpen : !open) n.add(key);
+      else n.delete(key);
+      return n;
+    });
+  };
+
+  useEffect(() => {
+    if (!selectedKey || !gridRef.current) return;
+    const el = gridRef.current.querySelector(`[data-key="${CSS.escape(selectedKey)}"]`);
+    if (el && document.activeElement !== el && gridRef.current.contains(document.activeElement)) el.focus();
+    if (el) el.scrollIntoView({ block: 'nearest' });
+  }, [selectedKey, rows.length]);
+
+  const onKeyDown = (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const at = index < 0 ? -1 : index;
+    const go = (i) => {
+      if (i >= 0 && i < rows.length) {
+        e.preventDefault();
+        select(rows[i].span.key);
+        gridRef.current?.querySelector(`[data-key="${CSS.escape(rows[i].span.key)}"]`)?.focus();
+      }
+    };
+    switch (e.key) {
+      case 'j': case 'ArrowDown': go(at + 1); break;
+      case 'k': case 'ArrowUp': go(at < 0 ? 0 : at - 1); break;
+      case 'Home': go(0); break;
+      case 'End': go(rows.length - 1); break;
+      case 'ArrowRight':
+        if (selected && selected.hasChildren) {
+          e.preventDefault();
+          if (collapsed.has(selected.span.key)) toggle(selected.span.key, true);
+          else go(at + 1);
+        }
+        break;
+      case 'ArrowLeft':
+        if (selected) {
+          e.preventDefault();
+          if (selected.hasChildren && !collapsed.has(selected.span.key)) toggle(selected.span.key, false);
+          else if (selected.parentKey) go(rows.findIndex((r) => r.span.key === selected.parentKey));
+        }
+        break;
+      case 'Escape': if (selectedKey) { e.preventDefault(); select(''); } break;
+      default:
+    }
+  };
+  useEffect(() => {
+    // j/k and Esc also work before the grid has focus.
+    const onKey = (e) => {
+      const t = e.target;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.tagName === 'BUTTON')) {
+        if (e.key !== 'Escape') return;
+      }
+      if (gridRef.current && gridRef.current.contains(t)) return;
+      if (['j', 'k', 'Escape'].includes(e.key)) onKeyDown(e);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  if (state.loading) return html`<div class="page"><${Spinner} label="Loading the trace" /></div>`;
+  if (state.error) {
+    return html`<div class="page"><div class="kicker"><${Link} to=${href('/traces')}>Traces</${Link}></div>
+      ${state.error.status === 404 ? html`<${Empty} title="No such trace in this organization" />` : html`<${ErrorBox} error=${state.error} />`}</div>`;
+  }
+  return html`<div class=${`page page-split${selected ? ' with-panel' : ''}`}>
+    <div class="page-main">
+      <${Summary} traceId=${traceId} summary=${state.summary} sums=${sums} live=${live}
+        onDownload=${() => download(traceId, state.summary, state.events)} />
+      <div class="wf" role="treegrid" aria-label="Waterfall of the trace's spans" aria-rowcount=${rows.length + 1}
+        ref=${gridRef} onKeyDown=${onKeyDown} data-testid="waterfall">
+        <div class="wf-row wf-head" role="row" aria-rowindex="1">
+          <span class="wf-name" role="columnheader">Span</span>
+          <span class="wf-track" role="columnheader"><span class="sr-only">Timeline</span><${Ticks} axis=${axis} /></span>
+          <span class="wf-num" role="columnheader">Duration</span>
+          <span class="wf-num" role="columnheader">Tokens</span>
+          <span class="wf-num" role="columnheader">Cost</span>
+        </div>
+        ${rows.map((r, i) => {
+          const s = r.span;
+          const left = ((s.start - origin) / axis) * 100;
+          const width = (s.duration / axis) * 100;
+          const isSel = s.key === selectedKey;
+          const open = r.hasChildren ? !collapsed.has(s.key) : undefined;
+          return html`<div key=${s.key} data-key=${s.key} class=${`wf-row${isSel ? ' selected' : ''}${s.error ? ' has-error' : ''}`} role="row"
+            aria-level=${r.depth} aria-rowindex=${i + 2} aria-selected=${String(isSel)} aria-expanded=${open === undefined ? undefined : String(open)}
+            tabindex=${isSel || (index < 0 && i === 0) ? 0 : -1} onClick=${() => select(s.key)}>
+            <span class="wf-name" role="gridcell" style=${{ paddingLeft: `${(r.depth - 1) * 16 + 6}px` }}>
+              ${r.hasChildren ? html`<button type="button" class=${`wf-toggle${open ? ' open' : ''}`} tabindex="-1" aria-label=${open ? 'Collapse' : 'Expand'}
+                onClick=${(e) => { e.stopPropagation(); toggle(s.key); }}><${Icon} name="chevron" size=${12} /></button>` : html`<span class="wf-toggle-space"></span>`}
+              <span class=${`kind kind-${s.kind}`} aria-hidden="true"></span>
+              <span class="wf-label" title=${s.name}>${s.name}</span>
+              ${s.agent && r.depth === 1 ? html`<span class="chip chip-sm">${s.agent}</span>` : null}
+              ${s.error ? html`<span class="err-mark" title="Error" role="img" aria-label="error"><${Icon} name="alert" size=${12} /></span>` : null}
+            </span>
+            <span class="wf-track" role="gridcell" aria-label=${`starts +${ms(s.start - origin)}, lasts ${ms(s.duration)}`}>
+              <span class=${`wf-bar kind-${s.kind}${s.duration === 0 ? ' point' : ''}`} data-start=${s.start} style=${{ left: `${left}%`, width: s.duration === 0 ? undefined : `${width}%` }}></span>
+            </span>
+            <span class="wf-num mono" role="gridcell">${s.duration ? ms(s.duration) : html`<span class="muted">–</span>`}</span>
+            <span class="wf-num mono" role="gridcell">${s.tokens ? html`<span title=${`${num(s.input)} in · ${num(s.output)} out`}>${num(s.tokens)}</span>` : html`<span class="muted">–</span>`}</span>
+            <span class="wf-num mono" role="gridcell">${s.cost ? usd(s.cost) : html`<span class="muted">–</span>`}</span>
+          </div>`;
+        })}
+      </div>
+      <p class="hint kbd-hint">Keys: <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↓</kbd>/<kbd>↑</kbd> move, <kbd>←</kbd>/<kbd>→</kbd> collapse and expand, <kbd>Esc</kbd> closes the panel.</p>
+    </div>
+    ${selected ? html`<${SpanPanel} row=${selected} origin=${origin} onClose=${() => select('')} />` : null}
+  </div>`;
+}

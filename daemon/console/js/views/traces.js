@@ -1,0 +1,108 @@
+// Traces of the organization: a time window, filters (app, channel, agent, status, and
+// model, provider, tool: a trace matches when any of its events does), columns sorted by
+// the daemon (start, duration, events, errors), and pages. All of it lives in the URL.
+import { api } from '../api.js';
+import { loadChannels } from '../channels.js';
+import { ago, dateTime, ms, num, RANGES, rangeOf } from '../format.js';
+import { html, useMemo } from '../lib.js';
+import { href, navigate, setQuery } from '../router.js';
+import { Empty, ErrorBox, FilterInput, Icon, Select, ShortId, Spinner, useAsync } from '../ui.js';
+
+const LIMIT = 50;
+
+const COLUMNS = [
+  { key: 'trace', label: 'Trace', sortable: false },
+  { key: 'start', label: 'Started', sortable: true },
+  { key: 'duration', label: 'Duration', sortable: true, num: true },
+  { key: 'events', label: 'Events', sortable: true, num: true },
+  { key: 'tools', label: 'Tool calls', sortable: false, num: true },
+  { key: 'errors', label: 'Errors', sortable: true, num: true },
+  { key: 'agents', label: 'Agents', sortable: false },
+];
+
+function durationOf(t) {
+  return new Date(t.endTime).getTime() - new Date(t.startTime).getTime();
+}
+
+export function TracesView({ route }) {
+  const q = route.query;
+  const range = rangeOf(q.range || '24h');
+  const sort = q.sort || 'start';
+  const order = q.order || 'desc';
+  const page = Math.max(1, Number(q.page) || 1);
+  const channels = useAsync(loadChannels, []);
+  const query = useMemo(() => {
+    const until = Date.now();
+    return {
+      since: new Date(until - range.ms).toISOString(), app: q.app, channel: q.channel, agent: q.agent,
+      model: q.model, provider: q.provider, tool: q.tool, status: q.status, sort, order, page, limit: LIMIT,
+    };
+  }, [range.key, q.app, q.channel, q.agent, q.model, q.provider, q.tool, q.status, sort, order, page, q.t]);
+  const traces = useAsync(() => api.get('/traces', query), [query]);
+
+  const onSort = (key) => {
+    const next = sort === key && order === 'desc' ? 'asc' : 'desc';
+    setQuery({ sort: key === 'start' && next === 'desc' ? '' : key, order: next === 'desc' ? '' : next, page: '' });
+  };
+  const open = (t) => navigate(href(`/traces/${encodeURIComponent(t.traceId)}`));
+  const meta = traces.data?.meta;
+  const rows = traces.data?.data || [];
+  const apps = channels.data?.apps || [];
+  const chans = (channels.data?.channels || []).filter((c) => !q.app || String(c.appId) === String(q.app));
+
+  const th = (c) => {
+    if (!c.sortable) return html`<th scope="col" class=${c.num ? 'num' : ''}>${c.label}</th>`;
+    const active = sort === c.key;
+    return html`<th scope="col" class=${c.num ? 'num' : ''} aria-sort=${active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button type="button" class="th-sort" onClick=${() => onSort(c.key)}>${c.label}<span class="sort-mark" aria-hidden="true">${active ? (order === 'asc' ? '▲' : '▼') : ''}</span></button></th>`;
+  };
+
+  return html`<div class="page">
+    <header class="page-head">
+      <h1>Traces</h1>
+      <div class="head-right">
+        <span class="muted small">${meta ? `${num(meta.total)} trace${meta.total === 1 ? '' : 's'}` : ''}</span>
+        <button type="button" class="btn" onClick=${() => setQuery({ t: Date.now() })}>Refresh</button>
+      </div>
+    </header>
+    <div class="toolbar" role="search" aria-label="Filters">
+      <${Select} id="tr-range" label="Time" value=${range.key} onChange=${(v) => setQuery({ range: v === '24h' ? '' : v, page: '' })}
+        options=${RANGES.map((r) => ({ value: r.key, label: r.label }))} />
+      <${Select} id="tr-app" label="App" value=${q.app || ''} onChange=${(v) => setQuery({ app: v, channel: '', page: '' })}
+        options=${[{ value: '', label: 'All apps' }, ...apps.map((a) => ({ value: a.id, label: a.name }))]} />
+      <${Select} id="tr-channel" label="Channel" value=${q.channel || ''} onChange=${(v) => setQuery({ channel: v, page: '' })}
+        options=${[{ value: '', label: 'All channels' }, ...chans.map((c) => ({ value: c.id, label: `${c.appName} / ${c.name}` }))]} />
+      <${Select} id="tr-status" label="Status" value=${q.status || ''} onChange=${(v) => setQuery({ status: v, page: '' })}
+        options=${[{ value: '', label: 'Any' }, { value: 'error', label: 'With errors' }, { value: 'ok', label: 'Without errors' }]} />
+      <${FilterInput} id="tr-agent" label="Agent" value=${q.agent} placeholder="any" width="s" onCommit=${(v) => setQuery({ agent: v, page: '' })} />
+      <${FilterInput} id="tr-model" label="Model" value=${q.model} placeholder="any" width="s" onCommit=${(v) => setQuery({ model: v, page: '' })} />
+      <${FilterInput} id="tr-provider" label="Provider" value=${q.provider} placeholder="any" width="s" onCommit=${(v) => setQuery({ provider: v, page: '' })} />
+      <${FilterInput} id="tr-tool" label="Tool" value=${q.tool} placeholder="any" width="s" onCommit=${(v) => setQuery({ tool: v, page: '' })} />
+    </div>
+    <${ErrorBox} error=${traces.error} />
+    <div class="table-wrap">
+      <table class="table clickable" aria-label="Traces" aria-busy=${String(traces.loading)}>
+        <thead><tr>${COLUMNS.map(th)}</tr></thead>
+        <tbody>${rows.map((t) => html`<tr key=${t.traceId} tabindex="0" data-trace-id=${t.traceId}
+            onClick=${(e) => (e.ctrlKey || e.metaKey ? window.open(href(`/traces/${encodeURIComponent(t.traceId)}`), '_blank', 'noopener') : open(t))}
+            onKeyDown=${(e) => { if (e.key === 'Enter') open(t); }}>
+          <td><a href=${href(`/traces/${encodeURIComponent(t.traceId)}`)} onClick=${(e) => { if (!e.ctrlKey && !e.metaKey) { e.preventDefault(); } }} tabindex="-1"><${ShortId} id=${t.traceId} n=${12} /></a></td>
+          <td title=${t.startTime}>${dateTime(t.startTime)} <span class="muted small">${ago(t.startTime)}</span></td>
+          <td class="num">${ms(durationOf(t))}</td>
+          <td class="num">${num(t.eventCount)}</td>
+          <td class="num">${t.toolCallCount === undefined ? '–' : num(t.toolCallCount)}</td>
+          <td class="num">${t.errorCount ? html`<span class="pill pill-err">${num(t.errorCount)}</span>` : html`<span class="muted">0</span>`}</td>
+          <td class="agents">${(t.agents || []).map((a) => html`<span class="chip">${a}</span>`)}</td>
+        </tr>`)}</tbody>
+      </table>
+      ${traces.loading && !rows.length ? html`<div class="center"><${Spinner} /></div>` : null}
+      ${!traces.loading && !rows.length && !traces.error ? html`<${Empty} title="No traces in this window">
+        <p>Events that carry a <code>traceId</code> roll up into traces. Try a longer time window.</p></${Empty}>` : null}
+    </div>
+    ${meta && meta.totalPages > 1 ? html`<nav class="pager" aria-label="Pages">
+      <button type="button" class="btn" disabled=${page <= 1} onClick=${() => setQuery({ page: page - 1 > 1 ? page - 1 : '' }, { replace: false })}><${Icon} name="chevron" size=${12} />Previous</button>
+      <span class="muted">Page ${page} of ${num(meta.totalPages)}</span>
+      <button type="button" class="btn" disabled=${page >= meta.totalPages} onClick=${() => setQuery({ page: page + 1 }, { replace: false })}>Next<${Icon} name="chevron" size=${12} /></button>
+    </nav>` : null}
+  </div>`;
+}

@@ -1,0 +1,226 @@
+#include "mcp/endpoint.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Parser.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "audit/audit_log.h"
+#include "common/clock.h"
+#include "common/errors.h"
+#include "http/context.h"
+#include "http/request.h"
+#include "mcp/listing.h"
+#include "mcp/protocol.h"
+
+namespace aev::mcp {
+
+namespace {
+
+using Var = Poco::Dynamic::Var;
+
+constexpr std::size_t kAuditArgumentChars = 300;
+
+constexpr const char* kInstructions =
+    "agent-events: the events, traces, analytics, moderation, alerts and spend of one organization (the API key's). "
+    "All tools are read-only. Times are RFC 3339 UTC or relative like 24h; start with get_context. Lists are "
+    "bounded: follow nextCursor when truncated is true or more rows exist.";
+
+Poco::JSON::Object::Ptr newObject() { return new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER); }
+
+std::string envelope(const Var& id, const char* member, const Var& value) {
+  auto obj = newObject();
+  obj->set("jsonrpc", "2.0");
+  obj->set("id", id);
+  obj->set(member, value);
+  return http::stringify(obj);
+}
+
+Poco::JSON::Object::Ptr errorObject(int code, const std::string& message) {
+  auto err = newObject();
+  err->set("code", code);
+  err->set("message", message);
+  return err;
+}
+
+std::string errorReply(const Var& id, int code, const std::string& message) {
+  return envelope(id, "error", errorObject(code, message));
+}
+
+Poco::JSON::Object::Ptr textContent(const std::string& text) {
+  Poco::JSON::Array::Ptr content = new Poco::JSON::Array;
+  auto block = newObject();
+  block->set("type", "text");
+  block->set("text", text);
+  content->add(block);
+  auto result = newObject();
+  result->set("content", content);
+  return result;
+}
+
+Poco::JSON::Object::Ptr toolError(const std::string& text) {
+  auto result = textContent(text);
+  result->set("isError", true);
+  return result;
+}
+
+// A service's refusal as the model should read it. A 404 names no more than "not in this
+// organization": whether the id exists elsewhere is never told.
+std::string refusalText(const ApiError& e) {
+  if (e.status() == 404)
+    return std::string(e.what()) + " in this organization. Take ids from get_context or the list tools.";
+  std::string text = e.what();
+  for (const auto& f : e.fieldErrors()) text += "; " + f.location + ": " + f.message;
+  return text + ". Fix the arguments and call again.";
+}
+
+}  // namespace
+
+Endpoint::Endpoint(http::AppContext& app, Options options)
+    : app_(app), options_(std::move(options)), tools_(ToolRegistry::standard()) {}
+
+std::string Endpoint::errorBody(int code, const std::string& message) { return errorReply(Var(), code, message); }
+
+Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader, const std::string& body) {
+  if (!protocolHeader.empty() && !isSupported(protocolHeader))
+    return {400, errorReply(Var(), rpc::kInvalidRequest,
+                            "Unsupported MCP-Protocol-Version \"" + protocolHeader.substr(0, 40) +
+                                "\"; supported: " + supportedList())};
+  const auto version = protocolHeader.empty() ? std::string(kAssumedVersion) : protocolHeader;
+  Var parsed;
+  try {
+    parsed = Poco::JSON::Parser().parse(body);
+  } catch (const std::exception&) {
+    return {400, errorReply(Var(), rpc::kParseError, "Parse error: the body is not JSON")};
+  }
+  if (parsed.type() == typeid(Poco::JSON::Array::Ptr))
+    return {400, errorReply(Var(), rpc::kInvalidRequest, "Batches are not supported: send one JSON-RPC message per POST")};
+  if (parsed.type() != typeid(Poco::JSON::Object::Ptr))
+    return {400, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: a JSON-RPC message is an object")};
+  auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
+  const bool hasId = msg->has("id");
+  const Var id = hasId ? msg->get("id") : Var();
+  if (msg->optValue<std::string>("jsonrpc", "") != "2.0")
+    return {200, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: \"jsonrpc\" must be \"2.0\"")};
+  if (!msg->has("method")) {
+    // A client's response (to a request we never send) is acknowledged like a notification.
+    if (hasId && (msg->has("result") || msg->has("error"))) return {202, ""};
+    return {200, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: no \"method\"")};
+  }
+  if (!msg->get("method").isString())
+    return {200, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: \"method\" must be a string")};
+  const auto method = msg->getValue<std::string>("method");
+  if (!hasId) return {202, ""};  // notifications/initialized, notifications/cancelled, ...
+  if (id.isEmpty() || !(id.isString() || id.isInteger()))
+    return {200, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: \"id\" must be a string or an integer, never null")};
+  Poco::JSON::Object::Ptr params;
+  if (msg->has("params") && !msg->isNull("params")) {
+    params = msg->getObject("params");
+    if (!params) return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: \"params\" must be an object")};
+  }
+
+  if (method == "initialize") {
+    std::optional<std::string> requested;
+    if (params && params->has("protocolVersion") && params->get("protocolVersion").isString())
+      requested = params->getValue<std::string>("protocolVersion");
+    auto result = newObject();
+    result->set("protocolVersion", negotiate(requested));
+    auto capabilities = newObject();
+    auto tools = newObject();
+    tools->set("listChanged", false);
+    capabilities->set("tools", tools);
+    result->set("capabilities", capabilities);
+    auto info = newObject();
+    info->set("name", "agent-events");
+    info->set("title", "agent-events");
+    info->set("version", AEV_VERSION);
+    result->set("serverInfo", info);
+    result->set("instructions", kInstructions);
+    return {200, envelope(id, "result", result)};
+  }
+  if (method == "ping") return {200, envelope(id, "result", newObject())};
+  if (method == "tools/list") {
+    if (params && params->has("cursor") && !params->isNull("cursor"))
+      return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: unknown cursor (the tool list is one page)")};
+    return {200, envelope(id, "result", tools_.listResult())};
+  }
+  if (method == "tools/call") {
+    int rpcError = 0;
+    std::string rpcMessage;
+    auto result = callTool(caller, version, params, rpcError, rpcMessage);
+    if (rpcError) return {200, errorReply(id, rpcError, rpcMessage)};
+    return {200, envelope(id, "result", result)};
+  }
+  return {200, errorReply(id, rpc::kMethodNotFound, "Method not found: " + method.substr(0, 80) +
+                                                       " (this server offers initialize, ping, tools/list, tools/call)")};
+}
+
+Poco::JSON::Object::Ptr Endpoint::callTool(const Caller& caller, const std::string& version,
+                                           Poco::JSON::Object::Ptr params, int& rpcError, std::string& rpcMessage) {
+  const auto started = std::chrono::steady_clock::now();
+  std::string name;
+  if (params && params->has("name") && params->get("name").isString()) name = params->getValue<std::string>("name");
+  Poco::JSON::Object::Ptr arguments;
+  bool argumentsOk = true;
+  if (params && params->has("arguments") && !params->isNull("arguments")) {
+    arguments = params->getObject("arguments");
+    argumentsOk = static_cast<bool>(arguments);
+  }
+  const Tool* tool = tools_.find(name);
+  Poco::JSON::Object::Ptr result;
+  std::string outcome = "ok";
+  std::size_t rows = 0;
+  bool truncated = false;
+  if (!tool) {
+    rpcError = rpc::kInvalidParams;
+    rpcMessage = name.empty() ? "Invalid params: \"name\" (the tool) is required" : "Unknown tool: " + name.substr(0, 80);
+  } else if (!argumentsOk) {
+    rpcError = rpc::kInvalidParams;
+    rpcMessage = "Invalid params: \"arguments\" must be an object";
+  } else {
+    ToolContext ctx{app_,           caller.orgId, caller.apiKeyId, caller.keyPrefix, caller.scopes, caller.baseUrl,
+                    clock::nowMicros(), options_,   tool->name};
+    try {
+      Arguments args(tool->params, arguments);
+      auto out = tool->handler(ctx, args);
+      rows = out.rows;
+      truncated = out.truncated;
+      result = textContent(http::stringify(out.structured));
+      result->set("structuredContent", out.structured);
+      result->set("isError", false);
+    } catch (const ToolError& e) {
+      result = toolError(e.what());
+      outcome = "isError";
+    } catch (const ApiError& e) {
+      if (e.status() >= 500) {
+        rpcError = rpc::kInternalError;
+        rpcMessage = std::string("Internal error: ") + e.what();
+      } else {
+        result = toolError(refusalText(e));
+        outcome = "isError";
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("mcp: tool {} failed (request {}): {}", tool->name, caller.actor.requestId, e.what());
+      rpcError = rpc::kInternalError;
+      rpcMessage = "Internal error (request id " + caller.actor.requestId + ")";
+    }
+  }
+  if (rpcError) outcome = std::to_string(rpcError);
+  const auto durationMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  auto metadata = audit::metadata({{"tool", name.substr(0, 80)},
+                                   {"apiKeyId", std::to_string(caller.apiKeyId)},
+                                   {"outcome", outcome},
+                                   {"durationMs", std::round(durationMs * 1000.0) / 1000.0},
+                                   {"rows", static_cast<Poco::UInt64>(rows)},
+                                   {"truncated", truncated},
+                                   {"arguments", cutText(arguments ? http::stringify(arguments) : "{}", kAuditArgumentChars)},
+                                   {"userAgent", cutText(caller.userAgent, 200)},
+                                   {"protocolVersion", version}});
+  app_.audit->append(caller.orgId, caller.actor, audit::Change{"mcp.call", "mcp", name.substr(0, 80), metadata});
+  return result;
+}
+
+}  // namespace aev::mcp

@@ -1,0 +1,54 @@
+#pragma once
+// The JSON-RPC side of POST /mcp (legacy Streamable HTTP, stateless): one request per
+// POST, answered with one JSON object. initialize, ping, tools/list and tools/call;
+// notifications and client responses are accepted (202). No session is kept, so any
+// node answers any request, before or after a restart. HTTP concerns (origin, auth,
+// rate, body size) are the route's.
+#include <string>
+
+#include "audit/actor.h"
+#include "mcp/options.h"
+#include "mcp/registry.h"
+
+namespace aev::http {
+struct AppContext;
+}
+
+namespace aev::mcp {
+
+struct Caller {
+  std::int64_t orgId = 0;
+  std::int64_t apiKeyId = 0;
+  std::string keyPrefix;
+  std::vector<std::string> scopes;
+  audit::Actor actor;  // source "mcp"
+  std::string baseUrl;
+  std::string userAgent;
+};
+
+struct Answer {
+  int status = 200;
+  std::string body;  // empty: no body (202)
+};
+
+class Endpoint {
+ public:
+  Endpoint(http::AppContext& app, Options options);
+
+  // `protocolHeader`: MCP-Protocol-Version as sent ("" when absent).
+  Answer handle(const Caller& caller, const std::string& protocolHeader, const std::string& body);
+  // A JSON-RPC error object without id, for answers the route gives before parsing.
+  static std::string errorBody(int code, const std::string& message);
+
+  const Options& options() const { return options_; }
+
+ private:
+  Poco::JSON::Object::Ptr callTool(const Caller& caller, const std::string& version, Poco::JSON::Object::Ptr params,
+                                   int& rpcError, std::string& rpcMessage);
+
+  http::AppContext& app_;
+  Options options_;
+  ToolRegistry tools_;
+};
+
+}  // namespace aev::mcp

@@ -1,0 +1,92 @@
+// list_traces, get_trace_summary, get_trace_events (a skeleton unless payloads are asked for).
+#include <algorithm>
+
+#include "common/clock.h"
+#include "http/context.h"
+#include "http/resource_views.h"
+#include "mcp/event_view.h"
+#include "mcp/listing.h"
+#include "mcp/registry.h"
+#include "traces/trace_service.h"
+
+namespace aev::mcp {
+
+namespace {
+
+ToolOutput listTraces(const ToolContext& ctx, const Arguments& args) {
+  const auto cursor = cursorOf(ctx, args);
+  const auto start = pageStart(args, cursor);
+  const auto window = resolveWindow(ctx, args, clock::kDay, cursor);
+  store::TraceQuery q;
+  q.appId = args.id("appId");
+  q.channelId = args.id("channelId");
+  q.agent = args.text("agentId");
+  q.since = window.since;
+  q.until = window.until;
+  const auto page = start.offset / start.limit + 1;
+  const auto skip = start.offset % start.limit;
+  auto result = ctx.app.traces->list(ctx.orgId, q, page, start.limit);
+  std::vector<JsonObject> rows;
+  for (std::size_t i = static_cast<std::size_t>(skip); i < result.data.size(); ++i)
+    rows.push_back(http::traceItem(result.data[i]));
+  const bool more = result.total > start.offset + static_cast<std::int64_t>(rows.size());
+  JsonObject out = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  out->set("total", result.total);
+  return finishListing(ctx, args, out, "traces", std::move(rows), start, more, window);
+}
+
+ToolOutput traceSummary(const ToolContext& ctx, const Arguments& args) {
+  auto summary = http::traceSummaryJson(ctx.app.traces->summary(ctx.orgId, *args.text("traceId")));
+  summary->set("next", "get_trace_events for its steps; search_events with traceId for payloads");
+  return finishObject(summary, std::nullopt);
+}
+
+ToolOutput traceEvents(const ToolContext& ctx, const Arguments& args) {
+  const auto cursor = cursorOf(ctx, args);
+  const auto start = pageStart(args, cursor);
+  const auto types = args.strings("eventTypes");
+  const auto mode = args.flag("includePayloads") ? PayloadMode::Bounded : PayloadMode::Omit;
+  const auto maxPayload = static_cast<std::size_t>(args.integer("maxPayloadChars"));
+  auto events = ctx.app.traces->events(ctx.orgId, *args.text("traceId"));
+  const auto totalEvents = events.size();
+  if (!types.empty())
+    std::erase_if(events, [&](const store::StoredEvent& e) {
+      return std::find(types.begin(), types.end(), e.eventType.value_or("")) == types.end();
+    });
+  const auto size = static_cast<std::int64_t>(events.size());
+  const auto end = std::min(size, start.offset + start.limit);
+  std::vector<JsonObject> rows;
+  for (auto i = start.offset; i < end; ++i) rows.push_back(eventView(events[i], mode, maxPayload));
+  JsonObject out = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  out->set("totalEvents", static_cast<Poco::UInt64>(totalEvents));
+  out->set("matchingEvents", size);
+  return finishListing(ctx, args, out, "events", std::move(rows), start, end < size, std::nullopt);
+}
+
+}  // namespace
+
+void addTraceTools(ToolRegistry& r) {
+  r.add({"list_traces", "Traces",
+         "Traces that started in the window, newest first: id, start, end, event and error counts, agents.",
+         {sinceParam(), untilParam(), Param::text("agentId", "only traces this agent took part in"),
+          Param::text("appId", "only this app's traces"), Param::text("channelId", "only this channel's traces"),
+          limitParam(10, 50), cursorParam()},
+         outputSchema({{"traces", "array"}, {"total", "integer"}}, true, true), listTraces});
+  r.add({"get_trace_summary", "Trace summary",
+         "One trace's summary: event, error, tool-call and handoff counts, agents, event types, duration in ms.",
+         {Param::text("traceId", "the traceId (list_traces)", true)},
+         outputSchema({{"traceId", "string"}, {"eventCount", "integer"}, {"errorCount", "integer"}}, false, false),
+         traceSummary});
+  r.add({"get_trace_events", "Trace steps",
+         "A trace's events in order as a skeleton (no payloads: payloadChars tells their size); includePayloads "
+         "adds them cut to maxPayloadChars. Filter by eventTypes.",
+         {Param::text("traceId", "the traceId (list_traces)", true),
+          Param::strings("eventTypes", "only these event types (e.g. agent.error, agent.tool_call.start)"),
+          Param::flag("includePayloads", "include payloads (default false)"),
+          Param::integer("maxPayloadChars", "payload characters per event when included", 0, 4000, 500),
+          limitParam(50, 200), cursorParam()},
+         outputSchema({{"events", "array"}, {"totalEvents", "integer"}, {"matchingEvents", "integer"}}, true, false),
+         traceEvents});
+}
+
+}  // namespace aev::mcp

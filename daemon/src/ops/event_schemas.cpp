@@ -1,0 +1,109 @@
+// JSON Schemas of the first-shape bodies the OpenAPI document names: events as published,
+// stored, listed and batched, stream tokens, traces, and the session routes. First-shape
+// answers carry no `$schema` field; these exist so /openapi.json describes them too.
+#include "ops/schemas.h"
+
+namespace aev::ops {
+
+const std::map<std::string, std::string>& eventSchemas() {
+  static const std::map<std::string, std::string> schemas = {
+      {"EventInput", R"({
+  "title": "EventInput", "type": "object", "required": ["identifier", "payload"],
+  "description": "One event to publish. channel_id (or channelId) is required.",
+  "properties": {
+    "identifier": {"type": "string", "minLength": 1, "maxLength": 256},
+    "payload": {"type": "object"},
+    "channel_id": {"type": "integer", "minimum": 1}, "channelId": {"type": ["string", "integer"]},
+    "agentId": {"type": "string", "maxLength": 256},
+    "eventType": {"type": "string", "enum": ["agent.start", "agent.end", "agent.message", "agent.tool_call.start",
+      "agent.tool_call.end", "agent.error", "agent.handoff", "agent.llm.token", "custom"]},
+    "traceId": {"type": "string", "maxLength": 256}, "spanId": {"type": "string", "maxLength": 256},
+    "parentSpanId": {"type": "string", "maxLength": 256},
+    "metadata": {"type": "object", "description": "Free-form; the telemetry fields (model, usage, cost_usd, tags, ...) are read from it."},
+    "timestamp": {"type": "string", "format": "date-time", "description": "When it happened at the publisher; stored as occurredAt."}
+  }})"},
+      {"Event", R"({
+  "title": "Event", "type": "object",
+  "required": ["id", "identifier", "payload", "channel_id", "channelId", "appId", "orgId", "timestamp"],
+  "properties": {
+    "id": {"type": "integer"}, "identifier": {"type": "string"}, "payload": {"type": "object"},
+    "channel_id": {"type": "integer"}, "channelId": {"type": "string"}, "appId": {"type": "string"}, "orgId": {"type": "string"},
+    "agentId": {"type": ["string", "null"]}, "eventType": {"type": ["string", "null"]},
+    "traceId": {"type": ["string", "null"]}, "spanId": {"type": ["string", "null"]}, "parentSpanId": {"type": ["string", "null"]},
+    "metadata": {"type": ["object", "null"]},
+    "timestamp": {"type": "string", "format": "date-time", "description": "Receive time, microseconds, UTC."},
+    "occurredAt": {"type": ["string", "null"], "format": "date-time"},
+    "spend": {"type": "object", "description": "Only on publish answers of events a spend policy matched.",
+      "properties": {"policyId": {"type": "string"}, "percent": {"type": "number"}, "action": {"type": ["string", "null"]},
+        "blockMode": {"type": ["string", "null"]}, "fallbackModel": {"type": ["string", "null"]}}}
+  }})"},
+      {"EventPage", R"({
+  "title": "EventPage", "type": "object", "required": ["data", "meta"],
+  "properties": {
+    "data": {"type": "array", "items": {"$ref": "Event.json"}},
+    "meta": {"$ref": "PageMeta.json"}
+  }})"},
+      {"PageMeta", R"({
+  "title": "PageMeta", "type": "object", "required": ["total", "page", "limit", "totalPages"],
+  "properties": {"total": {"type": "integer"}, "page": {"type": "integer"}, "limit": {"type": "integer"},
+    "totalPages": {"type": "integer"}}})"},
+      {"EventBatchInput", R"({
+  "title": "EventBatchInput", "type": "object", "required": ["events"],
+  "properties": {"events": {"type": "array", "maxItems": 1000, "items": {"$ref": "EventInput.json"}}}})"},
+      {"EventBatchResult", R"({
+  "title": "EventBatchResult", "type": "object", "required": ["results"],
+  "description": "One result per event, in order: the stored event, or the problem that refused it.",
+  "properties": {
+    "results": {"type": "array", "items": {"oneOf": [{"$ref": "Event.json"}, {"$ref": "Problem.json"}]}},
+    "stored": {"type": "integer"}, "failed": {"type": "integer"}
+  }})"},
+      {"StreamTokenInput", R"({
+  "title": "StreamTokenInput", "type": "object", "required": ["channelId"],
+  "properties": {"channelId": {"type": ["string", "integer"]}}})"},
+      {"StreamToken", R"({
+  "title": "StreamToken", "type": "object", "required": ["token", "expiresAt"],
+  "properties": {"token": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}}})"},
+      {"TraceList", R"({
+  "title": "TraceList", "type": "object", "required": ["data", "meta"],
+  "properties": {
+    "data": {"type": "array", "items": {"type": "object", "required": ["traceId", "startTime", "endTime", "eventCount", "errorCount", "agents"],
+      "properties": {"traceId": {"type": "string"}, "startTime": {"type": "string", "format": "date-time"},
+        "endTime": {"type": "string", "format": "date-time"}, "eventCount": {"type": "integer"},
+        "errorCount": {"type": "integer"}, "agents": {"type": "array", "items": {"type": "string"}}}}},
+    "meta": {"$ref": "PageMeta.json"}
+  }})"},
+      {"TraceSummary", R"({
+  "title": "TraceSummary", "type": "object",
+  "required": ["traceId", "eventCount", "agents", "eventTypes", "startTime", "endTime", "duration", "errorCount", "toolCallCount", "handoffCount"],
+  "properties": {
+    "traceId": {"type": "string"}, "eventCount": {"type": "integer"},
+    "agents": {"type": "array", "items": {"type": "string"}}, "eventTypes": {"type": "array", "items": {"type": "string"}},
+    "startTime": {"type": "string", "format": "date-time"}, "endTime": {"type": "string", "format": "date-time"},
+    "duration": {"type": "number", "description": "Milliseconds, endTime - startTime."},
+    "errorCount": {"type": "integer"}, "toolCallCount": {"type": "integer"}, "handoffCount": {"type": "integer"}
+  }})"},
+      {"RegisterInput", R"({
+  "title": "RegisterInput", "type": "object", "required": ["email", "username", "password"],
+  "properties": {"email": {"type": "string", "format": "email"}, "username": {"type": "string"},
+    "password": {"type": "string"}, "first_name": {"type": "string"}, "last_name": {"type": "string"}}})"},
+      {"LoginInput", R"({
+  "title": "LoginInput", "type": "object", "required": ["login", "password"],
+  "properties": {"login": {"type": "string", "description": "E-mail or username."}, "password": {"type": "string"}}})"},
+      {"RefreshInput", R"({
+  "title": "RefreshInput", "type": "object", "required": ["refresh_token"],
+  "properties": {"refresh_token": {"type": "string"}}})"},
+      {"TokenPair", R"({
+  "title": "TokenPair", "type": "object", "required": ["access_token", "refresh_token", "token_type", "expires_in"],
+  "properties": {"access_token": {"type": "string"}, "refresh_token": {"type": "string"},
+    "token_type": {"type": "string", "enum": ["Bearer"]}, "expires_in": {"type": "integer", "description": "Seconds."}}})"},
+      {"WhoAmI", R"({
+  "title": "WhoAmI", "type": "object", "required": ["type", "orgId"],
+  "properties": {"type": {"type": "string", "enum": ["user", "apikey"]}, "userId": {"type": "integer"},
+    "email": {"type": "string"}, "instanceAdmin": {"type": "boolean"}, "role": {"type": "string"},
+    "apiKeyId": {"type": "integer"}, "scopes": {"type": "array", "items": {"type": "string"}},
+    "orgId": {"type": ["integer", "null"]}}})"},
+  };
+  return schemas;
+}
+
+}  // namespace aev::ops

@@ -1,0 +1,155 @@
+// What the browser tests share: a free loopback port, and agent-eventsd started on one
+// (from $AEV_DAEMON_BIN, with a temporary data dir and its log in a file) with small
+// helpers to call its API.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const daemonBin = process.env.AEV_DAEMON_BIN;
+export const chromiumBin = process.env.AEV_CHROMIUM || '/usr/bin/chromium';
+// Debian's Chromium, headless, as the project runs it everywhere.
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- the daemon
+
+export class Daemon {
+  // settings: extra `--set key=value` pairs, e.g. {'http.cors_origins': origin}.
+  constructor(settings = {}) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aev-browser-'));
+    this.dataDir = path.join(this.dir, 'data');
+    this.logPath = path.join(this.dir, 'daemon.log');
+    this.settings = settings;
+    this.port = 0;
+    this.child = null;
+  }
+
+  get base() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  log() {
+    try {
+      return fs.readFileSync(this.logPath, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  async start() {
+    if (!this.port) this.port = await freePort();
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AGENT_EVENTS_')));
+    const out = fs.openSync(this.logPath, 'a');
+    const args = ['--host', '127.0.0.1', '--port', String(this.port), '--data-dir', this.dataDir,
+      '--set', 'log.file=', '--set', 'log.level=info'];
+    for (const [k, v] of Object.entries(this.settings)) args.push('--set', `${k}=${v}`);
+    this.child = spawn(daemonBin, args, { stdio: ['ignore', out, out], env });
+    fs.closeSync(out);
+    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
+    let gone = null;
+    this.exited.then((s) => { gone = s; });
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (gone) throw new Error(`agent-eventsd exited during start-up (${JSON.stringify(gone)}):\n${this.log()}`);
+      try {
+        const r = await fetch(`${this.base}/readyz`);
+        if (r.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await sleep(50);
+    }
+    throw new Error(`agent-eventsd was not ready within 15 s:\n${this.log()}`);
+  }
+
+  async stop() {
+    if (!this.child) return null;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 20_000);
+    const status = await this.exited;
+    clearTimeout(timer);
+    this.child = null;
+    return status;
+  }
+
+  cleanup() {
+    if (process.env.AEV_KEEP_TEMP === '1') {
+      console.log(`# kept ${this.dir}`);
+      return;
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  async call(method, urlPath, body, token, extraHeaders = {}) {
+    const headers = { ...extraHeaders };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const r = await fetch(`${this.base}${urlPath}`, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    let json = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: r.status, json, text, headers: r.headers };
+  }
+
+  async expect(status, method, urlPath, body, token, extraHeaders) {
+    const r = await this.call(method, urlPath, body, token, extraHeaders);
+    assert.equal(r.status, status, `${method} ${urlPath} → ${r.status} ${r.text}`);
+    return r.json;
+  }
+}
+
+
+// A TCP relay on a free loopback port to `targetPort`: cut() resets every connection
+// through it (open streams included), as a network drop would; new ones still go through.
+export async function cuttableRelay(targetPort) {
+  const sockets = new Set();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    const pair = [client, upstream];
+    for (const s of pair) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => {
+        sockets.delete(s);
+        for (const other of pair) other.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  const port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+  return {
+    port,
+    cut() {
+      const n = sockets.size;
+      for (const s of sockets) s.resetAndDestroy ? s.resetAndDestroy() : s.destroy();
+      return n;
+    },
+    close: () => new Promise((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(r);
+    }),
+  };
+}
