@@ -624,7 +624,8 @@ std::vector<T> splitList(const std::string& text, F convert) {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: sse_fanout --port P [--pub-port P2] --sub PATH --pub PATH --body-file F [-n N] [-m M[,M2...]] [--rate R[,R2...]]\n"
+               "usage: sse_fanout --port P [--pub-port P2] --sub PATH --pub PATH --body-file F [-n N] [-m M[,M2...]] "
+               "[--rate R[,R2...]]\n"
                "  [--host 127.0.0.1] [--header 'K: V']... [--sub-header 'K: V']... [--pub-header 'K: V']...\n"
                "  [--pid PID]... [--label L] [--connect-window W] [--settle S] [--idle S] [--drain-timeout S]\n");
   std::exit(2);
@@ -642,7 +643,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--host") o.host = val();
     else if (a == "--port") o.port = std::atoi(val().c_str());
-    else if (a == "--pub-port") o.pubPort = std::atoi(val().c_str());
+    else if (a == "--pub-port")
+      o.pubPort = std::atoi(val().c_str());
     else if (a == "--sub") o.subPath = val();
     else if (a == "--pub") o.pubPath = val();
     else if (a == "--body-file") o.bodyFile = val();

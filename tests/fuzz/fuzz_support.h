@@ -19,10 +19,14 @@ inline bool validUtf8(std::string_view s) {
       ++i;
       continue;
     }
-    if ((c & 0xE0) == 0xC0) n = 1, cp = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0) n = 2, cp = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0) n = 3, cp = c & 0x07;
-    else return false;
+    if ((c & 0xE0) == 0xC0)
+      n = 1, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0)
+      n = 2, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0)
+      n = 3, cp = c & 0x07;
+    else
+      return false;
     if (i + n >= s.size()) return false;  // truncated sequence
     for (std::size_t k = 1; k <= n; ++k) {
       const auto cc = static_cast<unsigned char>(s[i + k]);

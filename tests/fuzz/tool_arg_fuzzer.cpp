@@ -16,8 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string input(reinterpret_cast<const char*>(data), size);
   const auto nul = input.find('\0');
   const std::string expression = input.substr(0, nul);
-  const std::string document = nul == std::string::npos ? R"({"tool":"shell","args":{"cmd":"ls /etc","n":[1,2,{"x":"y"}]}})"
-                                                        : input.substr(nul + 1);
+  const std::string document = nul == std::string::npos
+                                   ? R"({"tool":"shell","args":{"cmd":"ls /etc","n":[1,2,{"x":"y"}]}})"
+                                   : input.substr(nul + 1);
   auto parsed = aev::moderation::ToolArgExpression::parse(expression);
   if (auto* message = std::get_if<std::string>(&parsed)) {
     aev::fuzz::require(!message->empty());

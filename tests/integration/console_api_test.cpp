@@ -19,9 +19,7 @@ namespace {
 
 class ConsoleApi : public ApiTest {
  protected:
-  static HttpResult page(const std::string& path, const Headers& headers = {}) {
-    return anon().get(path, headers);
-  }
+  static HttpResult page(const std::string& path, const Headers& headers = {}) { return anon().get(path, headers); }
   // The asset folder the page names: "/console/a/<build id>/".
   static std::string assetBase() {
     auto r = page("/console/");
@@ -151,8 +149,8 @@ TEST_F(ConsoleApi, LoginWithRefreshCookieSetsAnHttpOnlyStrictCookieAndNoBodyToke
   // Only from the daemon's own origin.
   EXPECT_TRUE(IsProblem(anon().post("/auth/login", body), 403));
   EXPECT_TRUE(IsProblem(anon().post("/auth/login", body, {{"Origin", "http://evil.example"}}), 403));
-  EXPECT_TRUE(IsProblem(anon().post("/auth/login", body, {{"Sec-Fetch-Site", "same-site"}, {"Origin", origin()}}),
-                        403));
+  EXPECT_TRUE(
+      IsProblem(anon().post("/auth/login", body, {{"Sec-Fetch-Site", "same-site"}, {"Origin", origin()}}), 403));
   EXPECT_STATUS(anon().post("/auth/login", body, {{"Sec-Fetch-Site", "same-origin"}}), 200);
   // Without the flag the answer is the usual pair, no cookie.
   auto plain = anon().post("/auth/login", obj({{"login", u.username}, {"password", u.password}}));
@@ -163,14 +161,17 @@ TEST_F(ConsoleApi, LoginWithRefreshCookieSetsAnHttpOnlyStrictCookieAndNoBodyToke
 
 TEST_F(ConsoleApi, RefreshCookieRotatesAndReuseRevokesTheSession) {
   auto u = registerUser("rotate");
-  auto login = anon().post("/auth/login", obj({{"login", u.username}, {"password", u.password}, {"refresh_cookie", true}}),
-                           {{"Origin", origin()}});
+  auto login =
+      anon().post("/auth/login", obj({{"login", u.username}, {"password", u.password}, {"refresh_cookie", true}}),
+                  {{"Origin", origin()}});
   ASSERT_STATUS(login, 200);
   const auto first = cookiePair(login.header("Set-Cookie"));
 
   // A cross-site request with the cookie is refused and consumes nothing.
-  EXPECT_TRUE(IsProblem(anon().post("/auth/refresh", "{}", {{"Cookie", first}, {"Sec-Fetch-Site", "cross-site"}}), 403));
-  EXPECT_TRUE(IsProblem(anon().post("/auth/refresh", "{}", {{"Cookie", first}, {"Origin", "http://evil.example"}}), 403));
+  EXPECT_TRUE(
+      IsProblem(anon().post("/auth/refresh", "{}", {{"Cookie", first}, {"Sec-Fetch-Site", "cross-site"}}), 403));
+  EXPECT_TRUE(
+      IsProblem(anon().post("/auth/refresh", "{}", {{"Cookie", first}, {"Origin", "http://evil.example"}}), 403));
   EXPECT_TRUE(IsProblem(anon().post("/auth/refresh", "{}", {{"Cookie", first}}), 403));
 
   auto r = anon().post("/auth/refresh", "{}", {{"Cookie", "theme=dark; " + first}, {"Sec-Fetch-Site", "same-origin"}});
@@ -192,11 +193,13 @@ TEST_F(ConsoleApi, RefreshCookieRotatesAndReuseRevokesTheSession) {
 
 TEST_F(ConsoleApi, LogoutWithTheCookieRevokesAndClearsIt) {
   auto u = registerUser("logout");
-  auto login = anon().post("/auth/login", obj({{"login", u.username}, {"password", u.password}, {"refresh_cookie", true}}),
-                           {{"Origin", origin()}});
+  auto login =
+      anon().post("/auth/login", obj({{"login", u.username}, {"password", u.password}, {"refresh_cookie", true}}),
+                  {{"Origin", origin()}});
   ASSERT_STATUS(login, 200);
   const auto cookie = cookiePair(login.header("Set-Cookie"));
-  EXPECT_TRUE(IsProblem(anon().post("/auth/logout", "{}", {{"Cookie", cookie}, {"Sec-Fetch-Site", "cross-site"}}), 403));
+  EXPECT_TRUE(
+      IsProblem(anon().post("/auth/logout", "{}", {{"Cookie", cookie}, {"Sec-Fetch-Site", "cross-site"}}), 403));
   auto out = anon().post("/auth/logout", "{}", {{"Cookie", cookie}, {"Origin", origin()}});
   ASSERT_STATUS(out, 204);
   EXPECT_NE(out.header("Set-Cookie").find("Max-Age=0"), std::string::npos) << out.header("Set-Cookie");

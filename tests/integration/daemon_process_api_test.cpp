@@ -85,9 +85,9 @@ CommandResult startWith(const std::vector<std::string>& prefix, const std::strin
   TempDir dir("aev-keys");
   writeFile(dir.file("agent-eventsd.properties"), fileText);
   std::vector<std::string> argv = prefix;
-  for (const auto& a : std::vector<std::string>{DaemonProcess::binaryPath(), "--config",
-                                                dir.file("agent-eventsd.properties"), "--port", "0", "--data-dir",
-                                                dir.file("data")})
+  for (const auto& a :
+       std::vector<std::string>{DaemonProcess::binaryPath(), "--config", dir.file("agent-eventsd.properties"), "--port",
+                                "0", "--data-dir", dir.file("data")})
     argv.push_back(a);
   argv.insert(argv.end(), args.begin(), args.end());
   return runCommand(argv, std::chrono::seconds(30));

@@ -253,7 +253,8 @@ std::string schemaIdFor(int port, const std::string& hostLine) {
 }
 
 TEST_F(HttpFrontEnd, LinksNameAValidatedHostOnly) {
-  EXPECT_EQ(schemaIdFor(daemon().port(), "Host: api.example:8443\r\n"), "http://api.example:8443/schemas/Organization.json");
+  EXPECT_EQ(schemaIdFor(daemon().port(), "Host: api.example:8443\r\n"),
+            "http://api.example:8443/schemas/Organization.json");
   EXPECT_EQ(schemaIdFor(daemon().port(), "Host: [::1]:81\r\n"), "http://[::1]:81/schemas/Organization.json");
   EXPECT_EQ(schemaIdFor(daemon().port(), "Host: evil.example/phish#\r\n"), "status 400");
   EXPECT_EQ(schemaIdFor(daemon().port(), "Host: a\"b\r\n"), "status 400");

@@ -73,7 +73,8 @@ TEST_F(AbiV10Plugin, DimensionExporterAndAlertSinkWork) {
   EXPECT_EQ(ok.responseStatus, 200);
   EXPECT_EQ(ok.responseBody, R"({"signal":4,"count":3,"bytes":10,"inTime":true})");
 
-  auto retry = host_.registry().exporter("v10.count")->open(R"({"mode":"retry"})")->exportBatch(AEV_SIGNAL_LOGS, "[]", 0);
+  auto retry =
+      host_.registry().exporter("v10.count")->open(R"({"mode":"retry"})")->exportBatch(AEV_SIGNAL_LOGS, "[]", 0);
   EXPECT_EQ(retry.status, AEV_RETRY);
   EXPECT_EQ(retry.responseStatus, 503);
   ASSERT_TRUE(retry.retryAfter.has_value());
@@ -145,7 +146,8 @@ struct DetectorOfALaterMinor {
 
 TEST(AbiSizes, ReadingAnOlderStructNeverReadsPastItsDeclaredSize) {
   const std::size_t size = AEV_DETECTOR_V1_SIZE_1_0;
-  std::unique_ptr<unsigned char, decltype(&std::free)> block(static_cast<unsigned char*>(std::malloc(size)), &std::free);
+  std::unique_ptr<unsigned char, decltype(&std::free)> block(static_cast<unsigned char*>(std::malloc(size)),
+                                                             &std::free);
   aev_detector_v1 written{};
   written.struct_size = static_cast<std::uint32_t>(size);
   written.name = "old.plugin";
@@ -162,8 +164,8 @@ TEST(AbiSizes, ReadingAnOlderStructNeverReadsPastItsDeclaredSize) {
   // Declared larger than the reader knows: the reader's own size is the limit.
   std::vector<unsigned char> large(sizeof(DetectorOfALaterMinor) + 64, 0xAB);
   std::memcpy(large.data(), &written, size);
-  auto fromLarge = readPrefix<aev_detector_v1>(large.data(), static_cast<std::uint32_t>(large.size()),
-                                               AEV_DETECTOR_V1_SIZE_1_0);
+  auto fromLarge =
+      readPrefix<aev_detector_v1>(large.data(), static_cast<std::uint32_t>(large.size()), AEV_DETECTOR_V1_SIZE_1_0);
   ASSERT_TRUE(fromLarge.has_value());
   EXPECT_STREQ(fromLarge->name, "old.plugin");
 }

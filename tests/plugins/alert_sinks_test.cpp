@@ -10,8 +10,8 @@
 
 #include "common/crypto.h"
 #include "common/encoding.h"
-#include "support/process.h"
 #include "support/plugin_test_support.h"
+#include "support/process.h"
 
 namespace aev::plugins {
 namespace {
@@ -102,7 +102,8 @@ TEST_F(AlertSinks, WebhookIsSignedAsStandardWebhooks) {
   test::TempDir dir;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     Poco::JSON::Object headers, delivery;
-    for (const char* h : {"webhook-id", "webhook-timestamp", "webhook-signature"}) headers.set(h, requests[i].headers[h]);
+    for (const char* h : {"webhook-id", "webhook-timestamp", "webhook-signature"})
+      headers.set(h, requests[i].headers[h]);
     delivery.set("secret", "whsec_" + base64(kSecretKey));
     delivery.set("body", requests[i].body);
     delivery.set("headers", headers);
@@ -127,8 +128,8 @@ TEST_F(AlertSinks, WebhookConfigurationErrors) {
   const std::string key16 = base64("0123456789abcdef");
   ASSERT_EQ(key16.substr(key16.size() - 2), "==");
   EXPECT_NO_THROW(webhook->open(R"({"url":"http://h","secret":"whsec_)" + key16 + "\"}"));
-  for (const std::string& bad : {key16.substr(0, key16.size() - 1), key16.substr(0, key16.size() - 2),
-                                 key16 + "=", key16 + "AAAA", " " + key16, key16.substr(0, key16.size() - 3) + "x==",
+  for (const std::string& bad : {key16.substr(0, key16.size() - 1), key16.substr(0, key16.size() - 2), key16 + "=",
+                                 key16 + "AAAA", " " + key16, key16.substr(0, key16.size() - 3) + "x==",
                                  base64(kSecretKey) + "\\n", std::string("*") + base64(kSecretKey).substr(1)}) {
     EXPECT_THROW(webhook->open(R"({"url":"http://h","secret":"whsec_)" + bad + "\"}"), PluginError) << bad;
   }

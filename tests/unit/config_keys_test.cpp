@@ -13,8 +13,8 @@ TEST(ConfigKeys, TheDefaultsTableAndPluginNamespacesAreKnown) {
   EXPECT_TRUE(isKnownConfigKey("plugins.exporter_otlp.timeout_ms"));
   EXPECT_TRUE(isKnownConfigKey("plugins.alert_webhook.enabled"));
   EXPECT_TRUE(isKnownConfigKey("plugins.x.a.b"));
-  for (const char* unknown : {"http.cors_origin", "http", "plugins", "plugins.", "plugins.x", "plugins.x.", "plugins..y",
-                              "plans.gold.seat_limit", "config.file", ""})
+  for (const char* unknown : {"http.cors_origin", "http", "plugins", "plugins.", "plugins.x", "plugins.x.",
+                              "plugins..y", "plans.gold.seat_limit", "config.file", ""})
     EXPECT_FALSE(isKnownConfigKey(unknown)) << unknown;
 }
 

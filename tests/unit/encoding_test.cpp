@@ -28,8 +28,12 @@ TEST(Encoding, HexRefusesWhatIsNotHex) {
 }
 
 TEST(Encoding, Base64Rfc4648Vectors) {
-  const std::pair<const char*, const char*> vectors[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                                                         {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+  const std::pair<const char*, const char*> vectors[] = {{"", ""},
+                                                         {"f", "Zg=="},
+                                                         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg=="},
+                                                         {"fooba", "Zm9vYmE="},
                                                          {"foobar", "Zm9vYmFy"}};
   for (const auto& [plain, encoded] : vectors) {
     EXPECT_EQ(base64Encode(plain), encoded);
@@ -45,17 +49,17 @@ TEST(Encoding, Base64Rfc4648Vectors) {
 
 TEST(Encoding, Base64RefusesBadPaddingAndStrangers) {
   for (const char* text : {
-           "Zg",        // padding missing
-           "Zg=",       // padding short
-           "Zg===",     // padding too long
-           "Zm9v=",     // padding where none belongs
-           "Z===",      // one character carries no whole byte
-           "Zh==",      // unused bits set: not the canonical encoding of any byte
-           "Zg==Zg==",  // data after the padding
-           "=Zg=",      // padding first
-           "Zm9v YmFy", // whitespace, unless the caller asks to skip it
-           "-__-",      // the URL-safe alphabet
-           "Zm9v\n",    // a trailing newline
+           "Zg",         // padding missing
+           "Zg=",        // padding short
+           "Zg===",      // padding too long
+           "Zm9v=",      // padding where none belongs
+           "Z===",       // one character carries no whole byte
+           "Zh==",       // unused bits set: not the canonical encoding of any byte
+           "Zg==Zg==",   // data after the padding
+           "=Zg=",       // padding first
+           "Zm9v YmFy",  // whitespace, unless the caller asks to skip it
+           "-__-",       // the URL-safe alphabet
+           "Zm9v\n",     // a trailing newline
        })
     EXPECT_EQ(base64Decode(text), std::nullopt) << text;
   EXPECT_EQ(base64Decode(std::string_view("Zg==\0", 5)), std::nullopt);

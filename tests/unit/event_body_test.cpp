@@ -60,8 +60,7 @@ class EventBodyTest : public ::testing::Test {
 
   Outcome viaPoco(const std::string& doc) {
     return outcomeOf([&] {
-      return parseEventObject(parseJson(doc).extract<Poco::JSON::Object::Ptr>(), "body.events[2]", publisher_,
-                              "batch");
+      return parseEventObject(parseJson(doc).extract<Poco::JSON::Object::Ptr>(), "body.events[2]", publisher_, "batch");
     });
   }
 

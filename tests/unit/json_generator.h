@@ -25,8 +25,8 @@ class Generator {
   }
   // No \u0000 anywhere: our readers refuse it (a PostgreSQL store cannot hold a NUL).
   void string(std::string& out) {
-    static const char* kPieces[] = {"a",   "key",  "Z9",   " ",      "é",       "中",      "😀",
-                                    "\\n", "\\\"", "\\\\", "\\/",    "\\u0041", "\\u00e9", "\\ud83d\\ude00",
+    static const char* kPieces[] = {"a",   "key",  "Z9",   " ",   "é",       "中",      "😀",
+                                    "\\n", "\\\"", "\\\\", "\\/", "\\u0041", "\\u00e9", "\\ud83d\\ude00",
                                     "\\t", "x_y",  "-"};
     out += '"';
     for (int i = pick(6); i > 0; --i) out += kPieces[pick(17)];

@@ -84,20 +84,19 @@ void expectSameAsPoco(const std::string& doc) {
 }
 
 TEST(JsonParse, ValidDocumentsGiveWhatPocoGives) {
-  for (
-      const char* doc : {
-          R"({})",
-          R"([])",
-          R"({"a":1,"b":-5,"c":0,"d":-0,"e":2147483648,"f":9223372036854775807,"g":9223372036854775808,
+  for (const char* doc : {
+           R"({})",
+           R"([])",
+           R"({"a":1,"b":-5,"c":0,"d":-0,"e":2147483648,"f":9223372036854775807,"g":9223372036854775808,
                "h":18446744073709551615,"i":-9223372036854775808,"j":1.5,"k":1e2,"l":-1.25E-3,"m":1e-400,"n":-0.0,
                "o":123456789.123456789,"p":5e300})",
-          R"({"t":true,"f":false,"n":null,"s":"","e":{},"a":[],"nested":{"x":[1,[2,[3,{"y":null}]]]}})",
-          R"({"esc":"q\" b\\ s\/ \b\f\n\r\t","u":"\u00e9\u4e2d\ud83d\ude00end","raw":"é中😀","mixed":"a\u0041é"})",
-          R"({"dup":1,"x":0,"dup":2,"dup":"last"})",
-          R"({"z":1,"a":2,"m":3,"":4,"A":5,"aa":6})",
-          " \n\t\r{ \"a\" : [ 1 , 2 ] , \"b\" : { } } \n ",
-          R"([1,"two",3.0,[true],{"k":"v"}])",
-      })
+           R"({"t":true,"f":false,"n":null,"s":"","e":{},"a":[],"nested":{"x":[1,[2,[3,{"y":null}]]]}})",
+           R"({"esc":"q\" b\\ s\/ \b\f\n\r\t","u":"\u00e9\u4e2d\ud83d\ude00end","raw":"é中😀","mixed":"a\u0041é"})",
+           R"({"dup":1,"x":0,"dup":2,"dup":"last"})",
+           R"({"z":1,"a":2,"m":3,"":4,"A":5,"aa":6})",
+           " \n\t\r{ \"a\" : [ 1 , 2 ] , \"b\" : { } } \n ",
+           R"([1,"two",3.0,[true],{"k":"v"}])",
+       })
     expectSameAsPoco(doc);
 }
 

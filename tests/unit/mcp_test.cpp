@@ -20,9 +20,13 @@ Poco::JSON::Object::Ptr parse(const std::string& json) {
 }
 
 const std::vector<Param>& params() {
-  static const std::vector<Param> p = {Param::text("traceId", "a trace", true), sinceParam(), untilParam(),
-                                       Param::oneOf("state", "a state", {"firing", "ok"}), limitParam(20, 100),
-                                       Param::flag("includePayloads", "payloads"), cursorParam()};
+  static const std::vector<Param> p = {Param::text("traceId", "a trace", true),
+                                       sinceParam(),
+                                       untilParam(),
+                                       Param::oneOf("state", "a state", {"firing", "ok"}),
+                                       limitParam(20, 100),
+                                       Param::flag("includePayloads", "payloads"),
+                                       cursorParam()};
   return p;
 }
 
@@ -146,7 +150,8 @@ TEST_F(McpListing, CapCutsAtARowWithACursorToTheNextOne) {
   EXPECT_EQ(cursor->offset, static_cast<std::int64_t>(shown));
   EXPECT_EQ(cursor->limit, 100);
   // The cursor belongs to these arguments only.
-  Arguments continued(listParams, parse(R"({"limit":100,"cursor":")" + back->getValue<std::string>("nextCursor") + "\"}"));
+  Arguments continued(listParams,
+                      parse(R"({"limit":100,"cursor":")" + back->getValue<std::string>("nextCursor") + "\"}"));
   EXPECT_EQ(cursorOf(ctx, continued)->offset, static_cast<std::int64_t>(shown));
   Arguments other(listParams, parse(R"({"since":"1h","cursor":")" + back->getValue<std::string>("nextCursor") + "\"}"));
   EXPECT_THROW(cursorOf(ctx, other), ToolError);
@@ -169,11 +174,12 @@ TEST_F(McpListing, WindowsRelativeOrRfc3339) {
   EXPECT_EQ(w.since, ctx.now - 7 * clock::kDay);
   w = resolveWindow(ctx, Arguments(listParams, parse(R"({})")), clock::kDay, std::nullopt);
   EXPECT_EQ(w.since, ctx.now - clock::kDay);
-  w = resolveWindow(ctx, Arguments(listParams, parse(R"({"since":"2023-11-14T00:00:00Z","until":"15m"})")),
-                    clock::kDay, std::nullopt);
+  w = resolveWindow(ctx, Arguments(listParams, parse(R"({"since":"2023-11-14T00:00:00Z","until":"15m"})")), clock::kDay,
+                    std::nullopt);
   EXPECT_EQ(w.until, ctx.now - 15 * clock::kMinute);
   EXPECT_EQ(w.since, *clock::parseRfc3339("2023-11-14T00:00:00Z"));
-  for (const char* bad : {R"({"since":"yesterday"})", R"({"since":"-5m"})", R"({"since":"5 m"})", R"({"since":"1h","until":"2h"})"})
+  for (const char* bad :
+       {R"({"since":"yesterday"})", R"({"since":"-5m"})", R"({"since":"5 m"})", R"({"since":"1h","until":"2h"})"})
     EXPECT_THROW(resolveWindow(ctx, Arguments(listParams, parse(bad)), clock::kDay, std::nullopt), ToolError) << bad;
 }
 

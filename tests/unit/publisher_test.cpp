@@ -230,9 +230,15 @@ TEST_P(PublisherTest, ConcurrentPublishersAreNotFailedByAnotherOnesDeletedChanne
 TEST_P(PublisherTest, EveryColumnRoundTripsExactly) {
   const auto [app, channel] = addAppAndChannel(org_);
   std::vector<NewEvent> items;
-  const std::vector<std::string> texts = {
-      R"({"q":"say \"hi\"","b":"back\\slash","arr":"{1,2}","null":"NULL"})", "", "NULL", "{a,b}", "\"", "\\",
-      "line\nbreak, comma", "caf\u00e9 \u65e5\u672c \U0001F600", "  spaced  "};
+  const std::vector<std::string> texts = {R"({"q":"say \"hi\"","b":"back\\slash","arr":"{1,2}","null":"NULL"})",
+                                          "",
+                                          "NULL",
+                                          "{a,b}",
+                                          "\"",
+                                          "\\",
+                                          "line\nbreak, comma",
+                                          "caf\u00e9 \u65e5\u672c \U0001F600",
+                                          "  spaced  "};
   for (std::size_t i = 0; i < texts.size(); ++i) {
     auto e = event(channel, texts[i].empty() ? "empty" : texts[i], "rt-" + std::to_string(i));
     e.payloadJson = texts[0];
@@ -316,8 +322,8 @@ TEST_P(PublisherTest, AfterCommitConsumersSeeEachCommitWithItsChannelHeads) {
   publish(event(a, "a0"));
   faulty_.committedThrows = true;
   std::vector<NewEvent> events;
-  for (const auto& [channel, name] : std::vector<std::pair<std::int64_t, std::string>>{
-           {a, "a1"}, {b, "b1"}, {a, "a2"}, {a, "a3"}})
+  for (const auto& [channel, name] :
+       std::vector<std::pair<std::int64_t, std::string>>{{a, "a1"}, {b, "b1"}, {a, "a2"}, {a, "a3"}})
     events.push_back(event(channel, name));
   publishBatch(std::move(events));
   std::lock_guard lock(consumer_.mutex);

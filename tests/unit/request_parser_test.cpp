@@ -63,7 +63,8 @@ TEST(RequestParser, SimpleGet) {
 TEST(RequestParser, ContentLengthBodyArrivingInPieces) {
   RequestParser p;
   std::string body = R"({"a":1})";
-  std::string in = "POST /event HTTP/1.1\r\nHost: h\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  std::string in =
+      "POST /event HTTP/1.1\r\nHost: h\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   ASSERT_EQ(parseBytewise(p, in), State::kComplete);
   auto r = p.take();
   EXPECT_EQ(r.body, body);
@@ -73,7 +74,8 @@ TEST(RequestParser, ContentLengthBodyArrivingInPieces) {
 TEST(RequestParser, PipelinedRequestsAreParsedOneAfterAnother) {
   RequestParser p;
   std::string in =
-      "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET /b HTTP/1.1\r\nHost: h\r\n\r\nGET /c HTTP/1.1\r\nHost: h\r\nConnection: "
+      "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET /b HTTP/1.1\r\nHost: h\r\n\r\nGET /c "
+      "HTTP/1.1\r\nHost: h\r\nConnection: "
       "close\r\n\r\n";
   std::size_t pos = 0;
   ASSERT_EQ(p.parse(in, pos), State::kComplete);
@@ -92,7 +94,8 @@ TEST(RequestParser, ChunkedBodyWithExtensionsAndTrailers) {
   RequestParser p;
   std::string in =
       "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
-      "4;ext=1\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: y\r\n\r\nGET /next HTTP/1.1\r\nHost: h\r\n\r\n";
+      "4;ext=1\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: y\r\n\r\nGET /next "
+      "HTTP/1.1\r\nHost: h\r\n\r\n";
   std::size_t pos = 0;
   ASSERT_EQ(p.parse(in, pos), State::kComplete);
   EXPECT_EQ(p.take().body, "Wikipedia in\r\n\r\nchunks.");
@@ -140,9 +143,10 @@ TEST(RequestParser, DeclaredBodyOverTheLimitFailsBeforeAnyBodyByte) {
 }
 
 TEST(RequestParser, ChunkedBodyOverTheLimitFails) {
-  EXPECT_EQ(refusal("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n5\r\nworld\r\n0\r\n\r\n",
-                    withBodyLimit(8)),
-            413);
+  EXPECT_EQ(
+      refusal("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n5\r\nworld\r\n0\r\n\r\n",
+              withBodyLimit(8)),
+      413);
 }
 
 TEST(RequestParser, HeadOverTheLimitIs431EvenWithoutItsEnd) {

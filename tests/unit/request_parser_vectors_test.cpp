@@ -108,7 +108,8 @@ Outcome expectedOf(const Poco::JSON::Object::Ptr& ours) {
   if (auto list = ours->getArray("requests"))
     for (const auto& r : *list) {
       const auto obj = r.extract<Poco::JSON::Object::Ptr>();
-      o.requests.push_back({bytesOf(obj->getValue<std::string>("method")), bytesOf(obj->getValue<std::string>("target")),
+      o.requests.push_back({bytesOf(obj->getValue<std::string>("method")),
+                            bytesOf(obj->getValue<std::string>("target")),
                             bytesOf(obj->getValue<std::string>("body"))});
     }
   return o;

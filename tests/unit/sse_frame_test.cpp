@@ -19,8 +19,8 @@ TEST(LastEventId, DecimalIdsAreRead) {
 
 TEST(LastEventId, AnythingElseAsksForAReset) {
   // std::stoll used to take a sign and leading blanks ("+7", " 7" resumed after 7).
-  for (const char* text : {"+7", "-7", " 7", "7 ", "7a", "0x10", "1e3", "\t1", "１", "1000000000000000000",
-                           "99999999999999999999999"})
+  for (const char* text :
+       {"+7", "-7", " 7", "7 ", "7a", "0x10", "1e3", "\t1", "１", "1000000000000000000", "99999999999999999999999"})
     EXPECT_EQ(parseLastEventId(text), -1) << text;
 }
 

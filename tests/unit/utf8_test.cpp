@@ -39,20 +39,20 @@ const std::vector<Utf8Case>& cases() {
       {"plain ascii", true, "plain ascii"},
       {"caf\xC3\xA9 \xE4\xB8\xAD \xF0\x9F\x98\x80", true, "caf\xC3\xA9 \xE4\xB8\xAD \xF0\x9F\x98\x80"},
       {"\xEF\xBF\xBD", true, "\xEF\xBF\xBD"},
-      {"\xF4\x8F\xBF\xBF", true, "\xF4\x8F\xBF\xBF"},  // U+10FFFF
+      {"\xF4\x8F\xBF\xBF", true, "\xF4\x8F\xBF\xBF"},          // U+10FFFF
       {std::string("a\0b", 3), true, std::string("a\0b", 3)},  // NUL is UTF-8 (the store rule is elsewhere)
       {"\xFF", false, kFffd},
       {"limit=\xFF", false, "limit=" + kFffd},
-      {"\x80", false, kFffd},                            // lone continuation byte
-      {"\x80\x80", false, kFffd + kFffd},                // each its own subpart
-      {"\xC3", false, kFffd},                            // truncated at the end
-      {"\xC3x", false, kFffd + "x"},                     // truncated before ASCII
-      {"\xE2\x82", false, kFffd},                        // one maximal subpart of two bytes
+      {"\x80", false, kFffd},              // lone continuation byte
+      {"\x80\x80", false, kFffd + kFffd},  // each its own subpart
+      {"\xC3", false, kFffd},              // truncated at the end
+      {"\xC3x", false, kFffd + "x"},       // truncated before ASCII
+      {"\xE2\x82", false, kFffd},          // one maximal subpart of two bytes
       {"\xE2\x82\xE2\x82\xAC", false, kFffd + "\xE2\x82\xAC"},
-      {"\xF0\x9F\x98", false, kFffd},                    // three of four bytes
-      {"\xC0\xAF", false, kFffd + kFffd},                // overlong '/': C0 never starts a sequence
-      {"\xE0\x80\xAF", false, kFffd + kFffd + kFffd},    // overlong: E0 needs A0..BF next
-      {"\xED\xA0\x80", false, kFffd + kFffd + kFffd},    // a surrogate (U+D800)
+      {"\xF0\x9F\x98", false, kFffd},                              // three of four bytes
+      {"\xC0\xAF", false, kFffd + kFffd},                          // overlong '/': C0 never starts a sequence
+      {"\xE0\x80\xAF", false, kFffd + kFffd + kFffd},              // overlong: E0 needs A0..BF next
+      {"\xED\xA0\x80", false, kFffd + kFffd + kFffd},              // a surrogate (U+D800)
       {"\xF4\x90\x80\x80", false, kFffd + kFffd + kFffd + kFffd},  // above U+10FFFF
       {"\xF5\x80", false, kFffd + kFffd},
       {"ok\xC3\xA9\xFFok", false, "ok\xC3\xA9" + kFffd + "ok"},

@@ -206,7 +206,8 @@ const std::vector<ConfigKey>& configKeys() {
        "Comma-separated browser origins allowed to call POST /mcp (exact match). Empty: any "
        "request that carries an Origin header is refused with 403; clients that send none "
        "(command-line agents) pass."},
-      {"mcp.rate_limit_per_minute", "120", "MCP requests one API key may make per minute; beyond it 429 with Retry-After."},
+      {"mcp.rate_limit_per_minute", "120",
+       "MCP requests one API key may make per minute; beyond it 429 with Retry-After."},
       {"mcp.max_body_bytes", "65536", "Largest POST /mcp body accepted; larger bodies get 413."},
       {"plugins.dir", "",
        "Directory of plugin shared objects (*.so), loaded at start-up. Empty: "

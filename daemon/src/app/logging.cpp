@@ -8,8 +8,8 @@
 
 #include <stdexcept>
 
-#include "common/utf8.h"
 #include "common/encoding.h"
+#include "common/utf8.h"
 
 namespace aev::app {
 

@@ -1,7 +1,7 @@
 #include "app/runtime.h"
 
-#include <Poco/StringTokenizer.h>
 #include <Poco/Exception.h>
+#include <Poco/StringTokenizer.h>
 #include <Poco/URI.h>
 #include <spdlog/spdlog.h>
 
@@ -24,9 +24,10 @@
 #include "auth/stream_tokens.h"
 #include "cluster/fan_out.h"
 #include "cluster/shared_secrets.h"
-#include "common/crypto.h"
 #include "common/clock.h"
+#include "common/crypto.h"
 #include "common/periodic_task.h"
+#include "console/site.h"
 #include "delivery/delivery_engine.h"
 #include "delivery/outbound_http.h"
 #include "events/after_commit.h"
@@ -39,7 +40,6 @@
 #include "exports/export_outbox.h"
 #include "exports/export_sender.h"
 #include "exports/exporter_pool.h"
-#include "console/site.h"
 #include "http/context.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -198,7 +198,8 @@ cluster::FanOutOptions fanOutFrom(const Poco::Util::AbstractConfiguration& cfg) 
     throw std::runtime_error("cluster.wakeup must be notify or poll, not " + wakeup);
   const auto interval = cfg.getInt64("cluster.poll_interval_ms");
   if (interval < 10 || interval > 3600000)
-    throw std::runtime_error("cluster.poll_interval_ms must be between 10 and 3600000, not " + std::to_string(interval));
+    throw std::runtime_error("cluster.poll_interval_ms must be between 10 and 3600000, not " +
+                             std::to_string(interval));
   o.pollInterval = std::chrono::milliseconds(interval);
   o.notifyInTransaction = cfg.getBool("cluster.notify_in_transaction");
   // Distinct per process (a restarted node is a new one): doorbells name their sender.
@@ -382,7 +383,8 @@ struct Components {
           });
       changes->setApplicationName("aev-listen-" + fanOut->options().node);
       if (fanOut->options().wakeup == cluster::Wakeup::Notify)
-        changes->alsoListen(cluster::kDoorbellChannel, [this](const std::string& payload) { fanOut->doorbell(payload); });
+        changes->alsoListen(cluster::kDoorbellChannel,
+                            [this](const std::string& payload) { fanOut->doorbell(payload); });
     }
 
     http::registerOpsRoutes(*router, ctx);

@@ -82,8 +82,8 @@ void DoorbellSender::run() {
   pthread_setname_np(pthread_self(), "aev-doorbell");
   static auto& sent = Metrics::instance().counter("agent_events_cluster_doorbells_sent_total",
                                                   "Doorbells (pg_notify) this node sent to the others");
-  static auto& failed = Metrics::instance().counter(
-      "agent_events_cluster_doorbell_failures_total", "Doorbells that could not be sent (the others poll instead)");
+  static auto& failed = Metrics::instance().counter("agent_events_cluster_doorbell_failures_total",
+                                                    "Doorbells that could not be sent (the others poll instead)");
   PGconn* conn = nullptr;
   auto backoff = std::chrono::milliseconds(100);
   const std::string sql = std::string("SELECT pg_notify('") + kDoorbellChannel + "', $1)";

@@ -28,8 +28,8 @@ constexpr const char* kDoorbellChannel = "aev_events";
 constexpr std::size_t kMaxDoorbellPayload = 7900;
 
 struct Doorbell {
-  std::string node;                        // the sender, so it can skip its own
-  bool everything = false;                 // "<node> *": check every held channel
+  std::string node;                               // the sender, so it can skip its own
+  bool everything = false;                        // "<node> *": check every held channel
   std::map<std::int64_t, std::int64_t> channels;  // channel -> highest committed seq
 };
 

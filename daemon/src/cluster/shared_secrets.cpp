@@ -36,9 +36,10 @@ SharedSecrets resolveSharedSecrets(const Poco::Util::AbstractConfiguration& cfg,
   }
   std::string missing;
   if (s.jwtSecret.size() < 32) {
-    missing += "\n  - auth.jwt_secret (AGENT_EVENTS_AUTH_JWT_SECRET): the secret that signs access, refresh and stream "
-               "tokens, at least 32 characters, the same on every node (e.g. `openssl rand -base64 48`)." +
-               earlierKeyHint(dataDirFile(cfg, "jwt.secret"), "the tokens issued so far");
+    missing +=
+        "\n  - auth.jwt_secret (AGENT_EVENTS_AUTH_JWT_SECRET): the secret that signs access, refresh and stream "
+        "tokens, at least 32 characters, the same on every node (e.g. `openssl rand -base64 48`)." +
+        earlierKeyHint(dataDirFile(cfg, "jwt.secret"), "the tokens issued so far");
   }
   if (s.webhookSealingKey.size() < 32) {
     missing +=

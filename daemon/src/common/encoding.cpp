@@ -40,8 +40,8 @@ std::optional<std::string> hexDecode(std::string_view hex) {
   std::string out(hex.size() / 2, '\0');
   std::size_t length = 0;
   const char* end = nullptr;
-  if (sodium_hex2bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), hex.data(), hex.size(), nullptr,
-                     &length, &end) != 0 ||
+  if (sodium_hex2bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), hex.data(), hex.size(), nullptr, &length,
+                     &end) != 0 ||
       end != hex.data() + hex.size() || length != out.size())
     return std::nullopt;
   return out;

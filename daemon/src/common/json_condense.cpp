@@ -33,7 +33,8 @@ void appendPocoJsonString(std::string& out, std::string_view s) {
     out += s;
     out += '"';
   } else {
-    appendValidUtf8(out, Poco::toJSON(std::string(s), Poco::JSON_WRAP_STRINGS));  // Poco copies ill-formed UTF-8 through
+    appendValidUtf8(out,
+                    Poco::toJSON(std::string(s), Poco::JSON_WRAP_STRINGS));  // Poco copies ill-formed UTF-8 through
   }
 }
 

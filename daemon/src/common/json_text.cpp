@@ -1,7 +1,7 @@
 #include "common/json_text.h"
 
-#include "common/utf8.h"
 #include "common/encoding.h"
+#include "common/utf8.h"
 
 namespace aev {
 

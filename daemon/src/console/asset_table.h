@@ -12,7 +12,7 @@ struct Asset {
   std::string_view contentType;  // with charset for text
   std::string_view sha256;       // hex digest of `raw`
   std::string_view raw;
-  std::string_view gzip;         // empty when gzip would not be smaller than raw
+  std::string_view gzip;  // empty when gzip would not be smaller than raw
 };
 
 struct AssetTable {

@@ -21,8 +21,8 @@
 namespace aev::console {
 
 struct Fetch {
-  std::string path;         // after "/console/", decoded, e.g. "a/1f2e/js/main.js"
-  bool wantsHtml = false;   // the Accept header names text/html
+  std::string path;        // after "/console/", decoded, e.g. "a/1f2e/js/main.js"
+  bool wantsHtml = false;  // the Accept header names text/html
   bool acceptsGzip = false;
   std::string ifNoneMatch;  // the header as sent
 };

@@ -81,7 +81,8 @@ std::vector<FieldError> DestinationService::check(std::int64_t orgId, const stor
     out.push_back({"body.kind", "no loaded exporter plugin provides " + d.kind, d.kind});
   if (in.eventTypeFilter && *in.eventTypeFilter)
     for (const auto& t : **in.eventTypeFilter)
-      if (!events::isEventType(t)) out.push_back({"body.eventTypeFilter", "is not an event type (docs/api.md#events)", t});
+      if (!events::isEventType(t))
+        out.push_back({"body.eventTypeFilter", "is not an event type (docs/api.md#events)", t});
   if (in.headers) {
     if (in.headers->size() > kMaxHeaders) out.push_back({"body.headers", "at most 32 headers", ""});
     for (const auto& [name, value] : *in.headers)

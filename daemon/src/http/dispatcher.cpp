@@ -202,7 +202,8 @@ std::string Dispatcher::serialize(const Exchange& x, bool keepAlive) const {
   }
   // RFC 9110 §8.6: no Content-Length in a 1xx or 204, nor in a 304 (where it would have
   // to be the length of the 200 it stands for).
-  if (resp.status >= 200 && resp.status != 204 && resp.status != 304) appendHeader(out, "Content-Length", std::to_string(resp.body.size()));
+  if (resp.status >= 200 && resp.status != 204 && resp.status != 304)
+    appendHeader(out, "Content-Length", std::to_string(resp.body.size()));
   if (!keepAlive)
     appendHeader(out, "Connection", "close");
   else if (x.http10)

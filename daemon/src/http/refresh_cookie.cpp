@@ -51,7 +51,8 @@ std::string clearedRefreshCookie(const Request& req) {
 }
 
 std::string sessionMarkerCookie(const Request& req, bool present) {
-  std::string c = present ? "aev_session=1; Path=/; SameSite=Strict" : "aev_session=; Path=/; SameSite=Strict; Max-Age=0";
+  std::string c =
+      present ? "aev_session=1; Path=/; SameSite=Strict" : "aev_session=; Path=/; SameSite=Strict; Max-Age=0";
   if (req.baseUrl.starts_with("https://")) c += "; Secure";
   return c;
 }

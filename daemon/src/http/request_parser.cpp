@@ -116,7 +116,8 @@ bool isValidHost(std::string_view host) {
   }
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
-    if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-._~!$&'()*+,;=").find(c) != std::string_view::npos)
+    if (std::isalnum(static_cast<unsigned char>(c)) ||
+        std::string_view("-._~!$&'()*+,;=").find(c) != std::string_view::npos)
       continue;
     if (c == '%' && i + 2 < name.size() && std::isxdigit(static_cast<unsigned char>(name[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(name[i + 2]))) {

@@ -20,7 +20,6 @@ Poco::JSON::Array::Ptr stringArray(const std::vector<std::string>& values) {
   return arr;
 }
 
-
 JsonObject traceItem(const store::TraceRecord& t) {
   auto obj = newObject();
   obj->set("traceId", t.traceId);
@@ -34,7 +33,6 @@ JsonObject traceItem(const store::TraceRecord& t) {
   return obj;
 }
 
-
 JsonObject breakdownRow(const store::BreakdownRow& r) {
   auto obj = newObject();
   obj->set("key", r.key);
@@ -47,7 +45,6 @@ JsonObject breakdownRow(const store::BreakdownRow& r) {
   obj->set("avgDurationMs", r.avgDurationMs.value_or(0.0));
   return obj;
 }
-
 
 JsonObject violationJson(const store::ViolationRecord& v) {
   auto obj = newObject();
@@ -68,7 +65,6 @@ JsonObject violationJson(const store::ViolationRecord& v) {
   setTimestamp(obj, "createdAt", v.createdAt);
   return obj;
 }
-
 
 JsonObject alertJson(const std::string& baseUrl, const store::AlertRuleRecord& r, bool withSchemaField) {
   auto obj = withSchemaField ? withSchema(baseUrl, "AlertRule") : newObject();
@@ -94,7 +90,6 @@ JsonObject alertJson(const std::string& baseUrl, const store::AlertRuleRecord& r
   setTimestamp(obj, "updatedAt", r.updatedAt);
   return obj;
 }
-
 
 JsonObject policyJson(const std::string& baseUrl, const spend::PolicyView& view, bool withSchemaField) {
   const auto& p = view.policy;
@@ -124,7 +119,8 @@ JsonObject policyJson(const std::string& baseUrl, const spend::PolicyView& view,
     rung->set("at_percent", r.atPercent);
     rung->set("action", r.action);
     // A block rung saved without block_mode is hard (docs/features.md#spend-policies names hard first).
-    rung->set("block_mode", r.action == "block" ? Poco::Dynamic::Var(r.blockMode.value_or("hard")) : Poco::Dynamic::Var());
+    rung->set("block_mode",
+              r.action == "block" ? Poco::Dynamic::Var(r.blockMode.value_or("hard")) : Poco::Dynamic::Var());
     rung->set("fallback_model", optionalText(r.fallbackModel));
     rungs->add(rung);
   }

@@ -4,9 +4,7 @@
 
 namespace aev::http {
 
-bool isStorableText(std::string_view text) {
-  return text.find('\0') == std::string_view::npos && isValidUtf8(text);
-}
+bool isStorableText(std::string_view text) { return text.find('\0') == std::string_view::npos && isValidUtf8(text); }
 
 ApiError unstorableText(std::string_view text, const std::string& what) {
   if (text.find('\0') != std::string_view::npos)

@@ -139,7 +139,8 @@ std::optional<store::EnvironmentRecord> EnvironmentService::resolve(std::int64_t
 std::optional<std::vector<std::string>> EnvironmentService::eventValues(std::int64_t orgId,
                                                                         const std::optional<std::string>& idOrSlug) {
   if (!idOrSlug) return std::nullopt;
-  if (auto env = resolve(orgId, *idOrSlug)) return std::vector<std::string>{env->slug, env->name, std::to_string(env->id)};
+  if (auto env = resolve(orgId, *idOrSlug))
+    return std::vector<std::string>{env->slug, env->name, std::to_string(env->id)};
   return std::vector<std::string>{*idOrSlug};
 }
 

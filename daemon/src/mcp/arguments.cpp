@@ -53,11 +53,16 @@ namespace {
 
 const char* typeName(ParamType t) {
   switch (t) {
-    case ParamType::String: return "string";
-    case ParamType::Integer: return "integer";
-    case ParamType::Number: return "number";
-    case ParamType::Boolean: return "boolean";
-    case ParamType::StringArray: return "array";
+    case ParamType::String:
+      return "string";
+    case ParamType::Integer:
+      return "integer";
+    case ParamType::Number:
+      return "number";
+    case ParamType::Boolean:
+      return "boolean";
+    case ParamType::StringArray:
+      return "array";
   }
   return "string";
 }
@@ -150,8 +155,8 @@ Arguments::Arguments(const std::vector<Param>& params, Poco::JSON::Object::Ptr a
   for (const auto& [name, value] : *args_) {
     auto it = std::find_if(params_.begin(), params_.end(), [&](const Param& p) { return p.name == name; });
     if (it == params_.end()) {
-      problems.push_back("unknown argument '" + name.substr(0, 80) + "' (this tool takes: " +
-                         (names.empty() ? std::string("no arguments") : joined(names)) + ")");
+      problems.push_back("unknown argument '" + name.substr(0, 80) +
+                         "' (this tool takes: " + (names.empty() ? std::string("no arguments") : joined(names)) + ")");
       continue;
     }
     if (value.isEmpty()) continue;  // null reads as absent
@@ -216,7 +221,8 @@ std::optional<std::int64_t> Arguments::id(const std::string& name) const {
   if (!t) return std::nullopt;
   auto n = parseInt64(*t);
   if (!n || *n < 1)
-    throw ToolError("'" + name + "' must be a decimal id like \"42\" (as get_context and the list tools show them), not \"" +
+    throw ToolError("'" + name +
+                    "' must be a decimal id like \"42\" (as get_context and the list tools show them), not \"" +
                     t->substr(0, 80) + "\".");
   return n;
 }

@@ -25,9 +25,9 @@ struct Param {
   ParamType type = ParamType::String;
   std::string description;
   bool required = false;
-  std::vector<std::string> values;  // String: the allowed values (an enum) when not empty
+  std::vector<std::string> values;                     // String: the allowed values (an enum) when not empty
   std::optional<std::int64_t> min, max, defaultValue;  // Integer
-  std::optional<std::size_t> maxLength;                 // String (code points)
+  std::optional<std::size_t> maxLength;                // String (code points)
 
   static Param text(std::string name, std::string description, bool required = false);
   static Param oneOf(std::string name, std::string description, std::vector<std::string> values);

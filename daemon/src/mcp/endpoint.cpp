@@ -96,7 +96,8 @@ Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader,
     return {400, errorReply(Var(), rpc::kParseError, "Parse error: the body is not JSON")};
   }
   if (parsed.type() == typeid(Poco::JSON::Array::Ptr))
-    return {400, errorReply(Var(), rpc::kInvalidRequest, "Batches are not supported: send one JSON-RPC message per POST")};
+    return {400,
+            errorReply(Var(), rpc::kInvalidRequest, "Batches are not supported: send one JSON-RPC message per POST")};
   if (parsed.type() != typeid(Poco::JSON::Object::Ptr))
     return {400, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: a JSON-RPC message is an object")};
   auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
@@ -114,7 +115,8 @@ Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader,
   const auto method = msg->getValue<std::string>("method");
   if (!hasId) return {202, ""};  // notifications/initialized, notifications/cancelled, ...
   if (id.isEmpty() || !(id.isString() || id.isInteger()))
-    return {200, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: \"id\" must be a string or an integer, never null")};
+    return {200, errorReply(Var(), rpc::kInvalidRequest,
+                            "Invalid Request: \"id\" must be a string or an integer, never null")};
   Poco::JSON::Object::Ptr params;
   if (msg->has("params") && !msg->isNull("params")) {
     params = msg->getObject("params");
@@ -153,8 +155,9 @@ Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader,
     if (rpcError) return {200, errorReply(id, rpcError, rpcMessage)};
     return {200, envelope(id, "result", result)};
   }
-  return {200, errorReply(id, rpc::kMethodNotFound, "Method not found: " + method.substr(0, 80) +
-                                                       " (this server offers initialize, ping, tools/list, tools/call)")};
+  return {200, errorReply(id, rpc::kMethodNotFound,
+                          "Method not found: " + method.substr(0, 80) +
+                              " (this server offers initialize, ping, tools/list, tools/call)")};
 }
 
 Poco::JSON::Object::Ptr Endpoint::callTool(const Caller& caller, const std::string& version,
@@ -175,13 +178,14 @@ Poco::JSON::Object::Ptr Endpoint::callTool(const Caller& caller, const std::stri
   bool truncated = false;
   if (!tool) {
     rpcError = rpc::kInvalidParams;
-    rpcMessage = name.empty() ? "Invalid params: \"name\" (the tool) is required" : "Unknown tool: " + name.substr(0, 80);
+    rpcMessage =
+        name.empty() ? "Invalid params: \"name\" (the tool) is required" : "Unknown tool: " + name.substr(0, 80);
   } else if (!argumentsOk) {
     rpcError = rpc::kInvalidParams;
     rpcMessage = "Invalid params: \"arguments\" must be an object";
   } else {
-    ToolContext ctx{app_,           caller.orgId, caller.apiKeyId, caller.keyPrefix, caller.scopes, caller.baseUrl,
-                    clock::nowMicros(), options_,   tool->name};
+    ToolContext ctx{app_,           caller.orgId,       caller.apiKeyId, caller.keyPrefix, caller.scopes,
+                    caller.baseUrl, clock::nowMicros(), options_,        tool->name};
     try {
       Arguments args(tool->params, arguments);
       auto out = tool->handler(ctx, args);
@@ -208,17 +212,17 @@ Poco::JSON::Object::Ptr Endpoint::callTool(const Caller& caller, const std::stri
     }
   }
   if (rpcError) outcome = std::to_string(rpcError);
-  const auto durationMs =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  auto metadata = audit::metadata({{"tool", name.substr(0, 80)},
-                                   {"apiKeyId", std::to_string(caller.apiKeyId)},
-                                   {"outcome", outcome},
-                                   {"durationMs", std::round(durationMs * 1000.0) / 1000.0},
-                                   {"rows", static_cast<Poco::UInt64>(rows)},
-                                   {"truncated", truncated},
-                                   {"arguments", cutText(arguments ? http::stringify(arguments) : "{}", kAuditArgumentChars)},
-                                   {"userAgent", cutText(caller.userAgent, 200)},
-                                   {"protocolVersion", version}});
+  const auto durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  auto metadata =
+      audit::metadata({{"tool", name.substr(0, 80)},
+                       {"apiKeyId", std::to_string(caller.apiKeyId)},
+                       {"outcome", outcome},
+                       {"durationMs", std::round(durationMs * 1000.0) / 1000.0},
+                       {"rows", static_cast<Poco::UInt64>(rows)},
+                       {"truncated", truncated},
+                       {"arguments", cutText(arguments ? http::stringify(arguments) : "{}", kAuditArgumentChars)},
+                       {"userAgent", cutText(caller.userAgent, 200)},
+                       {"protocolVersion", version}});
   app_.audit->append(caller.orgId, caller.actor, audit::Change{"mcp.call", "mcp", name.substr(0, 80), metadata});
   return result;
 }

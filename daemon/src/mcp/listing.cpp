@@ -21,12 +21,23 @@ std::optional<std::int64_t> relativeSpan(const std::string& text) {
   if (!n || *n < 0 || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;
   std::int64_t per = 0;
   switch (unit) {
-    case 's': per = clock::kSecond; break;
-    case 'm': per = clock::kMinute; break;
-    case 'h': per = clock::kHour; break;
-    case 'd': per = clock::kDay; break;
-    case 'w': per = 7 * clock::kDay; break;
-    default: return std::nullopt;
+    case 's':
+      per = clock::kSecond;
+      break;
+    case 'm':
+      per = clock::kMinute;
+      break;
+    case 'h':
+      per = clock::kHour;
+      break;
+    case 'd':
+      per = clock::kDay;
+      break;
+    case 'w':
+      per = 7 * clock::kDay;
+      break;
+    default:
+      return std::nullopt;
   }
   if (*n > 3650 * clock::kDay / per) return std::nullopt;  // ten years is enough
   return *n * per;
@@ -58,8 +69,9 @@ std::optional<Cursor> cursorOf(const ToolContext& ctx, const Arguments& args) {
   if (!text) return std::nullopt;
   auto c = decodeCursor(*text);
   if (!c || c->tool != ctx.tool || c->argsHash != stableHash(args.fingerprint()))
-    throw ToolError("'cursor' is not a nextCursor of this tool for these arguments: send the same arguments as the "
-                    "call that returned it, or call without cursor to start over.");
+    throw ToolError(
+        "'cursor' is not a nextCursor of this tool for these arguments: send the same arguments as the "
+        "call that returned it, or call without cursor to start over.");
   return c;
 }
 

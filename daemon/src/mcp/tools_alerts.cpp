@@ -32,12 +32,14 @@ ToolOutput listAlerts(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addAlertTools(ToolRegistry& r) {
-  r.add({"list_alerts", "Alert rules",
+  r.add({"list_alerts",
+         "Alert rules",
          "Alert rules with metric, operator, threshold, windowMins, state (firing or ok), lastValue and "
          "lastEvaluatedAt, in creation order.",
          {Param::oneOf("state", "only rules in this state (default all)", {"firing", "ok", "all"}), limitParam(20, 100),
           cursorParam()},
-         outputSchema({{"alerts", "array"}}, true, false), listAlerts});
+         outputSchema({{"alerts", "array"}}, true, false),
+         listAlerts});
 }
 
 }  // namespace aev::mcp

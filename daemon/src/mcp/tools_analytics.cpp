@@ -13,10 +13,10 @@ namespace aev::mcp {
 namespace {
 
 std::vector<Param> filterParams() {
-  std::vector<Param> params = {sinceParam(), untilParam(),
-                               Param::text("environment", "environment id or slug (get_context)"),
-                               Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"),
-                               Param::text("filterTagValue", "custom attribute value; with filterTagKey")};
+  std::vector<Param> params = {
+      sinceParam(), untilParam(), Param::text("environment", "environment id or slug (get_context)"),
+      Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"),
+      Param::text("filterTagValue", "custom attribute value; with filterTagKey")};
   for (const auto& name : analytics::AnalyticsService::filterNames())
     params.push_back(Param::text(name, "only events whose " + name + " equals this"));
   return params;
@@ -35,7 +35,9 @@ analytics::Query queryOf(const ToolContext& ctx, const Arguments& args, const Wi
   return q;
 }
 
-Window windowOf(const ToolContext& ctx, const Arguments& args) { return resolveWindow(ctx, args, clock::kDay, std::nullopt); }
+Window windowOf(const ToolContext& ctx, const Arguments& args) {
+  return resolveWindow(ctx, args, clock::kDay, std::nullopt);
+}
 
 ToolOutput breakdown(const ToolContext& ctx, const Arguments& args) {
   const auto w = windowOf(ctx, args);
@@ -46,8 +48,8 @@ ToolOutput breakdown(const ToolContext& ctx, const Arguments& args) {
 }
 
 ToolOutput dimensions(const ToolContext& ctx, const Arguments& args) {
-  auto keys = ctx.app.analytics->dimensions(ctx.orgId, ctx.app.environments->eventValues(ctx.orgId, args.text("environment")),
-                                            args.integer("limit"));
+  auto keys = ctx.app.analytics->dimensions(
+      ctx.orgId, ctx.app.environments->eventValues(ctx.orgId, args.text("environment")), args.integer("limit"));
   return {finishObject(http::dimensionsJson(keys), std::nullopt).structured, keys.size(), false};
 }
 
@@ -75,13 +77,16 @@ void addAnalyticsTools(ToolRegistry& r) {
          "Totals per key of one dimension (model, agent, ...) over the window, by event count: events, errors, "
          "tokens, cost in USD, average duration.",
          breakdownParams, outputSchema({{"dimension", "string"}, {"rows", "array"}}, false, true), breakdown});
-  r.add({"analytics_dimensions", "Custom dimensions",
+  r.add({"analytics_dimensions",
+         "Custom dimensions",
          "Custom attribute keys (metadata.tags) seen on telemetry, most recent first: usable as filterTagKey and as "
          "tagKey of analytics_breakdown.",
          {Param::text("environment", "environment id or slug (get_context)"), limitParam(50, 500)},
-         outputSchema({{"dimensions", "array"}}, false, false), dimensions});
+         outputSchema({{"dimensions", "array"}}, false, false),
+         dimensions});
   auto seriesParams = filterParams();
-  seriesParams.push_back(Param::oneOf("metric", "what to plot (default event_count)", analytics::AnalyticsService::metrics()));
+  seriesParams.push_back(
+      Param::oneOf("metric", "what to plot (default event_count)", analytics::AnalyticsService::metrics()));
   seriesParams.push_back(Param::oneOf("interval", "bucket size (default hour)", {"minute", "hour", "day"}));
   r.add({"analytics_timeseries", "Time series",
          "One metric per minute, hour or day over the window (counts and sums zero-filled).", seriesParams,

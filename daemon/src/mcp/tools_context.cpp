@@ -78,10 +78,11 @@ ToolOutput getContext(const ToolContext& ctx, const Arguments&) {
   limits->set("maxOutputChars", static_cast<Poco::UInt64>(ctx.options.maxOutputChars));
   limits->set("callsPerMinute", ctx.options.callsPerMinute);
   out->set("limits", limits);
-  out->set("hint",
-           "Times are RFC 3339 UTC or relative (15m, 24h, 7d). Start with list_traces (agentId, window) or search_events, "
-           "then get_trace_summary and get_trace_events; analytics_breakdown by model shows cost; spend_status the "
-           "budgets. Lists page with nextCursor.");
+  out->set(
+      "hint",
+      "Times are RFC 3339 UTC or relative (15m, 24h, 7d). Start with list_traces (agentId, window) or search_events, "
+      "then get_trace_summary and get_trace_events; analytics_breakdown by model shows cost; spend_status the "
+      "budgets. Lists page with nextCursor.");
   return finishObject(out, std::nullopt);
 }
 
@@ -120,7 +121,8 @@ ToolOutput listChannels(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addContextTools(ToolRegistry& r) {
-  r.add({"get_context", "Context",
+  r.add({"get_context",
+         "Context",
          "Call first. The organization this API key reads, the server's current time (resolve relative dates "
          "against it), retention, environments, apps with their channel ids, analytics dimension and filter names, "
          "metrics, and the output limits.",
@@ -134,12 +136,14 @@ void addContextTools(ToolRegistry& r) {
                        {"dimensions", "array"}},
                       false, false),
          getContext});
-  r.add({"list_channels", "Channels",
-         "Channels (where events are published) with their app, in app order. Filter by appId or a name substring.",
-         {Param::text("appId", "only this app's channels (an appId from get_context)"),
-          Param::text("nameContains", "only channels whose name contains this text"), limitParam(50, 200),
-          cursorParam()},
-         outputSchema({{"channels", "array"}}, true, false), listChannels});
+  r.add(
+      {"list_channels",
+       "Channels",
+       "Channels (where events are published) with their app, in app order. Filter by appId or a name substring.",
+       {Param::text("appId", "only this app's channels (an appId from get_context)"),
+        Param::text("nameContains", "only channels whose name contains this text"), limitParam(50, 200), cursorParam()},
+       outputSchema({{"channels", "array"}}, true, false),
+       listChannels});
 }
 
 }  // namespace aev::mcp

@@ -14,8 +14,9 @@ ToolOutput searchEvents(const ToolContext& ctx, const Arguments& args) {
   const auto channelId = args.id("channelId");
   const auto traceId = args.text("traceId");
   if (channelId.has_value() == traceId.has_value())
-    throw ToolError("Send exactly one of 'channelId' (a channel's events, newest first; list_channels shows the ids) "
-                    "or 'traceId' (a trace's events, oldest first; list_traces shows the ids).");
+    throw ToolError(
+        "Send exactly one of 'channelId' (a channel's events, newest first; list_channels shows the ids) "
+        "or 'traceId' (a trace's events, oldest first; list_traces shows the ids).");
   const auto cursor = cursorOf(ctx, args);
   const auto start = pageStart(args, cursor);
   const auto maxPayload = static_cast<std::size_t>(args.integer("maxPayloadChars"));
@@ -57,19 +58,23 @@ ToolOutput getEvent(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addEventTools(ToolRegistry& r) {
-  r.add({"search_events", "Search events",
+  r.add({"search_events",
+         "Search events",
          "Events of one channel (newest first) or of one trace (oldest first), with payloads cut to maxPayloadChars "
          "(payloadPreview ends with …[+N chars] when cut; get_event shows more).",
          {Param::text("channelId", "a channelId (get_context, list_channels); or send traceId"),
           Param::text("traceId", "a traceId (list_traces); or send channelId"),
           Param::integer("maxPayloadChars", "payload characters shown per event", 0, 4000, 500), limitParam(20, 100),
           cursorParam()},
-         outputSchema({{"events", "array"}, {"total", "integer"}, {"order", "string"}}, true, false), searchEvents});
-  r.add({"get_event", "Event",
+         outputSchema({{"events", "array"}, {"total", "integer"}, {"order", "string"}}, true, false),
+         searchEvents});
+  r.add({"get_event",
+         "Event",
          "One event by id with its payload (cut to maxPayloadChars, default 4000) and metadata.",
          {Param::text("eventId", "the event id (search_events, get_trace_events)", true),
           Param::integer("maxPayloadChars", "payload characters shown", 0, 20000, 4000)},
-         outputSchema({{"event", "object"}}, false, false), getEvent});
+         outputSchema({{"event", "object"}}, false, false),
+         getEvent});
 }
 
 }  // namespace aev::mcp

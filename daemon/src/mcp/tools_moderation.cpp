@@ -43,17 +43,22 @@ ToolOutput efficacy(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addModerationTools(ToolRegistry& r) {
-  r.add({"list_moderation_violations", "Moderation violations",
+  r.add({"list_moderation_violations",
+         "Moderation violations",
          "Moderation rule matches in the window, newest first: rule, detector, action, target, event and channel "
          "ids, matched fields (never the matched text).",
          {sinceParam(), untilParam(), Param::text("ruleId", "only this rule's violations"),
           Param::oneOf("action", "only this action", moderation::actionNames()),
           Param::oneOf("target", "only this target", moderation::targetNames()), limitParam(20, 100), cursorParam()},
-         outputSchema({{"violations", "array"}, {"total", "integer"}}, true, true), listViolations});
-  r.add({"moderation_efficacy", "Moderation efficacy",
+         outputSchema({{"violations", "array"}, {"total", "integer"}}, true, true),
+         listViolations});
+  r.add({"moderation_efficacy",
+         "Moderation efficacy",
          "Violations per detector, action and target over the window, with the detectors' average and maximum "
          "latency.",
-         {sinceParam(), untilParam()}, outputSchema({{"rows", "array"}}, false, true), efficacy});
+         {sinceParam(), untilParam()},
+         outputSchema({{"rows", "array"}}, false, true),
+         efficacy});
 }
 
 }  // namespace aev::mcp

@@ -20,7 +20,8 @@ ToolOutput spendStatus(const ToolContext& ctx, const Arguments& args) {
     if (policyId && view.policy.id != *policyId) continue;
     auto obj = http::policyJson(ctx.baseUrl, view, false);
     const auto spent = obj->getValue<double>("currentSpendUsd");
-    obj->set("percentUsed", view.policy.limitUsd > 0 ? std::round(spent / view.policy.limitUsd * 10000.0) / 100.0 : 0.0);
+    obj->set("percentUsed",
+             view.policy.limitUsd > 0 ? std::round(spent / view.policy.limitUsd * 10000.0) / 100.0 : 0.0);
     list->add(obj);
     ++rows;
   }
@@ -35,10 +36,12 @@ ToolOutput spendStatus(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addSpendTools(ToolRegistry& r) {
-  r.add({"spend_status", "Spend status",
+  r.add({"spend_status",
+         "Spend status",
          "Spend policies with limitUsd, currentSpendUsd and percentUsed of the current window (windowType), their "
          "rungs (at_percent → action) and scope.",
-         {Param::text("policyId", "only this policy")}, outputSchema({{"policies", "array"}}, false, false),
+         {Param::text("policyId", "only this policy")},
+         outputSchema({{"policies", "array"}}, false, false),
          spendStatus});
 }
 

@@ -66,18 +66,22 @@ ToolOutput traceEvents(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addTraceTools(ToolRegistry& r) {
-  r.add({"list_traces", "Traces",
+  r.add({"list_traces",
+         "Traces",
          "Traces that started in the window, newest first: id, start, end, event and error counts, agents.",
          {sinceParam(), untilParam(), Param::text("agentId", "only traces this agent took part in"),
           Param::text("appId", "only this app's traces"), Param::text("channelId", "only this channel's traces"),
           limitParam(10, 50), cursorParam()},
-         outputSchema({{"traces", "array"}, {"total", "integer"}}, true, true), listTraces});
-  r.add({"get_trace_summary", "Trace summary",
+         outputSchema({{"traces", "array"}, {"total", "integer"}}, true, true),
+         listTraces});
+  r.add({"get_trace_summary",
+         "Trace summary",
          "One trace's summary: event, error, tool-call and handoff counts, agents, event types, duration in ms.",
          {Param::text("traceId", "the traceId (list_traces)", true)},
          outputSchema({{"traceId", "string"}, {"eventCount", "integer"}, {"errorCount", "integer"}}, false, false),
          traceSummary});
-  r.add({"get_trace_events", "Trace steps",
+  r.add({"get_trace_events",
+         "Trace steps",
          "A trace's events in order as a skeleton (no payloads: payloadChars tells their size); includePayloads "
          "adds them cut to maxPayloadChars. Filter by eventTypes.",
          {Param::text("traceId", "the traceId (list_traces)", true),

@@ -24,7 +24,8 @@ Poco::Dynamic::Var jsonValue(const AnyValue& value) {
     case AnyValue::Kind::Bool: return value.boolean;
     case AnyValue::Kind::Int: return static_cast<Poco::Int64>(value.integer);
     case AnyValue::Kind::Double: return doubleValue(value.real);
-    case AnyValue::Kind::Bytes: return base64Encode(value.text);
+    case AnyValue::Kind::Bytes:
+      return base64Encode(value.text);
     case AnyValue::Kind::Array: {
       Poco::JSON::Array::Ptr array = new Poco::JSON::Array;
       for (const auto& element : value.array) array->add(jsonValue(element));

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <limits>
 
-#include "common/json_parse.h"
 #include "common/encoding.h"
+#include "common/json_parse.h"
 #include "otlp/ingest_error.h"
 #include "otlp/protobuf_reader.h"
 #include "otlp/trace_decode.h"

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <exception>
 
-#include "plugins/elf_exports.h"
 #include "plugins/abi_prefix.h"
+#include "plugins/elf_exports.h"
 #include "plugins/host_api.h"
 #include "plugins/retained.h"
 #include "plugins/validation.h"

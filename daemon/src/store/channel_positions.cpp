@@ -16,7 +16,7 @@ std::string bigintArray(const std::vector<std::int64_t>& values) {
 }  // namespace
 
 std::vector<StoredEvent> ChannelPositions::inRanges(Connection& c, const std::vector<SeqRange>& ranges,
-                                                   std::int64_t limit) {
+                                                    std::int64_t limit) {
   std::vector<StoredEvent> out;
   if (ranges.empty()) return out;
   if (c.dialect() == Dialect::PostgreSQL) {
@@ -36,7 +36,8 @@ std::vector<StoredEvent> ChannelPositions::inRanges(Connection& c, const std::ve
     return out;
   }
   auto sorted = ranges;
-  std::sort(sorted.begin(), sorted.end(), [](const SeqRange& a, const SeqRange& b) { return a.channelId < b.channelId; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const SeqRange& a, const SeqRange& b) { return a.channelId < b.channelId; });
   for (const auto& r : sorted) {
     const auto left = limit - static_cast<std::int64_t>(out.size());
     if (left <= 0) break;
@@ -50,7 +51,7 @@ std::vector<StoredEvent> ChannelPositions::inRanges(Connection& c, const std::ve
 }
 
 std::vector<std::pair<std::int64_t, std::int64_t>> ChannelPositions::lastSeqs(Connection& c,
-                                                                             const std::vector<std::int64_t>& ids) {
+                                                                              const std::vector<std::int64_t>& ids) {
   std::vector<std::pair<std::int64_t, std::int64_t>> out;
   if (ids.empty()) return out;
   if (c.dialect() == Dialect::PostgreSQL) {

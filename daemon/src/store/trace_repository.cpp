@@ -85,8 +85,9 @@ std::string whereClause(Dialect dialect, const TraceQuery& q, Params& params) {
       {"model", &q.model}, {"provider", &q.provider}, {"tool", &q.tool}};
   for (const auto& [column, value] : eventColumns) {
     if (!*value) continue;
-    sql += std::string(" AND EXISTS (SELECT 1 FROM events e WHERE e.org_id = traces.org_id AND e.trace_id = "
-                       "traces.trace_id AND e.") +
+    sql += std::string(
+               " AND EXISTS (SELECT 1 FROM events e WHERE e.org_id = traces.org_id AND e.trace_id = "
+               "traces.trace_id AND e.") +
            column + " = ?)";
     params.emplace_back(**value);
   }

@@ -17,7 +17,6 @@ namespace {
 
 constexpr std::string_view kPrefix = "sbx1:";
 
-
 }  // namespace
 
 SecretBox::SecretBox(std::string_view keyText) : key_(crypto_secretbox_KEYBYTES, '\0') {

@@ -90,6 +90,7 @@ void initLibraries(const aev::Host&) {
 }  // namespace
 
 AEV_PLUGIN("alert_webhook", "1.0.0", "agent-events", aev::onLoad(&initLibraries),
-           aev::alertSink<WebhookSink>("webhook", "Alert notifications POSTed as JSON, optionally signed "
-                                                  "(Standard Webhooks)",
+           aev::alertSink<WebhookSink>("webhook",
+                                       "Alert notifications POSTed as JSON, optionally signed "
+                                       "(Standard Webhooks)",
                                        0, kSchema))

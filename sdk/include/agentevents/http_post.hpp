@@ -130,7 +130,8 @@ inline std::string checkHeader(std::string_view name, std::string_view value) {
   if (name.empty()) return "header name is empty";
   for (unsigned char c : name)
     // c != 0: strchr finds every string's terminating NUL, so a NUL would pass as a tchar.
-    if (!(std::isalnum(c) || (c != 0 && std::strchr("!#$%&'*+-.^_`|~", c)))) return "header name has invalid characters";
+    if (!(std::isalnum(c) || (c != 0 && std::strchr("!#$%&'*+-.^_`|~", c))))
+      return "header name has invalid characters";
   for (unsigned char c : value)
     if (c == '\r' || c == '\n' || c == 0) return "header value contains CR, LF or NUL";
   return {};

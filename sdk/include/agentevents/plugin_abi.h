@@ -478,12 +478,12 @@ AEV_FROZEN_AT(aev_key_input, event_json, 8);
 AEV_FROZEN_AT(aev_key_input, parameter, 24);
 
 /* The four vtables share their first six fields. */
-#define AEV_FROZEN_VTABLE_HEAD(type)             \
-  AEV_FROZEN_AT(type, struct_size, 0);           \
-  AEV_FROZEN_AT(type, flags, 4);                 \
-  AEV_FROZEN_AT(type, name, 8);                  \
-  AEV_FROZEN_AT(type, description, 16);          \
-  AEV_FROZEN_AT(type, config_schema_json, 24);   \
+#define AEV_FROZEN_VTABLE_HEAD(type)           \
+  AEV_FROZEN_AT(type, struct_size, 0);         \
+  AEV_FROZEN_AT(type, flags, 4);               \
+  AEV_FROZEN_AT(type, name, 8);                \
+  AEV_FROZEN_AT(type, description, 16);        \
+  AEV_FROZEN_AT(type, config_schema_json, 24); \
   AEV_FROZEN_AT(type, component_data, 32)
 
 AEV_FROZEN_SIZE(AEV_DETECTOR_V1_SIZE_1_0, 72);

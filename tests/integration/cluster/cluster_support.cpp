@@ -55,9 +55,9 @@ void Cluster::setUp(std::size_t channelsPerOrg) {
     std::random_device rd;
     acc.username = "cluster_" + std::to_string(a) + "_" + std::to_string(rd() % 1000000);
     acc.password = "pw-cluster-" + acc.username;
-    auto r = http.post("/auth/register", obj({{"email", acc.username + "@example.test"},
-                                              {"username", acc.username},
-                                              {"password", acc.password}}));
+    auto r = http.post(
+        "/auth/register",
+        obj({{"email", acc.username + "@example.test"}, {"username", acc.username}, {"password", acc.password}}));
     if (r.status != 201) throw std::runtime_error("register: " + r.describe());
     acc.userId = intField(r.object(), "id");
     acc.orgId = intField(r.object(), "organizationId");
@@ -71,8 +71,7 @@ void Cluster::setUp(std::size_t channelsPerOrg) {
     if (app.status != 201) throw std::runtime_error("create app: " + app.describe());
     const auto appId = intField(app.object(), "id");
     for (std::size_t c = 0; c < channelsPerOrg; ++c) {
-      auto ch = other.post("/apps/" + std::to_string(appId) + "/channels",
-                           obj({{"name", "ch-" + std::to_string(c)}}));
+      auto ch = other.post("/apps/" + std::to_string(appId) + "/channels", obj({{"name", "ch-" + std::to_string(c)}}));
       if (ch.status != 201) throw std::runtime_error("create channel: " + ch.describe());
       acc.channels.push_back(intField(ch.object(), "id"));
     }
@@ -131,10 +130,11 @@ void Publishers::run(std::size_t home, std::size_t index) {
     bool ok = false;
     try {
       auto http = cluster_.client(node, acc.accessToken).withHeader("x-tenant-id", std::to_string(acc.orgId));
-      auto r = http.post("/event", obj({{"identifier", "p" + std::to_string(home) + "-" + std::to_string(index) +
-                                                          "-" + std::to_string(n)},
-                                        {"channel_id", channel},
-                                        {"payload", obj({{"n", static_cast<Poco::Int64>(n)}})}}));
+      auto r = http.post(
+          "/event",
+          obj({{"identifier", "p" + std::to_string(home) + "-" + std::to_string(index) + "-" + std::to_string(n)},
+               {"channel_id", channel},
+               {"payload", obj({{"n", static_cast<Poco::Int64>(n)}})}}));
       ok = r.status == 201;
     } catch (const std::exception&) {
       // connection refused or cut: the node is gone or the store is restarting
@@ -286,8 +286,8 @@ bool Subscribers::waitCaughtUp(const std::map<std::int64_t, std::vector<std::int
     for (const auto& a : s->anomalies) problems << "; " << a;
   }
   if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << bad << " of " << subs_.size() << " subscribers differ from the store:"
-                                       << problems.str();
+  return ::testing::AssertionFailure() << bad << " of " << subs_.size()
+                                       << " subscribers differ from the store:" << problems.str();
 }
 
 }  // namespace aev::testing::cluster

@@ -109,8 +109,7 @@ class Subscribers {
   void start();
   void stop();
   // Waits until every subscriber has received, for its channel, the store's last id.
-  bool waitCaughtUp(const std::map<std::int64_t, std::vector<std::int64_t>>& stored,
-                    std::chrono::milliseconds timeout);
+  bool waitCaughtUp(const std::map<std::int64_t, std::vector<std::int64_t>>& stored, std::chrono::milliseconds timeout);
   // Every subscriber's ids equal its channel's stored ids (all of them: the
   // subscribers start before the first publish). Describes each difference.
   ::testing::AssertionResult exact(const std::map<std::int64_t, std::vector<std::int64_t>>& stored);

@@ -20,10 +20,10 @@
 namespace aev::testing::cluster {
 namespace {
 
-#define SKIP_WITHOUT_POSTGRES()                         \
-  if (!PostgresServer::available()) {                  \
-    GTEST_SKIP() << "PostgreSQL is not installed";     \
-  }                                                    \
+#define SKIP_WITHOUT_POSTGRES()                    \
+  if (!PostgresServer::available()) {              \
+    GTEST_SKIP() << "PostgreSQL is not installed"; \
+  }                                                \
   static_assert(true)
 
 // Standard Webhooks: "v1," + base64(HMAC-SHA256(key, "<id>.<timestamp>.<body>")), the
@@ -133,17 +133,17 @@ TEST(Cluster, ATokenIssuedByOneNodeIsAcceptedByEveryNode) {
   }
   cluster.kill(0);
   cluster.kill(1);
-  ASSERT_STATUS(cluster.client(2, acc.accessToken)
-                    .withHeader("x-tenant-id", tenant)
-                    .post("/event", obj({{"identifier", "hook"},
-                                         {"channel_id", acc.channels.front()},
-                                         {"payload", obj({{"n", 1}})}})),
-                201);
+  ASSERT_STATUS(
+      cluster.client(2, acc.accessToken)
+          .withHeader("x-tenant-id", tenant)
+          .post("/event",
+                obj({{"identifier", "hook"}, {"channel_id", acc.channels.front()}, {"payload", obj({{"n", 1}})}})),
+      201);
   ASSERT_TRUE(receiver.waitFor(1, 20s)) << cluster.node(2).logTail();
   const auto delivery = receiver.requests().front();
-  EXPECT_EQ(delivery.header("webhook-signature"),
-            webhookSignature(secret, delivery.header("webhook-id"), delivery.header("webhook-timestamp"),
-                             delivery.body));
+  EXPECT_EQ(
+      delivery.header("webhook-signature"),
+      webhookSignature(secret, delivery.header("webhook-id"), delivery.header("webhook-timestamp"), delivery.body));
 }
 
 TEST(Cluster, WithoutTheSharedKeysAPostgresNodeRefusesToStart) {

@@ -102,7 +102,9 @@ class ExportDestinationsApi : public DeliveryTest {
     const std::vector<Sent> sent = {
         {"agent.message", 10, 100, 0.5, 40}, {"agent.message", 20, 200, 0.25, 60}, {"agent.error", 30, 300, 1.0, 0}};
     for (std::size_t i = 0; i < sent.size(); ++i) {
-      auto metadata = obj({{"model", "gpt-4o"}, {"provider", "openai"}, {"cost_usd", sent[i].cost},
+      auto metadata = obj({{"model", "gpt-4o"},
+                           {"provider", "openai"},
+                           {"cost_usd", sent[i].cost},
                            {"usage", obj({{"input_tokens", sent[i].input}, {"output_tokens", sent[i].output}})}});
       if (sent[i].durationMs) metadata->set("duration_ms", sent[i].durationMs);
       publish(t.http, ch, "turn-" + std::to_string(i), nullptr,
@@ -110,10 +112,12 @@ class ExportDestinationsApi : public DeliveryTest {
     }
   }
   static const std::map<std::string, double>& threeTurnTotals() {
-    static const std::string group = "agent_events.event.type=agent.message,gen_ai.agent.name=billing-bot,"
-                                     "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
-    static const std::string errorGroup = "agent_events.event.type=agent.error,gen_ai.agent.name=billing-bot,"
-                                          "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
+    static const std::string group =
+        "agent_events.event.type=agent.message,gen_ai.agent.name=billing-bot,"
+        "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
+    static const std::string errorGroup =
+        "agent_events.event.type=agent.error,gen_ai.agent.name=billing-bot,"
+        "gen_ai.request.model=gpt-4o,gen_ai.system=openai";
     static const std::map<std::string, double> totals = {
         {"agent_events.events{" + group + "}", 2},
         {"agent_events.events{" + errorGroup + "}", 1},
@@ -358,29 +362,34 @@ TEST_F(ExportDestinationsApi, HttpMetricsShipTheSameAggregatesAsJson) {
   auto t = newTenant("exphttpmetrics");
   const auto ch = newChannel(t);
   HttpReceiver receiver;
-  const auto id = strField(createDestination(t, obj({{"name", "http-metrics"}, {"kind", "http"},
+  const auto id = strField(createDestination(t, obj({{"name", "http-metrics"},
+                                                     {"kind", "http"},
                                                      {"endpointUrl", receiver.url("/metrics-in")},
-                                                     {"envSlug", "*"}, {"signals", arr({"metrics", "logs"})}})),
+                                                     {"envSlug", "*"},
+                                                     {"signals", arr({"metrics", "logs"})}})),
                            "destinationId");
   publishThreeTurns(t, ch);
   MetricTotals totals;
   std::set<std::int64_t> logged;
-  ASSERT_TRUE(eventually([&] {
-    totals = MetricTotals{};
-    logged.clear();
-    for (const auto& r : receiver.requests()) {
-      const auto body = parseJson(r.body).extract<Poco::JSON::Object::Ptr>();
-      if (strField(body, "signal") == "metrics") {
-        EXPECT_EQ(r.header("x-agent-events-signal"), "metrics");
-        EXPECT_EQ(r.path, "/metrics-in");
-        EXPECT_GT(intField(body, "count"), 0);
-        addMetrics(body->getObject("metrics"), totals);
-      } else {
-        for (const auto& e : objects(body->getArray("events"))) logged.insert(intField(e, "id"));
-      }
-    }
-    return eventCount(totals) >= 3 && logged.size() >= 3;
-  }, 20s)) << daemon().logTail();
+  ASSERT_TRUE(eventually(
+      [&] {
+        totals = MetricTotals{};
+        logged.clear();
+        for (const auto& r : receiver.requests()) {
+          const auto body = parseJson(r.body).extract<Poco::JSON::Object::Ptr>();
+          if (strField(body, "signal") == "metrics") {
+            EXPECT_EQ(r.header("x-agent-events-signal"), "metrics");
+            EXPECT_EQ(r.path, "/metrics-in");
+            EXPECT_GT(intField(body, "count"), 0);
+            addMetrics(body->getObject("metrics"), totals);
+          } else {
+            for (const auto& e : objects(body->getArray("events"))) logged.insert(intField(e, "id"));
+          }
+        }
+        return eventCount(totals) >= 3 && logged.size() >= 3;
+      },
+      20s))
+      << daemon().logTail();
   EXPECT_EQ(receiver.requests().front().header("content-type"), "application/json");
   EXPECT_EQ(totals.values, threeTurnTotals());
   EXPECT_EQ(totals.temporalities, std::set<std::string>{"1"});  // delta

@@ -47,8 +47,13 @@ bool strictUtf8(const std::string& s) {
 struct HostileRequest {
   HostileRequest(std::string what, std::string method, std::string path, std::optional<std::string> body = {},
                  Headers headers = {}, int status = 400, bool problem = true)
-      : what(std::move(what)), method(std::move(method)), path(std::move(path)), body(std::move(body)),
-        headers(std::move(headers)), status(status), problem(problem) {}
+      : what(std::move(what)),
+        method(std::move(method)),
+        path(std::move(path)),
+        body(std::move(body)),
+        headers(std::move(headers)),
+        status(status),
+        problem(problem) {}
   std::string what;
   std::string method;
   std::string path;  // {ch} and {app} are replaced by a channel's and its app's ids

@@ -94,8 +94,7 @@ TEST_F(StreamApi, EverySubscriberGetsEveryEventInPublishOrder) {
   for (int i = 0; i < 30; ++i) batch->add(eventBody(ch, "batched-" + std::to_string(i)));
   auto r = t.http.post("/events/batch", obj({{"events", batch}}));
   ASSERT_STATUS(r, 200);
-  for (const auto& res : objects(r.object()->getArray("results")))
-    published.push_back(intField(res, "id"));
+  for (const auto& res : objects(r.object()->getArray("results"))) published.push_back(intField(res, "id"));
 
   for (auto* s : {viaBearer.get(), viaKey.get()}) {
     auto got = readThrough(*s, published.back());
@@ -359,8 +358,7 @@ TEST_F(StreamApi, ResumeWithConcurrentPublishersFollowsTheChannelSequence) {
             for (int j = 0; j < 5; ++j) events->add(eventBody(ch, "t" + std::to_string(k), obj({{"i", i}, {"j", j}})));
             auto r = http.post("/events/batch", obj({{"events", events}}));
             if (r.status != 200 || intField(r.object(), "stored") != 5) throw std::runtime_error(r.describe());
-            for (const auto& res : objects(r.object()->getArray("results")))
-              ids.push_back(intField(res, "id"));
+            for (const auto& res : objects(r.object()->getArray("results"))) ids.push_back(intField(res, "id"));
           } else {
             ids.push_back(intField(publish(http, ch, "t" + std::to_string(k), obj({{"i", i}})), "id"));
           }
@@ -897,8 +895,10 @@ TEST_F(StreamLimitsApi, AnOrganizationHoldsAtMostItsStreamLimit) {
   const auto deadline = std::chrono::steady_clock::now() + kWait;
   do {
     again = subscribe(subscribePath(chA), auth(a));
-    if (again->status() == 503) ++hubFullAnswers;
-    else if (again->status() != 429) break;
+    if (again->status() == 503)
+      ++hubFullAnswers;
+    else if (again->status() != 429)
+      break;
     std::this_thread::sleep_for(20ms);
   } while (std::chrono::steady_clock::now() < deadline);
   EXPECT_TRUE(IsStreamOpen(*again)) << again->describe();

@@ -39,8 +39,7 @@ class McpClientApi : public McpTest {
       std::fwrite(seedJson.data(), 1, seedJson.size(), f);
       std::fclose(f);
     }
-    const std::string command =
-        "AEV_MCP_SEED=\"$(cat " + seedFile + ")\" " + node + " " + script + " 2>&1";
+    const std::string command = "AEV_MCP_SEED=\"$(cat " + seedFile + ")\" " + node + " " + script + " 2>&1";
     std::string out;
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) throw std::runtime_error("cannot run node");

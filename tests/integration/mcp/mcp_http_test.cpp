@@ -28,8 +28,9 @@ class McpHttpApi : public McpTest {
 };
 
 TEST_F(McpHttpApi, InitializeAnswersJsonWithoutSession) {
-  auto r = rpc(readKey(), call(1, "initialize",
-                               R"({"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}})"));
+  auto r = rpc(readKey(),
+               call(1, "initialize",
+                    R"({"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}})"));
   ASSERT_STATUS(r, 200);
   EXPECT_EQ(r.header("content-type").rfind("application/json", 0), 0u) << r.describe();
   EXPECT_TRUE(r.header("mcp-session-id").empty());
@@ -38,7 +39,9 @@ TEST_F(McpHttpApi, InitializeAnswersJsonWithoutSession) {
   EXPECT_EQ(strField(result, "protocolVersion"), "2025-06-18");
   EXPECT_EQ(intField(json(r), "id"), 1);
   // An unknown version is answered with ours.
-  r = rpc(readKey(), call(2, "initialize", R"({"protocolVersion":"2099-01-01","capabilities":{},"clientInfo":{"name":"x","version":"1"}})"));
+  r = rpc(readKey(),
+          call(2, "initialize",
+               R"({"protocolVersion":"2099-01-01","capabilities":{},"clientInfo":{"name":"x","version":"1"}})"));
   EXPECT_EQ(strField(json(r)->getObject("result"), "protocolVersion"), "2025-11-25");
   // A session id sent is ignored; ping answers {} even with no initialize before it.
   r = rpc(readKey(), R"({"jsonrpc":"2.0","id":"p","method":"ping"})", {{"Mcp-Session-Id", "whatever"}});

@@ -25,17 +25,19 @@ SeededOrg McpTest::seedOrg(const std::string& tag, int bigEvents) {
                            R"("cost_usd":0.25,"duration_ms":120,"tags":{"team":"search"}})")),
        TraceEventSpec("search", "agent.tool_call.start", "planner", base + 100 * kMs,
                       meta(R"({"model":"gpt-4o","duration_ms":340,"tags":{"team":"search"}})")),
-       TraceEventSpec("failed", "agent.error", "worker", base + 300 * kMs,
-                      meta(R"({"model":"claude-3-haiku","status":"error","error_type":"timeout","duration_ms":900})"))});
+       TraceEventSpec(
+           "failed", "agent.error", "worker", base + 300 * kMs,
+           meta(R"({"model":"claude-3-haiku","status":"error","error_type":"timeout","duration_ms":900})"))});
   s.eventId = intField(stored.front(), "id");
 
   // A flagged message: one moderation violation.
   createFlagRule(p.tenant);
-  publish(p.keyed, p.channelId, "user-message", obj({{"role", "user"}, {"content", "I want a refund " + std::string(200, 'x')}}),
+  publish(p.keyed, p.channelId, "user-message",
+          obj({{"role", "user"}, {"content", "I want a refund " + std::string(200, 'x')}}),
           obj({{"eventType", "agent.message"}}));
 
-  auto alert = p.tenant.user.http.post(
-      "/v2/alerts", R"({"name":"Errors","metric":"error_rate","operator":"gt","threshold":0.05})");
+  auto alert = p.tenant.user.http.post("/v2/alerts",
+                                       R"({"name":"Errors","metric":"error_rate","operator":"gt","threshold":0.05})");
   if (alert.status != 201) throw std::runtime_error("alert: " + alert.describe());
   auto policy = p.tenant.http.post(
       "/spend-policies",
@@ -63,8 +65,11 @@ SeededOrg McpTest::seedOrg(const std::string& tag, int bigEvents) {
 }
 
 void McpTest::createFlagRule(const Tenant& t) {
-  auto r = t.http.post("/moderation/rules", obj({{"name", "refunds"}, {"action", "flag"}, {"detector", "keyword"},
-                                                 {"pattern", "refund"}, {"target", "request"}}));
+  auto r = t.http.post("/moderation/rules", obj({{"name", "refunds"},
+                                                 {"action", "flag"},
+                                                 {"detector", "keyword"},
+                                                 {"pattern", "refund"},
+                                                 {"target", "request"}}));
   if (r.status != 201) throw std::runtime_error("moderation rule: " + r.describe());
 }
 

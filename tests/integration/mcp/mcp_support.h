@@ -9,7 +9,7 @@
 namespace aev::testing {
 
 struct SeededOrg {
-  Publisher publisher;       // tenant, app, channel, key with publish + read
+  Publisher publisher;  // tenant, app, channel, key with publish + read
   std::string traceId;
   std::int64_t eventId = 0;  // one event of the trace
   std::int64_t bigChannelId = 0;

@@ -251,7 +251,7 @@ TEST_F(TraceListApi, FiltersByModelProviderAndToolOfAnyEvent) {
   EXPECT_EQ(idsOf("provider=openai"), Ids{llm});
   EXPECT_EQ(idsOf("tool=search"), Ids{tools});
   EXPECT_EQ(idsOf("tool=search&model=gpt-4o"), Ids{});
-  EXPECT_EQ(idsOf("model=GPT-4O"), Ids{});  // exact
+  EXPECT_EQ(idsOf("model=GPT-4O"), Ids{});               // exact
   EXPECT_EQ(idsOf("model="), (Ids{plain, tools, llm}));  // empty: no filter
   // Another organization's traces never match.
   EXPECT_EQ(traceIdsOf(seed().p.keyed.get("/traces?model=gpt-4o")), Ids{});

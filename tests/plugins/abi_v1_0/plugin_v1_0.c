@@ -28,7 +28,10 @@ AEV_EXPORT const aev_plugin_manifest *aev_plugin_manifest_v1(void) {
 /* ---- detector v10.needle: finds "needle"; label says which target it scanned */
 
 static aev_status needle_create(const void *data, aev_host *host, aev_str config, void **instance, aev_call *call) {
-  (void)data; (void)host; (void)config; (void)call;
+  (void)data;
+  (void)host;
+  (void)config;
+  (void)call;
   *instance = NULL;
   return AEV_OK;
 }
@@ -68,7 +71,9 @@ static aev_status prefix_key(const void *instance, const aev_key_input *in, aev_
 
 static aev_status count_open(const void *data, aev_host *host, aev_str config, void **instance, aev_call *call) {
   int *retry = (int *)malloc(sizeof *retry);
-  (void)data; (void)host; (void)call;
+  (void)data;
+  (void)host;
+  (void)call;
   *retry = config.len >= 7 && memmem(config.ptr, config.len, "\"retry\"", 7) != NULL;
   *instance = retry;
   return AEV_OK;
@@ -92,7 +97,10 @@ static aev_status count_export(void *instance, const aev_export_input *in, aev_c
 /* ---- alert sink v10.echo: echoes the alert as the response body */
 
 static aev_status echo_open(const void *data, aev_host *host, aev_str config, void **instance, aev_call *call) {
-  (void)data; (void)host; (void)config; (void)call;
+  (void)data;
+  (void)host;
+  (void)config;
+  (void)call;
   *instance = NULL;
   return AEV_OK;
 }

@@ -23,7 +23,6 @@ const std::set<std::string> kAlertFields = {"name",        "metric",          "o
                                             "appId",       "environmentId",   "model",    "service",   "release",
                                             "destination", "destinationType", "enabled"};
 
-
 // A nullable string field: absent → untouched, null → cleared.
 void readNullableString(BodyReader& body, const std::string& field, std::optional<std::optional<std::string>>& out) {
   if (!body.object()->has(field)) return;

@@ -72,7 +72,8 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
         const auto limit = queryInt(req.queryParam("limit"), "limit", kDefaultLimit, 1, kMaxLimit);
-        auto keys = ctx.analytics->dimensions(orgId, ctx.environments->eventValues(orgId, req.queryFilter("environment")), limit);
+        auto keys = ctx.analytics->dimensions(
+            orgId, ctx.environments->eventValues(orgId, req.queryFilter("environment")), limit);
         return Response::json(200, dimensionsJson(keys));
       },
       "Custom attribute keys (metadata.tags) seen on telemetry, most recent first.", "analytics");

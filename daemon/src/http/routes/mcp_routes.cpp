@@ -40,8 +40,9 @@ Response unauthorized(const std::string& message, bool keyPresented) {
 std::string presentedKey(const Request& req) {
   const auto authorization = req.header("authorization");
   const std::string bearer = "Bearer ";
-  if (authorization.size() > bearer.size() && std::equal(bearer.begin(), bearer.end(), authorization.begin(),
-                                                         [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
+  if (authorization.size() > bearer.size() &&
+      std::equal(bearer.begin(), bearer.end(), authorization.begin(),
+                 [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
     return authorization.substr(bearer.size());
   return req.header("x-api-key");
 }

@@ -106,8 +106,8 @@ Response ingest(AppContext& ctx, Request& req, otlp::Encoding encoding) {
   std::vector<events::Publisher::Item> items;
   items.reserve(batch.events.size());
   for (auto& span : batch.events) items.push_back(toSubmission(std::move(span), p, channelId));
-  const auto results = items.empty() ? std::vector<events::Publisher::Result>{}
-                                     : ctx.publisher->publishBatch(std::move(items));
+  const auto results =
+      items.empty() ? std::vector<events::Publisher::Result>{} : ctx.publisher->publishBatch(std::move(items));
   auto rejected = static_cast<std::int64_t>(batch.rejected.size());
   for (const auto& r : results) rejected += std::holds_alternative<ApiError>(r) ? 1 : 0;
   std::string reason = batch.rejectionMessage();

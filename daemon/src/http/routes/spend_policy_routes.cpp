@@ -31,7 +31,6 @@ const std::set<std::string> kRungFields = {"at_percent", "action", "block_mode",
 const std::set<std::string> kCheckFields = {"apiKeyId", "appId",    "environmentId", "userId",
                                             "model",    "provider", "tagKey",        "tagValue"};
 
-
 // A nullable field: absent → untouched, null → cleared, else read by `read`.
 template <class T, class Read>
 std::optional<std::optional<T>> nullable(BodyReader& body, const std::string& field, Read read) {

@@ -54,7 +54,8 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
               {"events", store::TraceQuery::Order::Events},
               {"errors", store::TraceQuery::Order::Errors}};
           auto it = kOrders.find(*sort);
-          if (it == kOrders.end()) throw errors::invalidField("query.sort", "must be start, duration, events or errors");
+          if (it == kOrders.end())
+            throw errors::invalidField("query.sort", "must be start, duration, events or errors");
           q.orderBy = it->second;
         }
         if (auto order = req.queryFilter("order")) {
