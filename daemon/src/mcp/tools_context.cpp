@@ -21,8 +21,6 @@ namespace {
 constexpr std::size_t kContextApps = 50;
 constexpr std::size_t kContextChannelsPerApp = 20;
 
-Poco::JSON::Array::Ptr strings(const std::vector<std::string>& values) { return http::stringArray(values); }
-
 ToolOutput getContext(const ToolContext& ctx, const Arguments&) {
   auto& app = ctx.app;
   const auto org = app.organizations->ofApiKey(ctx.orgId);
@@ -36,7 +34,7 @@ ToolOutput getContext(const ToolContext& ctx, const Arguments&) {
   JsonObject key = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
   key->set("id", http::idString(ctx.apiKeyId));
   key->set("prefix", ctx.keyPrefix);
-  key->set("scopes", strings(ctx.scopes));
+  key->set("scopes", http::stringArray(ctx.scopes));
   out->set("apiKey", key);
   out->set("now", clock::toRfc3339(ctx.now));
   out->set("retentionDays", app.plans->get(org.plan).retentionDays);
@@ -71,9 +69,9 @@ ToolOutput getContext(const ToolContext& ctx, const Arguments&) {
   }
   out->set("apps", apps);
   out->set("appCount", static_cast<Poco::UInt64>(appList.size()));
-  out->set("dimensions", strings(app.analytics->dimensionNames()));
-  out->set("analyticsFilters", strings(analytics::AnalyticsService::filterNames()));
-  out->set("metrics", strings(analytics::AnalyticsService::metrics()));
+  out->set("dimensions", http::stringArray(app.analytics->dimensionNames()));
+  out->set("analyticsFilters", http::stringArray(analytics::AnalyticsService::filterNames()));
+  out->set("metrics", http::stringArray(analytics::AnalyticsService::metrics()));
   JsonObject limits = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
   limits->set("maxOutputChars", static_cast<Poco::UInt64>(ctx.options.maxOutputChars));
   limits->set("callsPerMinute", ctx.options.callsPerMinute);

@@ -12,6 +12,7 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 
 namespace aev::http {
@@ -20,12 +21,6 @@ namespace {
 
 const std::set<std::string> kFields = {"name",    "kind",        "endpointUrl", "envSlug",  "signals",
                                        "eventTypeFilter", "headers", "serviceName", "encoding", "active"};
-
-Poco::JSON::Array::Ptr arrayOf(const std::vector<std::string>& values) {
-  Poco::JSON::Array::Ptr a = new Poco::JSON::Array;
-  for (const auto& v : values) a->add(v);
-  return a;
-}
 
 JsonObject destinationJson(const std::string& baseUrl, const store::ExportDestinationRecord& d, bool withSchemaField) {
   auto obj = withSchemaField ? withSchema(baseUrl, "ExportDestination") : newObject();
@@ -36,11 +31,11 @@ JsonObject destinationJson(const std::string& baseUrl, const store::ExportDestin
   obj->set("kind", d.kind);
   obj->set("endpointUrl", d.endpointUrl);
   obj->set("envSlug", d.envSlug);
-  obj->set("signals", arrayOf(d.signals));
-  obj->set("eventTypeFilter", d.eventTypeFilter ? arrayOf(*d.eventTypeFilter) : arrayOf({}));
+  obj->set("signals", stringArray(d.signals));
+  obj->set("eventTypeFilter", d.eventTypeFilter ? stringArray(*d.eventTypeFilter) : stringArray({}));
   std::vector<std::string> keys;
   for (const auto& [k, v] : d.headers) keys.push_back(k);
-  obj->set("headerKeys", arrayOf(keys));
+  obj->set("headerKeys", stringArray(keys));
   obj->set("serviceName", d.serviceName ? Poco::Dynamic::Var(*d.serviceName) : Poco::Dynamic::Var());
   obj->set("encoding", d.encoding);
   obj->set("active", d.active);
