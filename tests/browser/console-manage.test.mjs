@@ -209,3 +209,58 @@ test('delivery: an export destination is created, tested, shows header names onl
   await cleanPage(page, 'export destination');
   await context.close();
 });
+
+// ---------------------------------------------------------------- moderation
+
+test('moderation: a rule made in the console blocks in "try it", its violations appear live and are counted', { timeout: 90_000 }, async () => {
+  const { context, page } = await newPage();
+  await signIn(page, daemon, alice, `/console/moderation?org=${alice.orgId}`);
+  await page.getByText('No moderation rule yet').waitFor({ timeout: WAIT });
+  const verdict = page.locator('[data-testid=verdict]');
+  await page.getByLabel('Sample payload (JSON)').fill('{"text": "please refund my order"}');
+  await page.locator('[data-testid=verdict][data-decision=accept]').waitFor({ timeout: WAIT });
+
+  await page.locator('main').getByRole('button', { name: 'New rule' }).first().click();
+  await page.getByLabel('Name', { exact: true }).fill('no refunds');
+  await page.getByRole('combobox', { name: 'Detector' }).fill('keyword');
+  await page.getByLabel('Pattern').fill('refund');
+  await page.getByLabel('Action', { exact: true }).selectOption('block');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await page.locator('tr[data-rule-id]', { hasText: 'no refunds' }).waitFor({ timeout: WAIT });
+  // The sample is evaluated again with the new rule, without touching it.
+  await page.locator('[data-testid=verdict][data-decision=block]').waitFor({ timeout: WAIT });
+  assert.match(await verdict.innerText(), /Blocked\s+by no refunds/);
+
+  // A malformed regex is the API's 422, shown in the form; nothing is created.
+  await page.locator('main').getByRole('button', { name: 'New rule' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('broken');
+  await page.getByRole('combobox', { name: 'Detector' }).fill('regex');
+  await page.getByLabel('Pattern').fill('(unclosed');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await page.locator('#rule-form .error-box').waitFor({ timeout: WAIT });
+  assert.match(await page.locator('#rule-form .error-box').innerText(), /pattern/);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  await daemon.expect(201, 'POST', '/moderation/rules', { name: 'mask e-mail', action: 'redact', detector: 'pii.email' }, alice.token);
+  const blocked = await publish(aliceKey, { identifier: 'm1', eventType: 'agent.message', payload: { text: 'I want a refund' }, channel_id: aliceChannel });
+  assert.equal(blocked.status, 422);
+  const redacted = await publish(aliceKey, { identifier: 'm2', eventType: 'agent.message', payload: { text: 'write to jo@example.com' }, channel_id: aliceChannel });
+  assert.equal(redacted.status, 201);
+  const feed = page.locator('table.violations tbody tr');
+  await page.waitForFunction(() => document.querySelectorAll('table.violations tbody tr').length >= 2, null, { timeout: WAIT });
+  const feedText = await page.locator('table.violations').innerText();
+  assert.match(feedText, /no refunds[\s\S]*block/);
+  assert.match(feedText, new RegExp(`mask e-mail[\\s\\S]*#${redacted.json.id}`));
+  assert.ok(!feedText.includes('jo@example.com'), 'never the matched text');
+  assert.ok(await feed.count() >= 2);
+  await page.locator('tr[data-rule-id]', { hasText: 'no refunds' }).locator('[data-testid=rule-violations]', { hasText: '1' }).waitFor({ timeout: WAIT });
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.getByRole('table', { name: 'Efficacy by detector' }).getByText('pii.email').waitFor({ timeout: WAIT });
+  await shot(page, 'moderation-flow-light');
+
+  // Pausing the rule: the sample is accepted again.
+  await page.getByRole('button', { name: 'Pause no refunds' }).click();
+  await page.locator('[data-testid=verdict][data-decision=accept]').waitFor({ timeout: WAIT });
+  await cleanPage(page, 'moderation', [/status of 422/]); // the malformed regex's answer
+  await context.close();
+});

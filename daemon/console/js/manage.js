@@ -78,7 +78,7 @@ export function DeleteButton({ what, consequence, onDelete, label = 'Delete' }) 
   const click = () => {
     if (window.confirm(`Delete ${what}? ${consequence}`)) onDelete();
   };
-  return html`<button type="button" class="btn btn-sm btn-danger" onClick=${click}>${label}</button>`;
+  return html`<button type="button" class="btn btn-sm btn-danger" onClick=${click} aria-label=${`${label} ${what}`}>${label}</button>`;
 }
 
 // A card with a heading, for a create or edit form; Escape or Cancel closes it.
@@ -87,7 +87,7 @@ export function FormCard({ title, id, onSubmit, onCancel, submitLabel, action, c
     e.preventDefault();
     onSubmit(e.currentTarget);
   };
-  return html`<form class="card form-card" aria-labelledby=${`${id}-title`} onSubmit=${submit}
+  return html`<form class="card form-card" id=${id} aria-labelledby=${`${id}-title`} onSubmit=${submit}
     onKeyDown=${(e) => { if (e.key === 'Escape' && onCancel) onCancel(); }}>
     <h2 class="card-title" id=${`${id}-title`}>${title}</h2>
     <div class="form-grid">${children}</div>
@@ -107,4 +107,13 @@ export function OnceSecret({ title, value, children, onDone }) {
     ${children}
     <button type="button" class="btn btn-sm" onClick=${onDone}>Done</button>
   </div>`;
+}
+
+// A bar whose width is set through the CSSOM (the CSP allows no inline style attribute).
+export function Bar({ ratio, className = 'hbar' }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (ref.current) ref.current.style.width = `${Math.max(0, Math.min(1, ratio)) * 100}%`;
+  }, [ratio]);
+  return html`<span class=${className} ref=${ref}></span>`;
 }

@@ -102,13 +102,13 @@ function EndpointForm({ channels, endpoint, onDone }) {
   return html`<${FormCard} id="endpoint-form" title=${editing ? 'Edit endpoint' : 'New webhook endpoint'} submitLabel=${editing ? 'Save' : 'Create endpoint'}
       action=${action} onSubmit=${submit} onCancel=${() => onDone(null)}>
     <${FormField} id="ep-url" label="URL" wide hint="Every event of the channel is POSTed here, signed as Standard Webhooks.">
-      <input id="ep-url" name="url" type="url" required placeholder="https://example.com/webhooks" value=${endpoint?.url || ''} autocomplete="off" /></${FormField}>
+      <input id="ep-url" name="url" type="url" required placeholder="https://example.com/webhooks" defaultValue=${endpoint?.url || ''} autocomplete="off" /></${FormField}>
     ${editing ? null : html`<${FormField} id="ep-channel" label="Channel">
       <select id="ep-channel" name="channelId" required>${channels.map((c) => html`<option value=${c.id}>${c.appName} / ${c.name}</option>`)}</select></${FormField}>`}
     <${FormField} id="ep-types" label="Event types" hint="Comma-separated; empty: every type.">
-      <input id="ep-types" name="eventTypes" placeholder="agent.error, agent.end" value=${(endpoint?.eventTypes || []).join(', ')} autocomplete="off" /></${FormField}>
+      <input id="ep-types" name="eventTypes" placeholder="agent.error, agent.end" defaultValue=${(endpoint?.eventTypes || []).join(', ')} autocomplete="off" /></${FormField}>
     <${FormField} id="ep-description" label="Description">
-      <input id="ep-description" name="description" maxlength="500" value=${endpoint?.description || ''} autocomplete="off" /></${FormField}>
+      <input id="ep-description" name="description" maxlength="500" defaultValue=${endpoint?.description || ''} autocomplete="off" /></${FormField}>
   </${FormCard}>`;
 }
 
@@ -226,22 +226,22 @@ function DestinationForm({ envs, dest, onDone }) {
   const signals = dest ? dest.signals : ['traces'];
   return html`<${FormCard} id="dest-form" title=${editing ? 'Edit destination' : 'New export destination'} submitLabel=${editing ? 'Save' : 'Create destination'}
       action=${action} onSubmit=${submit} onCancel=${() => onDone(null)}>
-    <${FormField} id="dest-name" label="Name"><input id="dest-name" name="name" required maxlength="120" value=${dest?.name || ''} autocomplete="off" /></${FormField}>
+    <${FormField} id="dest-name" label="Name"><input id="dest-name" name="name" required maxlength="120" defaultValue=${dest?.name || ''} autocomplete="off" /></${FormField}>
     <${FormField} id="dest-kind" label="Kind"><select id="dest-kind" name="kind">
       ${[['otlp', 'OTLP/HTTP'], ['http', 'JSON over HTTP']].map(([k, l]) => html`<option value=${k} selected=${(dest?.kind || 'otlp') === k}>${l}</option>`)}</select></${FormField}>
     <${FormField} id="dest-url" label="Endpoint URL" wide hint="OTLP: the base URL (/v1/traces, /v1/logs, /v1/metrics are added).">
-      <input id="dest-url" name="endpointUrl" type="url" required placeholder="https://otel.example.com" value=${dest?.endpointUrl || ''} autocomplete="off" /></${FormField}>
+      <input id="dest-url" name="endpointUrl" type="url" required placeholder="https://otel.example.com" defaultValue=${dest?.endpointUrl || ''} autocomplete="off" /></${FormField}>
     <${FormField} id="dest-env" label="Environment"><select id="dest-env" name="envSlug">
       <option value="*" selected=${!dest || dest.envSlug === '*'}>Every environment (*)</option>
       ${envs.map((e) => html`<option value=${e.slug} selected=${dest?.envSlug === e.slug}>${e.name} (${e.slug})</option>`)}</select></${FormField}>
     <fieldset class="ff scopes-ff"><legend>Signals</legend>
-      ${SIGNALS.map((s) => html`<label class="check"><input type="checkbox" name=${`signal-${s}`} checked=${signals.includes(s)} />${s}</label>`)}</fieldset>
+      ${SIGNALS.map((s) => html`<label class="check"><input type="checkbox" name=${`signal-${s}`} defaultChecked=${signals.includes(s)} />${s}</label>`)}</fieldset>
     <${FormField} id="dest-encoding" label="Encoding"><select id="dest-encoding" name="encoding">
       ${['protobuf', 'json'].map((k) => html`<option value=${k} selected=${(dest?.encoding || 'protobuf') === k}>${k}</option>`)}</select></${FormField}>
     <${FormField} id="dest-types" label="Event types" hint="Comma-separated; empty: every type.">
-      <input id="dest-types" name="eventTypeFilter" value=${(dest?.eventTypeFilter || []).join(', ')} autocomplete="off" /></${FormField}>
+      <input id="dest-types" name="eventTypeFilter" defaultValue=${(dest?.eventTypeFilter || []).join(', ')} autocomplete="off" /></${FormField}>
     <${FormField} id="dest-service" label="Service name" hint="OTLP service.name.">
-      <input id="dest-service" name="serviceName" value=${dest?.serviceName || ''} autocomplete="off" /></${FormField}>
+      <input id="dest-service" name="serviceName" defaultValue=${dest?.serviceName || ''} autocomplete="off" /></${FormField}>
     <${FormField} id="dest-headers" label="Headers" wide
       hint=${editing ? `One "Name: value" per line. Stored values are never shown${dest.headerKeys.length ? ` (now: ${dest.headerKeys.join(', ')})` : ''}; leave empty to keep them, or enter the full set to replace them.` : 'One "Name: value" per line, e.g. Authorization: Bearer …. Values are write-only: never shown again.'}>
       <textarea id="dest-headers" name="headers" rows="2" spellcheck="false" autocomplete="off"></textarea></${FormField}>
