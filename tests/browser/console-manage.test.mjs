@@ -264,3 +264,52 @@ test('moderation: a rule made in the console blocks in "try it", its violations 
   await cleanPage(page, 'moderation', [/status of 422/]); // the malformed regex's answer
   await context.close();
 });
+
+// ---------------------------------------------------------------- spend
+
+test('spend: a policy made in the console shows its ladder, the rung in force and the next; check answers per model', { timeout: 90_000 }, async () => {
+  const { context, page } = await newPage();
+  await signIn(page, daemon, alice, `/console/spend?org=${alice.orgId}`);
+  await page.getByText('No spend policy yet').waitFor({ timeout: WAIT });
+  await page.locator('main').getByRole('button', { name: 'New policy' }).first().click();
+  await page.getByLabel('Name', { exact: true }).fill('gpt-4o daily budget');
+  await page.getByLabel('Limit (USD)').fill('0.01');
+  await page.locator('#policy-form').getByLabel('Model', { exact: true }).fill('gpt-4o');
+  // The default ladder: 50 % alert, 80 % fallback to gpt-4o-mini, 100 % hard block.
+  await page.getByRole('button', { name: 'Create policy' }).click();
+  const card = page.locator('section.policy', { hasText: 'gpt-4o daily budget' });
+  await card.waitFor({ timeout: WAIT });
+  assert.match(await card.locator('[data-testid=ladder-facts]').innerText(), /No rung reached\. Next: alert at 50%, \$0\.0050 more\. Resets in/);
+
+  const spend = (cost, model = 'gpt-4o') => publish(aliceKey, { identifier: `call-${uid()}`, eventType: 'agent.message', payload: { text: 'answer' },
+    channel_id: aliceChannel, metadata: { model, cost_usd: cost } });
+  assert.equal((await spend(0.0055)).status, 201);
+  assert.equal((await spend(0.5, 'claude-3-5-sonnet')).status, 201); // another model: not counted
+  await card.locator('[data-testid=spent]', { hasText: '55%' }).waitFor({ timeout: WAIT });
+  const facts = await card.locator('[data-testid=ladder-facts]').innerText();
+  assert.match(facts, /In force: alert \(from 50%\)\. Next: fallback → gpt-4o-mini at 80%, \$0\.0025 more\./);
+  assert.equal(await card.locator('.rung.in-force').getAttribute('data-at'), '50');
+
+  assert.equal((await spend(0.003)).status, 201);
+  await card.locator('[data-testid=spent]', { hasText: '85%' }).waitFor({ timeout: WAIT });
+  const check = page.getByRole('region', { name: 'Check before a call' });
+  await check.getByLabel('Model', { exact: true }).fill('gpt-4o');
+  await check.getByRole('button', { name: 'Check', exact: true }).click();
+  const answer = page.locator('[data-testid=check-answer]');
+  await answer.waitFor({ timeout: WAIT });
+  assert.match(page.url(), /model=gpt-4o/);
+  assert.equal(await answer.getAttribute('data-allowed'), 'true');
+  assert.match(await answer.innerText(), /action fallback: use gpt-4o-mini[\s\S]*gpt-4o daily budget[\s\S]*85%/);
+  await shot(page, 'spend-flow-light');
+
+  assert.equal((await spend(0.002)).status, 201); // crosses 100 %: accepted, then blocked
+  assert.equal((await spend(0.001)).status, 429);
+  await page.reload();
+  await page.locator('[data-testid=check-answer][data-allowed=false]').waitFor({ timeout: WAIT });
+  assert.match(await page.locator('[data-testid=check-answer]').innerText(), /Blocked[\s\S]*block \(hard\)[\s\S]*Retry after/);
+  await check.getByLabel('Model', { exact: true }).fill('claude-3-5-sonnet');
+  await check.getByRole('button', { name: 'Check', exact: true }).click();
+  await page.locator('[data-testid=check-answer][data-allowed=true]').getByText('no policy matches').waitFor({ timeout: WAIT });
+  await cleanPage(page, 'spend');
+  await context.close();
+});
