@@ -313,3 +313,44 @@ test('spend: a policy made in the console shows its ladder, the rung in force an
   await cleanPage(page, 'spend');
   await context.close();
 });
+
+// ---------------------------------------------------------------- alerts
+
+test('alerts: a rule made in the console fires; its history shows the notification and its delivery', { timeout: 90_000 }, async () => {
+  const { context, page } = await newPage();
+  await signIn(page, daemon, alice, `/console/alerts?org=${alice.orgId}`);
+  await page.getByText('No alert rule yet').waitFor({ timeout: WAIT });
+  await page.locator('main').getByRole('button', { name: 'New alert' }).first().click();
+  await page.getByLabel('Name', { exact: true }).fill('error spike');
+  await page.getByLabel('Metric').selectOption('error_count');
+  await page.getByLabel('Operator').selectOption('gte');
+  await page.getByLabel('Threshold').fill('1');
+  await page.getByLabel('Destination URL').fill(hooks.url('/alert'));
+  await page.getByRole('button', { name: 'Create alert' }).click();
+  await page.getByRole('region', { name: 'History of "error spike"' }).getByText('Never fired').waitFor({ timeout: WAIT });
+  assert.match(page.url(), /rule=\d+/);
+  const row = page.locator('tr[data-alert-id]', { hasText: 'error spike' });
+  await row.getByText('OK').waitFor({ timeout: WAIT });
+
+  const before = hooks.requests.length;
+  assert.equal((await publish(aliceKey, { identifier: 'boom', eventType: 'agent.error', payload: { error: 'tool timed out' }, channel_id: aliceChannel })).status, 201);
+  await row.getByText('Firing').waitFor({ timeout: WAIT });
+  const firing = page.locator('table.history tbody tr[data-state=firing]');
+  await firing.locator('[data-testid=delivered] span[title]').waitFor({ timeout: WAIT });
+  const sent = hooks.requests.slice(before).filter((r) => r.url === '/alert');
+  assert.equal(sent.length, 1, 'one notification to the receiver');
+  const body = JSON.parse(sent[0].body);
+  const notification = body.data || body;
+  assert.equal(notification.state, 'firing');
+  assert.equal(notification.name, 'error spike');
+  await firing.locator('summary').click();
+  const shown = await firing.locator('.json').innerText();
+  assert.match(shown, /"state": "firing"/);
+  assert.match(shown, /"metric": "error_count"/);
+  await shot(page, 'alerts-flow-light');
+
+  await page.getByRole('button', { name: 'Pause error spike' }).click();
+  await row.getByText('Paused').waitFor({ timeout: WAIT });
+  await cleanPage(page, 'alerts');
+  await context.close();
+});
