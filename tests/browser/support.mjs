@@ -205,8 +205,9 @@ export async function signIn(page, daemon, user, where = '/console/live', timeou
 }
 
 // axe-core's serious and critical findings fail; the rest is returned to be reported.
+// axeSource: injected first unless the page already has axe.
 export async function axeCheck(page, what, axeSource) {
-  await page.addScriptTag({ content: axeSource });
+  if (axeSource) await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));

@@ -83,11 +83,17 @@ export function DeleteButton({ what, consequence, onDelete, label = 'Delete' }) 
 
 // A card with a heading, for a create or edit form; Escape or Cancel closes it.
 export function FormCard({ title, id, onSubmit, onCancel, submitLabel, action, children }) {
+  const ref = useRef(null);
+  // Opening a form puts the keyboard in its first field.
+  useEffect(() => {
+    const first = ref.current && ref.current.querySelector('input:not([disabled]), select, textarea');
+    if (first) first.focus();
+  }, []);
   const submit = (e) => {
     e.preventDefault();
     onSubmit(e.currentTarget);
   };
-  return html`<form class="card form-card" id=${id} aria-labelledby=${`${id}-title`} onSubmit=${submit}
+  return html`<form class="card form-card" id=${id} ref=${ref} aria-labelledby=${`${id}-title`} onSubmit=${submit}
     onKeyDown=${(e) => { if (e.key === 'Escape' && onCancel) onCancel(); }}>
     <h2 class="card-title" id=${`${id}-title`}>${title}</h2>
     <div class="form-grid">${children}</div>

@@ -64,7 +64,7 @@ function Attempts({ rows: all, error, loading, query, onRedeliver, what }) {
         options=${CLASSES.map(([value, label]) => ({ value, label }))} />
     </div>
     <${ErrorBox} error=${error} />
-    ${shown.length ? html`<div class="table-wrap"><table class="table dense attempts" aria-label="Delivery attempts">
+    ${shown.length ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Delivery attempts, scrollable"><table class="table dense attempts" aria-label="Delivery attempts">
       <thead><tr><th scope="col">Time</th>${onRedeliver ? html`<th scope="col">Message</th>` : null}<th scope="col">${what}</th><th scope="col" class="num">Attempt</th><th scope="col">Outcome</th>
         <th scope="col" class="num">Status</th><th scope="col" class="num">Duration</th><th scope="col">Next retry</th><th scope="col">Response</th>
         ${onRedeliver ? html`<th scope="col"><span class="sr-only">Action</span></th>` : null}</tr></thead>
@@ -114,7 +114,8 @@ function EndpointForm({ channels, endpoint, onDone }) {
 
 function EndpointDetail({ id, data, query, reload }) {
   const endpoint = data.endpoints.find((e) => String(e.id) === String(id));
-  const attempts = useAsync(() => api.get(`/webhooks/deliveries/${id}`, { limit: ATTEMPT_LIMIT }), [id]);
+  // Only ids of this organization's list are asked about (a stale or foreign id is not).
+  const attempts = useAsync(() => (endpoint ? api.get(`/webhooks/deliveries/${id}`, { limit: ATTEMPT_LIMIT }) : []), [id, !!endpoint]);
   usePolling(attempts.reload, 2000, [id]);
   const action = useAction();
   if (!endpoint) return html`<${Empty} title="No such webhook endpoint"><p>It may have been deleted. <${Link} to=${href('/delivery')}>All endpoints</${Link}></p></${Empty}>`;
@@ -250,7 +251,7 @@ function DestinationForm({ envs, dest, onDone }) {
 
 function DestinationDetail({ id, data, query, reload }) {
   const dest = data.destinations.find((d) => String(d.id) === String(id));
-  const attempts = useAsync(() => api.get(`/export-destinations/${id}/deliveries`, { limit: ATTEMPT_LIMIT }).then((r) => r.data), [id]);
+  const attempts = useAsync(() => (dest ? api.get(`/export-destinations/${id}/deliveries`, { limit: ATTEMPT_LIMIT }).then((r) => r.data) : []), [id, !!dest]);
   usePolling(attempts.reload, 2000, [id]);
   const action = useAction();
   const test = useAction();

@@ -145,7 +145,7 @@ function TryIt({ version }) {
         ${v.redacted ? html`<${Badge} kind="warn">redacted</${Badge}>` : null}${v.flagged ? html`<${Badge} kind="wait">flagged</${Badge}>` : null}
         <span class="muted small">targets: ${v.targets.join(', ') || 'none'}</span>
       </div>
-      ${v.matches.length ? html`<div class="table-wrap"><table class="table dense"><caption class="sr-only">Rule matches</caption>
+      ${v.matches.length ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Rule matches, scrollable"><table class="table dense"><caption class="sr-only">Rule matches</caption>
         <thead><tr><th scope="col">Rule</th><th scope="col">Detector</th><th scope="col">Action</th><th scope="col">Fields</th><th scope="col" class="num">Matches</th><th scope="col" class="num">Latency</th></tr></thead>
         <tbody>${v.matches.map((m) => html`<tr><td>${m.ruleName}</td><td class="mono">${m.detector}</td><td><${ActionBadge} action=${m.action} /></td>
           <td class="mono small">${m.fields.join(', ')}</td><td class="num">${m.matchCount}</td><td class="num">${ms(m.latencyMs)}</td></tr>`)}</tbody></table></div>`
@@ -172,7 +172,7 @@ function Violations({ query, win, rules }) {
         options=${[{ value: '', label: 'Any target' }, ...TARGETS.map((a) => ({ value: a, label: a }))]} />
     </div>
     <${ErrorBox} error=${feed.error} />
-    ${rows.length ? html`<div class="table-wrap"><table class="table dense violations" aria-label="Violations">
+    ${rows.length ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Violations, scrollable"><table class="table dense violations" aria-label="Violations">
       <thead><tr><th scope="col">Time</th><th scope="col">Rule</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Event</th>
         <th scope="col">Fields</th><th scope="col" class="num">Matches</th><th scope="col" class="num">Latency</th></tr></thead>
       <tbody>${rows.map((x) => html`<tr key=${x.id} data-violation-id=${x.id}>
