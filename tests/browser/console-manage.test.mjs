@@ -454,7 +454,7 @@ test('every screen: no CSP violation or console error, axe-core clean, screensho
     { name: 'delivery', path: `/console/delivery?${o}`, ready: 'tr[data-endpoint-id]' },
     { name: 'delivery-endpoint', path: `/console/delivery?${o}&ep=${ids.endpoint.id}`, ready: 'table.attempts tbody tr' },
     { name: 'delivery-export', path: `/console/delivery?${o}&tab=exports&dest=${ids.destination.id}`, ready: 'table.attempts tbody tr' },
-    { name: 'moderation', path: `/console/moderation?${o}`, ready: 'table.violations tbody tr' },
+    { name: 'moderation', path: `/console/moderation?${o}`, ready: ['table.violations tbody tr', '[data-testid=verdict]'] },
     { name: 'moderation-new', path: `/console/moderation?${o}&new=1`, ready: '#rule-form' },
     { name: 'spend', path: `/console/spend?${o}&model=gpt-4o`, ready: '[data-testid=check-answer]' },
     { name: 'spend-new', path: `/console/spend?${o}&new=1`, ready: '#policy-form' },
@@ -463,7 +463,7 @@ test('every screen: no CSP violation or console error, axe-core clean, screensho
   const findings = {};
   const show = async (page, s, scheme) => {
     await go(page, s.path);
-    await page.locator(s.ready).first().waitFor({ timeout: WAIT });
+    for (const ready of [].concat(s.ready)) await page.locator(ready).first().waitFor({ timeout: WAIT });
     await sleep(250);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
   };

@@ -80,7 +80,7 @@ function AlertForm({ rule, refs, onDone }) {
 
 function History({ rule }) {
   const history = useAsync(() => api.get(`/v2/alerts/${rule.alertRuleId}/events`, { limit: 100 }), [rule.alertRuleId]);
-  usePolling(history.reload, 3000, [rule.alertRuleId]);
+  usePolling(history.reload, 2000, [rule.alertRuleId]);
   const rows = history.data?.data || [];
   return html`<section class="card" aria-labelledby="hist-title">
     <div class="card-head"><h2 class="card-title" id="hist-title">History of "${rule.name}"</h2>
@@ -111,7 +111,7 @@ async function loadAlerts() {
 export function AlertsView({ route }) {
   const q = route.query;
   const data = useAsync(loadAlerts, []);
-  usePolling(data.reload, 3000);
+  usePolling(data.reload, 2000);
   const action = useAction();
   const d = data.data;
   const editing = q.edit && d ? d.rules.find((r) => r.alertRuleId === q.edit) : null;

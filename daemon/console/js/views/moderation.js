@@ -135,7 +135,7 @@ function TryIt({ version }) {
       <${FormField} id="try-type" label="Event type"><select id="try-type" value=${eventType} onChange=${(e) => setEventType(e.currentTarget.value)}>
         ${EVENT_TYPES.map((t) => html`<option value=${t} selected=${t === eventType}>${t}</option>`)}</select></${FormField}>
       <${FormField} id="try-payload" label="Sample payload (JSON)" wide>
-        <textarea id="try-payload" rows="4" spellcheck="false" value=${text} onInput=${(e) => setText(e.currentTarget.value)}></textarea></${FormField}>
+        <textarea id="try-payload" rows="6" spellcheck="false" value=${text} onInput=${(e) => setText(e.currentTarget.value)}></textarea></${FormField}>
     </div>
     <${ErrorBox} error=${state.error} />
     ${v ? html`<div class="verdict" data-testid="verdict" data-decision=${v.decision}>
@@ -146,9 +146,9 @@ function TryIt({ version }) {
         <span class="muted small">targets: ${v.targets.join(', ') || 'none'}</span>
       </div>
       ${v.matches.length ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Rule matches, scrollable"><table class="table dense"><caption class="sr-only">Rule matches</caption>
-        <thead><tr><th scope="col">Rule</th><th scope="col">Detector</th><th scope="col">Action</th><th scope="col">Fields</th><th scope="col" class="num">Matches</th><th scope="col" class="num">Latency</th></tr></thead>
-        <tbody>${v.matches.map((m) => html`<tr><td>${m.ruleName}</td><td class="mono">${m.detector}</td><td><${ActionBadge} action=${m.action} /></td>
-          <td class="mono small">${m.fields.join(', ')}</td><td class="num">${m.matchCount}</td><td class="num">${ms(m.latencyMs)}</td></tr>`)}</tbody></table></div>`
+        <thead><tr><th scope="col">Rule</th><th scope="col">Action</th><th scope="col">Fields</th><th scope="col" class="num">Matches</th></tr></thead>
+        <tbody>${v.matches.map((m) => html`<tr><td>${m.ruleName} <span class="muted mono small">${m.detector}</span></td><td><${ActionBadge} action=${m.action} /></td>
+          <td class="mono small">${m.fields.join(', ')}</td><td class="num" title=${`${ms(m.latencyMs)}`}>${m.matchCount}</td></tr>`)}</tbody></table></div>`
         : html`<p class="muted small">No rule matched.</p>`}
       ${v.blocked ? null : html`<details class="stored"><summary>As it would be stored</summary><${JsonView} value=${v.payload} /></details>`}
     </div>` : null}
@@ -193,11 +193,11 @@ function Efficacy({ win }) {
       <button type="button" class="btn btn-sm" onClick=${report.reload}>Refresh</button></div>
     <${ErrorBox} error=${report.error} />
     ${rows.length ? html`<table class="table dense" aria-label="Efficacy by detector">
-      <thead><tr><th scope="col">Detector</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col" class="bar-col">Violations</th>
-        <th scope="col" class="num">Avg latency</th><th scope="col" class="num">Max latency</th></tr></thead>
-      <tbody>${rows.map((r) => html`<tr><td class="mono">${r.detector}</td><td><${ActionBadge} action=${r.action} /></td><td>${r.target}</td>
+      <thead><tr><th scope="col">Detector</th><th scope="col">Action</th><th scope="col" class="bar-col">Violations</th>
+        <th scope="col" class="num">Latency avg / max</th></tr></thead>
+      <tbody>${rows.map((r) => html`<tr><td class="mono">${r.detector}</td><td class="nowrap"><${ActionBadge} action=${r.action} /> <span class="muted small">${r.target}</span></td>
         <td><span class="hbar-cell"><${Bar} ratio=${r.violationCount / max} /><span class="hbar-label">${num(r.violationCount)}</span></span></td>
-        <td class="num">${ms(r.avgLatencyMs)}</td><td class="num">${ms(r.maxLatencyMs)}</td></tr>`)}</tbody></table>`
+        <td class="num nowrap">${ms(r.avgLatencyMs)} / ${ms(r.maxLatencyMs)}</td></tr>`)}</tbody></table>`
     : report.loading ? html`<div class="center"><${Spinner} /></div>` : html`<p class="muted">No rule matched anything in this window.</p>`}
   </section>`;
 }
@@ -207,7 +207,7 @@ export function ModerationView({ route }) {
   const win = useMemo(() => windowOf(q.range || '24h'), [q.range]);
   const rules = useAsync(() => loadRules(win.key), [win.key]);
   // Rule counts follow the live feed, a little slower.
-  usePolling(rules.reload, 5000, [win.key]);
+  usePolling(rules.reload, 3000, [win.key]);
   const editing = q.edit && rules.data ? rules.data.find((r) => r.ruleId === q.edit) : null;
   const formOpen = !!(q.new || editing);
   const done = (saved) => {

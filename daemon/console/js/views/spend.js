@@ -84,7 +84,7 @@ function Ladder({ p, state }) {
   return html`<div class="ladder" ref=${ref} role="img"
       aria-label=${`${num1(state.percent)}% of the limit used; ${state.inForce ? `${rungLabel(state.inForce)} in force` : 'no rung reached'}`}>
     <div class="ladder-track"><span class=${`ladder-fill fill-${fillKind}`}></span><span class="ladder-limit"></span></div>
-    ${p.rungs.map((r) => html`<span class=${`rung rung-${r.action}${state.inForce === r ? ' in-force' : ''}${state.percent >= r.at_percent ? ' reached' : ''}`} data-at=${r.at_percent}>
+    ${p.rungs.map((r, i) => html`<span class=${`rung rung-${r.action}${i % 2 ? ' lower' : ''}${state.inForce === r ? ' in-force' : ''}${state.percent >= r.at_percent ? ' reached' : ''}`} data-at=${r.at_percent}>
       <span class="rung-tick"></span><span class="rung-label">${r.at_percent}% ${rungLabel(r)}</span></span>`)}
   </div>`;
 }
@@ -259,7 +259,7 @@ export function SpendView({ route }) {
   const q = route.query;
   const data = useAsync(loadSpend, []);
   // Spend moves with every publish: the bars follow.
-  usePolling(data.reload, 3000);
+  usePolling(data.reload, 2000);
   const d = data.data;
   const editing = q.edit && d ? d.policies.find((p) => p.policyId === q.edit) : null;
   const formOpen = !!(q.new || editing);
