@@ -3,7 +3,7 @@
 // created, edited, paused and deleted, and the answer of POST /spend-policies/check for a
 // chosen model, key, app, environment or end user (kept in the URL: ?model=&key=&...).
 import { api } from '../api.js';
-import { num1, usd } from '../format.js';
+import { ms, num1, usd } from '../format.js';
 import { html, useEffect, useRef, useState } from '../lib.js';
 import { setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, Spinner, useAsync } from '../ui.js';
@@ -38,6 +38,9 @@ function inHours(date, now = Date.now()) {
   if (mins < 48 * 60) return `${Math.floor(mins / 60)}h ${mins % 60}m`;
   return `${Math.floor(mins / 1440)}d ${Math.floor((mins % 1440) / 60)}h`;
 }
+
+// Dollars with the precision the limit needs: a $0.01 budget is read in tenths of a cent.
+const dollars = (v, limit) => (limit < 1 && v !== null && v !== undefined ? `$${v.toFixed(4)}` : usd(v));
 
 const utc = (d) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -112,13 +115,13 @@ function PolicyCard({ p, names, onEdit, reload }) {
       </div>
     </div>
     <div class="ladder-numbers">
-      <span class="ladder-spent" data-testid="spent"><strong>${usd(p.currentSpendUsd)}</strong> of ${usd(p.limitUsd)} <span class="muted">·</span> <strong>${num1(state.percent)}%</strong></span>
+      <span class="ladder-spent" data-testid="spent"><strong>${dollars(p.currentSpendUsd, p.limitUsd)}</strong> of ${dollars(p.limitUsd, p.limitUsd)} <span class="muted">·</span> <strong>${num1(state.percent)}%</strong></span>
       <span class="muted small">${WINDOWS.find((w) => w[0] === p.windowType)?.[1] || p.windowType}</span>
     </div>
     <${Ladder} p=${p} state=${state} />
     <p class="ladder-facts small" data-testid="ladder-facts">
       ${state.inForce ? html`In force: <strong>${rungLabel(state.inForce)}</strong> (from ${state.inForce.at_percent}%). ` : 'No rung reached. '}
-      ${state.next ? html`Next: <strong>${rungLabel(state.next)}</strong> at ${state.next.at_percent}%, ${usd(state.toNext)} more. ` : 'Every rung reached. '}
+      ${state.next ? html`Next: <strong>${rungLabel(state.next)}</strong> at ${state.next.at_percent}%, ${dollars(state.toNext, p.limitUsd)} more. ` : 'Every rung reached. '}
       ${reset ? html`Resets in ${inHours(reset)} <span class="muted">(${utc(reset)})</span>.` : 'Rolling: each cost leaves the window 24 hours after it was spent.'}
     </p>
     <${ActionResult} action=${action} />
@@ -236,7 +239,7 @@ function Check({ query, refs, policies }) {
       <${Facts} rows=${[
         ['Policy', a.policyId ? (policy ? policy.name : a.policyId) : 'no policy matches'],
         ['Used', a.percent === null ? undefined : `${num1(a.percent)}%`],
-        ['Retry after', a.retryAfterSeconds === null ? undefined : `${a.retryAfterSeconds} s`],
+        ['Retry after', a.retryAfterSeconds === null ? undefined : `${ms(a.retryAfterSeconds * 1000)} (${a.retryAfterSeconds} s)`],
       ]} />
     </div>` : asked.length && answer.loading ? html`<${Spinner} />` : null}
   </section>`;
