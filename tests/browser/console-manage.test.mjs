@@ -184,6 +184,13 @@ test('delivery: create an endpoint, see its secret once, watch a delivery, redel
   await page.getByLabel('Outcome').selectOption('');
   await page.getByLabel('Status class').selectOption('');
 
+  // Edit: the form comes back filled in; the change shows at once.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  assert.match(await page.getByLabel('URL').inputValue(), /\/down$/);
+  await page.getByLabel('Description').fill('the flaky receiver');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('the flaky receiver').waitFor({ timeout: WAIT });
+
   // Disable and enable again.
   await page.getByRole('button', { name: 'Disable' }).click();
   await page.getByText('Disabled: pending messages').waitFor();
@@ -325,6 +332,14 @@ test('spend: a policy made in the console shows its ladder, the rung in force an
   await check.getByLabel('Model', { exact: true }).fill('claude-3-5-sonnet');
   await check.getByRole('button', { name: 'Check', exact: true }).click();
   await page.locator('[data-testid=check-answer][data-allowed=true]').getByText('no policy matches').waitFor({ timeout: WAIT });
+
+  // Raising the limit in the editor recounts the window: the block is lifted, the fallback stays.
+  await page.getByRole('button', { name: 'Edit gpt-4o daily budget' }).click();
+  assert.equal(await page.getByLabel('Limit (USD)').inputValue(), '0.01');
+  assert.equal(await page.getByLabel('Rung 2 fallback model').inputValue(), 'gpt-4o-mini');
+  await page.getByLabel('Limit (USD)').fill('0.012');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await card.locator('[data-testid=spent]', { hasText: '87.5%' }).waitFor({ timeout: WAIT });
   await cleanPage(page, 'spend');
   await context.close();
 });
@@ -364,6 +379,10 @@ test('alerts: a rule made in the console fires; its history shows the notificati
   assert.match(shown, /"metric": "error_count"/);
   await shot(page, 'alerts-flow-light');
 
+  await page.getByRole('button', { name: 'Edit error spike' }).click();
+  await page.getByLabel('Threshold').fill('5');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await row.getByText('Errors ≥ 5 over 5 min').waitFor({ timeout: WAIT });
   await page.getByRole('button', { name: 'Pause error spike' }).click();
   await row.getByText('Paused').waitFor({ timeout: WAIT });
   await cleanPage(page, 'alerts');
