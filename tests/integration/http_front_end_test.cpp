@@ -323,9 +323,8 @@ TEST_F(HttpFrontEnd, Http10ClosesUnlessAskedToKeepAlive) {
 class HttpConnectionCap : public ApiTest {
  public:
   static void SetUpTestSuite() {
-    startDaemon(options({{"http.max_threads", "2"},
-                         {"http.keepalive_timeout_seconds", "60"},
-                         {"http.max_connections", "40"}}));
+    startDaemon(
+        options({{"http.max_threads", "2"}, {"http.keepalive_timeout_seconds", "60"}, {"http.max_connections", "40"}}));
   }
 };
 
