@@ -134,6 +134,7 @@ test('delivery: create an endpoint, see its secret once, watch a delivery, redel
   await page.getByRole('button', { name: 'Create endpoint' }).click();
   const secret = (await page.locator('[data-testid=once-secret] .secret-value').innerText()).trim();
   assert.match(secret, /^whsec_/);
+  await shot(page, 'delivery-new-secret-light');
   await page.getByRole('button', { name: 'Done' }).click();
   assert.ok(!(await page.evaluate((s) => document.body.innerText.includes(s), secret)), 'the secret is gone once dismissed');
 
