@@ -1,6 +1,6 @@
 // Delivery, in the manner of Svix's portal: webhook endpoints (per channel) and export
-// destinations; create, edit, disable, delete; each one's delivery attempts with filters
-// by outcome and status class, redelivery of a webhook message, and a destination's test
+// destinations; create, edit, disable, delete; each one's delivery attempts filtered by
+// the daemon by outcome and status class, redelivery of a webhook message, and a destination's test
 // call. The signing secret is shown once, at creation; header values never.
 // URL: ?tab=webhooks|exports&ep=<endpoint>&dest=<destination>&new=1&edit=1&outcome=&class=
 import { api } from '../api.js';
@@ -18,8 +18,6 @@ const OUTCOMES = [['', 'Any outcome'], ['delivered', 'Delivered'], ['retrying', 
 const CLASSES = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4xx'], ['5xx', '5xx'], ['none', 'No answer']];
 const OUTCOME_KIND = { delivered: 'ok', retrying: 'warn', failed: 'err' };
 const SIGNALS = ['traces', 'logs', 'metrics'];
-
-const classOf = (code) => (!code ? 'none' : `${Math.floor(code / 100)}xx`);
 
 async function loadWebhooks() {
   const { channels } = await loadChannels();
@@ -49,13 +47,16 @@ function markRedeliveries(rows) {
   return out.reverse();
 }
 
+// The daemon filters (outcome, statusClass); the newest ATTEMPT_LIMIT that match are shown.
+const attemptQuery = (query) => ({ limit: ATTEMPT_LIMIT, outcome: query.outcome, statusClass: query.class });
+
 function Attempts({ rows: all, error, loading, query, onRedeliver, what }) {
-  const rows = useMemo(() => markRedeliveries(all), [all]);
-  const shown = rows.filter((a) => (!query.outcome || a.outcome === query.outcome) && (!query.class || classOf(a.statusCode) === query.class));
+  const shown = useMemo(() => markRedeliveries(all), [all]);
+  const filtered = !!(query.outcome || query.class);
   return html`<section class="card" aria-labelledby="attempts-title">
     <div class="card-head">
       <h2 class="card-title" id="attempts-title">Delivery attempts</h2>
-      <span class="muted small" data-testid="attempt-count">${rows.length ? `${num(shown.length)} of the newest ${num(rows.length)}` : ''}</span>
+      <span class="muted small" data-testid="attempt-count">${shown.length ? `${num(shown.length)}${shown.length === ATTEMPT_LIMIT ? ' newest' : ''} attempt${shown.length === 1 ? '' : 's'}${filtered ? ' matching' : ''}` : ''}</span>
     </div>
     <div class="toolbar toolbar-flat" role="search" aria-label="Attempt filters">
       <${Select} id="att-outcome" label="Outcome" value=${query.outcome || ''} onChange=${(v) => setQuery({ outcome: v })}
@@ -81,8 +82,8 @@ function Attempts({ rows: all, error, loading, query, onRedeliver, what }) {
           <pre class="code">${a.responseBody}</pre></details>` : html`<span class="muted">empty</span>`}</td>
         ${onRedeliver ? html`<td class="num"><button type="button" class="btn btn-sm" onClick=${() => onRedeliver(a)}>Redeliver</button></td>` : null}
       </tr>`)}</tbody></table></div>`
-    : loading && !rows.length ? html`<div class="center"><${Spinner} /></div>`
-    : rows.length ? html`<${Empty} title="No attempt matches these filters"><p>Clear the outcome or status filter to see all ${num(rows.length)}.</p></${Empty}>`
+    : loading && !all.length ? html`<div class="center"><${Spinner} /></div>`
+    : filtered ? html`<${Empty} title="No attempt matches these filters"><p>Clear the outcome or status class filter to see every attempt.</p></${Empty}>`
     : html`<${Empty} title="No delivery attempt yet"><p>Publish an event to a matching channel; attempts appear here within a second or two.</p></${Empty}>`}
   </section>`;
 }
@@ -115,8 +116,9 @@ function EndpointForm({ channels, endpoint, onDone }) {
 function EndpointDetail({ id, data, query, reload }) {
   const endpoint = data.endpoints.find((e) => String(e.id) === String(id));
   // Only ids of this organization's list are asked about (a stale or foreign id is not).
-  const attempts = useAsync(() => (endpoint ? api.get(`/webhooks/deliveries/${id}`, { limit: ATTEMPT_LIMIT }) : []), [id, !!endpoint]);
-  usePolling(attempts.reload, 2000, [id]);
+  const attempts = useAsync(() => (endpoint ? api.get(`/webhooks/deliveries/${id}`, attemptQuery(query)) : []),
+    [id, !!endpoint, query.outcome, query.class]);
+  usePolling(attempts.reload, 2000, [id, query.outcome, query.class]);
   const action = useAction();
   if (!endpoint) return html`<${Empty} title="No such webhook endpoint"><p>It may have been deleted. <${Link} to=${href('/delivery')}>All endpoints</${Link}></p></${Empty}>`;
   const setActive = (active) => action.run(async () => {
@@ -251,8 +253,9 @@ function DestinationForm({ envs, dest, onDone }) {
 
 function DestinationDetail({ id, data, query, reload }) {
   const dest = data.destinations.find((d) => String(d.id) === String(id));
-  const attempts = useAsync(() => (dest ? api.get(`/export-destinations/${id}/deliveries`, { limit: ATTEMPT_LIMIT }).then((r) => r.data) : []), [id, !!dest]);
-  usePolling(attempts.reload, 2000, [id]);
+  const attempts = useAsync(() => (dest ? api.get(`/export-destinations/${id}/deliveries`, attemptQuery(query)).then((r) => r.data) : []),
+    [id, !!dest, query.outcome, query.class]);
+  usePolling(attempts.reload, 2000, [id, query.outcome, query.class]);
   const action = useAction();
   const test = useAction();
   const [testResult, setTestResult] = useState(null);
