@@ -39,6 +39,7 @@ const std::map<std::string, std::string>& auditSchemas() {
     "brokenAtSeq": {"type": ["integer", "null"], "description": "first seq missing, altered or out of place"},
     "reason": {"type": ["string", "null"]},
     "headSeq": {"type": "integer"},
+    "headHash": {"type": ["string", "null"], "description": "the head's entry hash as stored (null before the first entry)"},
     "checkpointsVerified": {"type": "integer"},
     "checkpointsUnverifiable": {"type": "integer", "description": "signed with a key this node does not hold"},
     "checkpoint": {"type": ["object", "null"], "description": "the newest signed checkpoint of the head",

@@ -66,6 +66,12 @@ std::int64_t AuditRepository::insert(Connection& c, const AuditRecord& r) {
 std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter& f) {
   std::string sql = std::string("SELECT ") + kColumns + " FROM audit_log WHERE org_id = ? AND created_at < ?";
   Params params{f.orgId, f.before};
+  if (f.beforeSeq) {
+    // Entries take their time under the head's lock, so seq order is time order and a
+    // seq cursor pages the same newest-first list without skipping equal times.
+    sql += " AND seq < ?";
+    params.emplace_back(*f.beforeSeq);
+  }
   if (f.action) {
     sql += " AND action = ?";
     params.emplace_back(*f.action);

@@ -46,6 +46,7 @@ struct AuditCheckpointRecord {
 struct AuditFilter {
   std::int64_t orgId = 0;
   std::int64_t before = 0;  // exclusive, µs
+  std::optional<std::int64_t> beforeSeq;  // exclusive
   std::optional<std::string> action;
   std::optional<std::string> resourceType;
   std::optional<std::string> source;
