@@ -243,8 +243,7 @@ test('audit log: changes appear, filters and pages work, verify proves the chain
   await checkScreen(page, 'audit-broken');
   // "Show seq N" opens the altered entry on its page.
   await page.getByRole('button', { name: `Show seq ${victim.seq}` }).click();
-  await panel.waitFor({ timeout: WAIT });
-  assert.match(await panel.innerText(), /renamed-19/);
+  await panel.getByText('renamed-19').waitFor({ timeout: WAIT }); // the row as stored now
   assert.equal(await page.locator('table.audit tr.selected').getAttribute('data-seq'), String(victim.seq));
   await cleanPage(page, 'audit log');
   await context.close();

@@ -131,6 +131,7 @@ export function AuditView({ route }) {
     setVerifyError(null);
     try {
       setVerification(await api.get('/audit-logs/verify'));
+      list.reload(); // the entries as stored now, which is what was just verified
     } catch (err) {
       setVerification(null);
       setVerifyError(err);
@@ -168,9 +169,9 @@ export function AuditView({ route }) {
       </div>
       <${ErrorBox} error=${list.error} />
       <div class="table-wrap">
-        <table class="table dense clickable audit" aria-label="Audit log, newest first" aria-busy=${String(list.loading)}>
+        ${rows.length ? html`<table class="table dense clickable audit" aria-label="Audit log, newest first" aria-busy=${String(list.loading)}>
           <thead><tr><th scope="col" class="num">Seq</th><th scope="col">Time</th><th scope="col">Action</th><th scope="col">Resource</th>
-            <th scope="col">Actor</th><th scope="col">Source</th><th scope="col">Address</th></tr></thead>
+            <th scope="col">Actor</th><th scope="col" class="c-wide">Source</th><th scope="col" class="c-wide">Address</th></tr></thead>
           <tbody>${rows.map((e) => html`<tr key=${e.seq} data-seq=${e.seq} tabindex="0"
               class=${String(e.seq) === String(q.entry) ? 'selected' : ''} aria-current=${String(e.seq) === String(q.entry) ? 'true' : undefined}
               onClick=${() => setQuery({ entry: e.seq })} onKeyDown=${(ev) => { if (ev.key === 'Enter') setQuery({ entry: e.seq }); }}>
@@ -179,9 +180,9 @@ export function AuditView({ route }) {
             <td><span class=${actionClass(e.action)}>${e.action}</span></td>
             <td>${e.resourceType} <span class="mono muted">${e.resourceId}</span></td>
             <td class="c-actor">${e.actorEmail || html`<span class="muted">–</span>`}</td>
-            <td>${sourceLabel(e.source)}</td>
-            <td class="mono">${e.ipAddress || '–'}</td></tr>`)}</tbody>
-        </table>
+            <td class="c-wide">${sourceLabel(e.source)}</td>
+            <td class="mono c-wide">${e.ipAddress || '–'}</td></tr>`)}</tbody>
+        </table>` : null}
         ${list.loading && !rows.length ? html`<div class="center"><${Spinner} /></div>` : null}
         ${!list.loading && !rows.length && !list.error ? html`<${Empty} title=${filtered ? 'No entry matches these filters' : 'No entries here'}>
           <p>${filtered ? 'Actions look like app.create or apikey.revoke; resource types like app, channel, apikey or organization.'
