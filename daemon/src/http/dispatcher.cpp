@@ -218,6 +218,13 @@ void Dispatcher::logAccess(const Exchange& x) const {
   requestsCounter(x.response.status).fetch_add(1, std::memory_order_relaxed);
   const auto& req = x.request;
   // Query strings are never logged: stream tokens travel there (docs/api.md#streaming-and-resume).
+  // The systemd watchdog's own probe (app/self_probe.cpp), every few seconds, would drown
+  // the log: it is a debug line when it succeeds.
+  if (x.response.status == 200 && req.path == "/healthz" && req.header("user-agent") == "agent-eventsd-watchdog") {
+    spdlog::debug("access request_id={} method={} path={} status={} duration_ms={:.2f} client={} (watchdog probe)",
+                  req.requestId, req.method, req.path, x.response.status, millis, req.clientAddress);
+    return;
+  }
   if (x.response.takeover)
     spdlog::info("access request_id={} method={} path={} status={} stream=open client={}", req.requestId, req.method,
                  req.path, x.response.status, req.clientAddress);
