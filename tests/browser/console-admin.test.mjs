@@ -293,7 +293,7 @@ test('settings: organization and usage, members, invitations, access requests, k
   await fresh.getByRole('button', { name: 'Copied' }).waitFor({ timeout: WAIT });
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
   await page.locator('[data-testid=usage-seats]', { hasText: /2\s+of\s+5/ }).waitFor({ timeout: WAIT });
-  await page.locator('#inv-title').scrollIntoViewIfNeeded();
+  await fresh.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await checkScreen(page, 'settings-invitation');
   await fresh.getByRole('button', { name: 'Done' }).click();
   assert.ok(!(await page.evaluate((c) => document.body.innerText.includes(c), code)), 'the code is gone once dismissed');
@@ -336,7 +336,7 @@ test('settings: organization and usage, members, invitations, access requests, k
   await keys.getByRole('button', { name: 'Create key' }).click();
   const newKey = (await page.locator('[data-testid=new-key] .secret-value').innerText()).trim();
   assert.match(newKey, /^aes_[A-Za-z0-9]{43}$/);
-  await page.locator('#keys-title').scrollIntoViewIfNeeded();
+  await page.locator('[data-testid=new-key]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await checkScreen(page, 'settings-new-key');
   await page.locator('[data-testid=new-key]').getByRole('button', { name: 'Done' }).click();
   const created = (await daemon.expect(200, 'GET', '/api-keys', undefined, admin.token)).find((k) => k.name === 'dashboards');

@@ -13,7 +13,7 @@ function Meter({ label, used, limit, detail, id }) {
   const level = share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok';
   return html`<div class="meter" data-testid=${id}>
     <div class="meter-head"><span class="meter-label" id=${`${id}-label`}>${label}</span>
-      <span class="meter-value"><strong>${num(used)}</strong> of ${num(limit)} <span class="muted">(${pct(Math.min(share, 9.99))})</span></span></div>
+      <span class="meter-value"><strong>${num(used)}</strong> of ${num(limit)} <span class="muted">(${share > 0 && share < 0.001 ? '<0.1%' : pct(Math.min(share, 9.99))})</span></span></div>
     <div class=${`meter-bar meter-${level}`} role="meter" aria-labelledby=${`${id}-label`} aria-valuemin="0" aria-valuemax=${limit}
       aria-valuenow=${Math.min(used, limit)} aria-valuetext=${`${num(used)} of ${num(limit)}`}>
       <span class="meter-fill" style=${{ width: `${Math.min(100, share * 100).toFixed(1)}%` }}></span></div>

@@ -22,6 +22,32 @@ function Renamable({ id, name, label, onRename, children }) {
   return html`${children}<button type="button" class="btn btn-sm btn-ghost" onClick=${() => setEditing(true)} aria-label=${`Rename ${name}`}>Rename</button>`;
 }
 
+// An app: its head (name, rename, add a channel, delete) and its channels. The form for a
+// new channel is open while the app has none (nothing can be published without one).
+function AppItem({ a, onRename, onCreateChannel, onDeleteApp, onDeleteChannel }) {
+  const chans = a.channels || [];
+  const [adding, setAdding] = useState(false);
+  const open = adding || chans.length === 0;
+  return html`<li class="app" data-app-id=${a.id}>
+    <div class="app-head">
+      <${Renamable} id=${`rename-app-${a.id}`} name=${a.name} label=${`New name of ${a.name}`} onRename=${onRename}>
+        <strong>${a.name}</strong><span class="muted small">app ${a.id} · created ${dateTime(a.createdAt)}</span></${Renamable}>
+      <span class="push-right btn-row">
+        ${open ? null : html`<button type="button" class="btn btn-sm" onClick=${() => setAdding(true)} aria-label=${`Add a channel to ${a.name}`}><${Icon} name="plus" size=${12} />Channel</button>`}
+        <button type="button" class="btn btn-sm btn-danger" onClick=${onDeleteApp} aria-label=${`Delete app ${a.name}`}>Delete</button>
+      </span>
+    </div>
+    ${chans.length ? html`<ul class="channels">${chans.map((c) => html`<li key=${c.id} data-channel-id=${c.id}>
+      <span class="mono">#${c.id}</span> ${c.name}
+      <${Link} to=${href('/live', { channel: c.id })} class="small">Live tail</${Link}>
+      <button type="button" class="btn btn-sm btn-ghost btn-danger" onClick=${() => onDeleteChannel(c)} aria-label=${`Delete channel ${c.name} of ${a.name}`}>Delete</button></li>`)}</ul>`
+      : html`<p class="muted small app-empty">No channel yet: add one to publish into.</p>`}
+    ${open ? html`<${InlineForm} id=${`new-channel-${a.id}`} label=${`New channel in ${a.name}`} placeholder="New channel name" button="Add channel"
+      onSubmit=${async (v) => { await onCreateChannel(v); setAdding(false); }}
+      extra=${chans.length ? html`<button type="button" class="btn" onClick=${() => setAdding(false)}>Cancel</button>` : null} />` : null}
+  </li>`;
+}
+
 export function AppsSection({ data, reload }) {
   const [confirm, setConfirm] = useState(null);
   const [error, setError] = useState(null);
@@ -74,19 +100,8 @@ export function AppsSection({ data, reload }) {
     <${ErrorBox} error=${error} />
     ${data.apps.length === 0 ? html`<p class="muted">No app yet. Create one below, then add a channel to publish into.</p>` : null}
     <ul class="apps">
-      ${data.apps.map((a) => html`<li class="app" key=${a.id} data-app-id=${a.id}>
-        <div class="app-head">
-          <${Renamable} id=${`rename-app-${a.id}`} name=${a.name} label=${`New name of ${a.name}`} onRename=${renameApp(a)}>
-            <strong>${a.name}</strong><span class="muted small">app ${a.id} · created ${dateTime(a.createdAt)}</span></${Renamable}>
-          <button type="button" class="btn btn-sm btn-danger push-right" onClick=${() => deleteApp(a).catch(setError)} aria-label=${`Delete app ${a.name}`}>Delete</button>
-        </div>
-        ${(a.channels || []).length ? html`<ul class="channels">${a.channels.map((c) => html`<li key=${c.id} data-channel-id=${c.id}>
-          <span class="mono">#${c.id}</span> ${c.name}
-          <${Link} to=${href('/live', { channel: c.id })} class="small">Live tail</${Link}>
-          <button type="button" class="btn btn-sm btn-ghost btn-danger" onClick=${() => deleteChannel(a, c).catch(setError)} aria-label=${`Delete channel ${c.name} of ${a.name}`}>Delete</button></li>`)}</ul>`
-          : html`<p class="muted small">No channel yet.</p>`}
-        <${InlineForm} id=${`new-channel-${a.id}`} label=${`New channel in ${a.name}`} placeholder="New channel name" button="Add channel" onSubmit=${createChannel(a.id)} />
-      </li>`)}
+      ${data.apps.map((a) => html`<${AppItem} key=${a.id} a=${a} onRename=${renameApp(a)} onCreateChannel=${createChannel(a.id)}
+        onDeleteApp=${() => deleteApp(a).catch(setError)} onDeleteChannel=${(c) => deleteChannel(a, c).catch(setError)} />`)}
     </ul>
     <${InlineForm} id="new-app" label="New app name" placeholder="New app name" button="Create app" onSubmit=${createApp} />
     <${ConfirmDialog} confirm=${confirm} onClose=${() => setConfirm(null)} />
