@@ -312,6 +312,12 @@ test('settings: organization and usage, members, invitations, access requests, k
   await page.getByLabel(`Role of ${member.email}`).selectOption('user');
   for (let i = 0; i < 50 && (await roleOf(member.id)) !== 'user'; i += 1) await sleep(100);
   assert.equal(await roleOf(member.id), 'user');
+  // The last admin cannot step down: the API's 409 is shown and the select reads back "Admin".
+  await page.getByLabel(`Role of ${admin.email}`).selectOption('user');
+  await page.locator('[data-testid=members]').getByText('An organization needs at least one admin.').waitFor({ timeout: WAIT });
+  await page.waitForFunction((id) => document.getElementById(id).value === 'admin', `role-${admin.id}`, { timeout: WAIT });
+  assert.equal(await roleOf(admin.id), 'admin');
+  await cleanPage(page, 'members', [409]);
 
   // Access requests (instance administrator): approve one, deny the other.
   const requests = page.locator('[data-testid=access-requests]');

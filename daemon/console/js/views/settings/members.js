@@ -14,10 +14,11 @@ function Members({ orgId, isAdmin, meId, onChanged }) {
   const members = useAsync(() => api.get(`/organizations/${orgId}/members`), [orgId]);
   const action = useAction();
   const [confirm, setConfirm] = useState(null);
-  const setRole = (m, role) => action.run(async () => {
-    await api.patch(`/organizations/${orgId}/members/${m.userId}`, { role });
+  // Read back either way: a refused change (the last admin) must not stay on screen.
+  const setRole = async (m, role) => {
+    await action.run(() => api.patch(`/organizations/${orgId}/members/${m.userId}`, { role }));
     members.reload();
-  });
+  };
   const remove = (m) => setConfirm({
     title: m.userId === meId ? 'Leave this organization?' : `Remove ${m.email}?`,
     body: html`<p>${m.userId === meId ? 'You lose access to its apps, channels, events and keys at once.'
