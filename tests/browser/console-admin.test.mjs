@@ -5,7 +5,8 @@
 //     chain" shows the seq, head hash and signed checkpoint it proved; after a stored
 //     row is altered through the store (the SQLite file), it names the broken seq
 //   - settings: organization and usage, members and roles, invitations, access requests,
-//     API keys, environments, apps and channels, driven end to end
+//     API keys, environments, apps and channels, driven end to end (deletions confirmed
+//     in a dialog that says what goes, Esc cancels); the changes then show in the audit log
 //   - a member without the admin role sees what the API lets it see (a 403 shown as
 //     such); a user of another organization never sees the first one's data
 //   - every screen: no CSP violation, no console error, no serious or critical axe-core
@@ -391,13 +392,24 @@ test('settings: organization and usage, members, invitations, access requests, k
   await apps.getByRole('button', { name: 'Delete app billing-agent' }).click();
   await dialog.waitFor({ timeout: WAIT });
   assert.match(await dialog.innerText(), /billing-agent[\s\S]*1 channel \(refunds\) and 0 stored events/);
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // By keyboard: the dialog holds the focus (on Cancel); Esc closes it and deletes nothing.
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Cancel');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached', timeout: WAIT });
   await apps.locator(`li[data-app-id="${app.id}"]`).waitFor({ timeout: WAIT });
   await apps.getByRole('button', { name: 'Delete app billing-agent' }).click();
   await dialog.getByRole('button', { name: 'Delete app' }).click();
   await apps.locator(`li[data-app-id="${app.id}"]`).waitFor({ state: 'detached', timeout: WAIT });
   await daemon.expect(404, 'GET', `/channel/${chB.id}`, undefined, admin.token, { 'x-tenant-id': String(admin.orgId) });
   await cleanPage(page, 'settings');
+
+  // What was just done here is in the audit log, newest first.
+  await page.locator('nav.side').getByRole('link', { name: 'Audit log' }).click();
+  await page.getByLabel('Resource type').fill('environment');
+  await page.getByLabel('Resource type').press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('table.audit tbody tr').length === 3, null, { timeout: WAIT });
+  const actions = await page.$$eval('table.audit tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.textContent.trim()));
+  assert.deepEqual(actions, ['environment.delete', 'environment.update', 'environment.create']);
   await context.close();
 });
 
