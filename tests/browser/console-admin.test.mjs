@@ -123,11 +123,13 @@ async function checkScreen(page, name, expected = []) {
   await axeCheck(page, name);
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
-    await sleep(80);
-    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
+    // The console follows the system theme through a media-query listener.
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme, { timeout: WAIT });
+    await sleep(50);
     await shot(page, `${name}-${scheme}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: WAIT });
 }
 
 // The SQLite file of the daemon under test: the test changes a row behind its back.
