@@ -346,7 +346,7 @@ test('settings: organization and usage, members, invitations, access requests, k
   const newKey = (await page.locator('[data-testid=new-key] .secret-value').innerText()).trim();
   assert.match(newKey, /^aes_[A-Za-z0-9]{43}$/);
   await page.locator('[data-testid=new-key]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  await checkScreen(page, 'settings-new-key');
+  await checkScreen(page, 'settings-key-created');
   await page.locator('[data-testid=new-key]').getByRole('button', { name: 'Done' }).click();
   const created = (await daemon.expect(200, 'GET', '/api-keys', undefined, admin.token)).find((k) => k.name === 'dashboards');
   assert.deepEqual(created.scopes, ['read']);
