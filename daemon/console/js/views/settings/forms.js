@@ -5,7 +5,8 @@ import { num } from '../../format.js';
 import { html, useEffect, useRef, useState } from '../../lib.js';
 import { ErrorBox, Icon } from '../../ui.js';
 
-export function InlineForm({ id, label, placeholder, button, onSubmit, pattern, extra, value = '', primary, maxlength = 120 }) {
+// showLabel: the label in sight (for a field whose value is its only placeholder).
+export function InlineForm({ id, label, placeholder, button, onSubmit, pattern, extra, value = '', primary, maxlength = 120, showLabel }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const submit = async (e) => {
@@ -25,7 +26,7 @@ export function InlineForm({ id, label, placeholder, button, onSubmit, pattern, 
     }
   };
   return html`<form class="inline-form" onSubmit=${submit}>
-    <label class="sr-only" for=${id}>${label}</label>
+    <label class=${showLabel ? 'inline-label' : 'sr-only'} for=${id}>${label}</label>
     <input id=${id} name="value" placeholder=${placeholder} required maxlength=${maxlength} pattern=${pattern} autocomplete="off" value=${value} />
     ${extra}
     <button type="submit" class=${`btn${primary ? ' btn-primary' : ''}`} disabled=${busy}>${value ? null : html`<${Icon} name="plus" size=${14} />`}${button}</button>

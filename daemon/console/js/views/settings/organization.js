@@ -51,7 +51,7 @@ function CurrentOrganization({ org }) {
       <${Meter} id="usage-seats" label="Seats" used=${u.members + u.pendingInvitations} limit=${o.seatLimit}
         detail=${`${num(u.members)} member${u.members === 1 ? '' : 's'} and ${num(u.pendingInvitations)} pending invitation${u.pendingInvitations === 1 ? '' : 's'}; each takes a seat.`} />
     </div>
-    <${InlineForm} id="org-name" label="Organization name" placeholder="Organization name" button="Rename" value=${o.name} onSubmit=${rename} />
+    <${InlineForm} id="org-name" label="Organization name" placeholder="Organization name" button="Rename" value=${o.name} onSubmit=${rename} showLabel />
   </section>`;
 }
 
