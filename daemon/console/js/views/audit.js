@@ -159,8 +159,10 @@ export function AuditView({ route }) {
       </header>
       <p class="hint page-hint">Every change to this organization, newest first. Each entry's hash covers its content and the entry before it,
         so an edited, removed or reordered entry breaks the chain from there on.</p>
-      <${ErrorBox} error=${verifyError} />
-      ${verification ? html`<${Verification} result=${verification} onShowEntry=${showEntry} onClose=${() => setVerification(null)} />` : null}
+      <div aria-live="polite">
+        <${ErrorBox} error=${verifyError} />
+        ${verification ? html`<${Verification} result=${verification} onShowEntry=${showEntry} onClose=${() => setVerification(null)} />` : null}
+      </div>
       <div class="toolbar" role="search" aria-label="Filters">
         <${FilterInput} id="au-action" label="Action" value=${q.action} placeholder="e.g. app.create" onCommit=${(v) => setQuery({ action: v, before: '' })} />
         <${FilterInput} id="au-type" label="Resource type" value=${q.type} placeholder="e.g. apikey" onCommit=${(v) => setQuery({ type: v, before: '' })} />
