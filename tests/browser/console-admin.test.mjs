@@ -194,8 +194,19 @@ test('audit log: changes appear, filters and pages work, verify proves the chain
   await page.locator(`table.audit tr[data-seq="${lastOfFirst - 1}"]`).waitFor({ timeout: WAIT });
   assert.equal(Number(await rows.first().getAttribute('data-seq')), lastOfFirst - 1);
   assert.equal(Number(await rows.last().getAttribute('data-seq')), 1);
+  // Newer: back up to the page just above, the same 50 as the first.
+  await page.getByRole('button', { name: 'Newer' }).click();
+  await page.locator(`table.audit tr[data-seq="${head}"]`).waitFor({ timeout: WAIT });
+  assert.equal(await rows.count(), 50);
+  assert.equal(Number(await rows.last().getAttribute('data-seq')), lastOfFirst);
+  assert.match(page.url(), new RegExp(`after=${lastOfFirst - 1}\\b`));
+  assert.ok(await page.getByRole('button', { name: 'Newer' }).isDisabled(), 'nothing newer than the head');
+  assert.ok(await page.getByRole('button', { name: 'Newest' }).isDisabled(), 'this is the newest page');
+  await page.getByRole('button', { name: 'Older' }).click();
+  await page.locator(`table.audit tr[data-seq="${lastOfFirst - 1}"]`).waitFor({ timeout: WAIT });
   await page.getByRole('button', { name: 'Newest' }).click();
   await page.locator(`table.audit tr[data-seq="${head}"]`).waitFor({ timeout: WAIT });
+  assert.ok(!/after=|before=/.test(page.url()));
 
   // Filters: an action, then a source with nothing in it (an empty state that says why).
   await page.getByLabel('Action').fill('apikey.create');

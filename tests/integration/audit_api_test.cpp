@@ -177,9 +177,16 @@ TEST_F(AuditApi, FiltersAndBounds) {
     cursor = "&beforeSeq=" + std::to_string(intField(part.back(), "seq"));
   }
   EXPECT_EQ(paged, (std::vector<std::int64_t>{4, 3, 2, 1}));
+  // afterSeq goes back up: the entries just newer than a seq, still newest first.
+  auto newer = entries(u, "?limit=2&afterSeq=1");
+  ASSERT_EQ(newer.size(), 2u);
+  EXPECT_EQ(intField(newer[0], "seq"), 3);
+  EXPECT_EQ(intField(newer[1], "seq"), 2);
+  EXPECT_EQ(entries(u, "?afterSeq=4").size(), 0u);
+  EXPECT_EQ(entries(u, "?afterSeq=1&beforeSeq=4").size(), 2u);
   EXPECT_EQ(entries(u, "?beforeSeq=3&action=app.create").size(), 0u);  // app.create is seq 3
   EXPECT_EQ(entries(u, "?beforeSeq=4&action=app.create").size(), 1u);
-  for (const char* bad : {"?limit=0", "?limit=201", "?source=cli", "?before=yesterday", "?beforeSeq=0", "?beforeSeq=x"})
+  for (const char* bad : {"?limit=0", "?limit=201", "?source=cli", "?before=yesterday", "?beforeSeq=0", "?beforeSeq=x", "?afterSeq=-1"})
     EXPECT_TRUE(IsProblem(u.http.get(std::string("/audit-logs") + bad), 422)) << bad;
   auto list = u.http.get("/audit-logs");
   EXPECT_EQ(strField(list.object(), "$schema"), schemaBase() + "AuditLogList.json");

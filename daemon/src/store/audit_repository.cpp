@@ -1,5 +1,7 @@
 #include "store/audit_repository.h"
 
+#include <algorithm>
+
 namespace aev::store {
 
 namespace {
@@ -72,6 +74,10 @@ std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter&
     sql += " AND seq < ?";
     params.emplace_back(*f.beforeSeq);
   }
+  if (f.afterSeq) {
+    sql += " AND seq > ?";
+    params.emplace_back(*f.afterSeq);
+  }
   if (f.action) {
     sql += " AND action = ?";
     params.emplace_back(*f.action);
@@ -84,10 +90,12 @@ std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter&
     sql += " AND source = ?";
     params.emplace_back(*f.source);
   }
-  sql += " ORDER BY created_at DESC, seq DESC LIMIT ?";
+  // After a seq, the page is the entries nearest to it (oldest first), then turned around.
+  sql += f.afterSeq ? " ORDER BY created_at, seq LIMIT ?" : " ORDER BY created_at DESC, seq DESC LIMIT ?";
   params.emplace_back(f.limit);
   std::vector<AuditRecord> out;
   for (const auto& r : c.query(sql, params)) out.push_back(recordFromRow(r));
+  if (f.afterSeq) std::reverse(out.begin(), out.end());
   return out;
 }
 

@@ -108,14 +108,22 @@ function EntryPanel({ seq, rows, onClose }) {
 
 export function AuditView({ route }) {
   const q = route.query;
+  // Pages are seq cursors: ?before=<seq> (older than it) or ?after=<seq> (just newer).
   const before = q.before ? Number(q.before) : undefined;
+  const after = q.after ? Number(q.after) : undefined;
   const list = useAsync(() => api.get('/audit-logs', {
-    action: q.action, resourceType: q.type, source: q.source, beforeSeq: before, limit: LIMIT,
-  }), [q.action, q.type, q.source, q.before, q.t]);
+    action: q.action, resourceType: q.type, source: q.source, beforeSeq: before, afterSeq: after, limit: LIMIT + 1,
+  }), [q.action, q.type, q.source, q.before, q.after, q.t]);
   const [verifying, setVerifying] = useState(false);
   const [verification, setVerification] = useState(null);
   const [verifyError, setVerifyError] = useState(null);
-  const rows = list.data?.data || [];
+  // One entry more than a page says whether there is another page that way: past the
+  // newest of an ?after page (its first entry), or past the oldest of any other.
+  const fetched = list.data?.data || [];
+  const more = fetched.length > LIMIT;
+  const rows = more ? (after !== undefined ? fetched.slice(1) : fetched.slice(0, LIMIT)) : fetched;
+  const hasNewer = after !== undefined ? more : before !== undefined;
+  const hasOlder = after !== undefined ? after > 0 && rows.length > 0 : more;
 
   useEffect(() => {
     if (!q.entry) return undefined;
@@ -140,7 +148,7 @@ export function AuditView({ route }) {
     }
   };
   // The page that starts at that seq, with its entry open.
-  const showEntry = (seq) => setQuery({ entry: seq, before: Number(seq) + 1, action: '', type: '', source: '' }, { replace: false });
+  const showEntry = (seq) => setQuery({ entry: seq, before: Number(seq) + 1, after: '', action: '', type: '', source: '' }, { replace: false });
   const filtered = q.action || q.type || q.source;
 
   if (list.error && list.error.status === 403) {
@@ -164,10 +172,10 @@ export function AuditView({ route }) {
         ${verification ? html`<${Verification} result=${verification} onShowEntry=${showEntry} onClose=${() => setVerification(null)} />` : null}
       </div>
       <div class="toolbar" role="search" aria-label="Filters">
-        <${FilterInput} id="au-action" label="Action" value=${q.action} placeholder="e.g. app.create" onCommit=${(v) => setQuery({ action: v, before: '' })} />
-        <${FilterInput} id="au-type" label="Resource type" value=${q.type} placeholder="e.g. apikey" onCommit=${(v) => setQuery({ type: v, before: '' })} />
-        <${Select} id="au-source" label="Source" value=${q.source || ''} onChange=${(v) => setQuery({ source: v, before: '' })} options=${SOURCES} />
-        ${filtered ? html`<button type="button" class="btn btn-ghost toolbar-end" onClick=${() => setQuery({ action: '', type: '', source: '', before: '' })}>Clear filters</button>` : null}
+        <${FilterInput} id="au-action" label="Action" value=${q.action} placeholder="e.g. app.create" onCommit=${(v) => setQuery({ action: v, before: '', after: '' })} />
+        <${FilterInput} id="au-type" label="Resource type" value=${q.type} placeholder="e.g. apikey" onCommit=${(v) => setQuery({ type: v, before: '', after: '' })} />
+        <${Select} id="au-source" label="Source" value=${q.source || ''} onChange=${(v) => setQuery({ source: v, before: '', after: '' })} options=${SOURCES} />
+        ${filtered ? html`<button type="button" class="btn btn-ghost toolbar-end" onClick=${() => setQuery({ action: '', type: '', source: '', before: '', after: '' })}>Clear filters</button>` : null}
       </div>
       <${ErrorBox} error=${list.error} />
       <div class="table-wrap">
@@ -190,10 +198,13 @@ export function AuditView({ route }) {
           <p>${filtered ? 'Actions look like app.create or apikey.revoke; resource types like app, channel, apikey or organization.'
             : 'Changes made to this organization appear here.'}</p></${Empty}>` : null}
       </div>
-      ${before || rows.length === LIMIT ? html`<nav class="pager" aria-label="Pages">
-        <button type="button" class="btn" disabled=${!before} onClick=${() => setQuery({ before: '' }, { replace: false })}>Newest</button>
+      ${hasNewer || hasOlder ? html`<nav class="pager audit-pager" aria-label="Pages">
+        <button type="button" class="btn" disabled=${!hasNewer} onClick=${() => setQuery({ before: '', after: '' }, { replace: false })}>Newest</button>
+        <button type="button" class="btn" disabled=${!hasNewer || !rows.length}
+          onClick=${() => setQuery({ after: rows[0].seq, before: '' }, { replace: false })}><${Icon} name="chevron" size=${12} />Newer</button>
         <span class="muted">${rows.length ? `seq ${rows[0].seq} to ${rows[rows.length - 1].seq}` : ''}</span>
-        <button type="button" class="btn" disabled=${rows.length < LIMIT} onClick=${() => setQuery({ before: rows[rows.length - 1].seq }, { replace: false })}>Older<${Icon} name="chevron" size=${12} /></button>
+        <button type="button" class="btn" disabled=${!hasOlder || !rows.length}
+          onClick=${() => setQuery({ before: rows[rows.length - 1].seq, after: '' }, { replace: false })}>Older<${Icon} name="chevron" size=${12} /></button>
       </nav>` : null}
     </div>
     ${q.entry ? html`<${EntryPanel} seq=${q.entry} rows=${rows} onClose=${() => setQuery({ entry: '' })} />` : null}
