@@ -186,7 +186,8 @@ TEST_F(AuditApi, FiltersAndBounds) {
   EXPECT_EQ(entries(u, "?afterSeq=1&beforeSeq=4").size(), 2u);
   EXPECT_EQ(entries(u, "?beforeSeq=3&action=app.create").size(), 0u);  // app.create is seq 3
   EXPECT_EQ(entries(u, "?beforeSeq=4&action=app.create").size(), 1u);
-  for (const char* bad : {"?limit=0", "?limit=201", "?source=cli", "?before=yesterday", "?beforeSeq=0", "?beforeSeq=x", "?afterSeq=-1"})
+  for (const char* bad :
+       {"?limit=0", "?limit=201", "?source=cli", "?before=yesterday", "?beforeSeq=0", "?beforeSeq=x", "?afterSeq=-1"})
     EXPECT_TRUE(IsProblem(u.http.get(std::string("/audit-logs") + bad), 422)) << bad;
   auto list = u.http.get("/audit-logs");
   EXPECT_EQ(strField(list.object(), "$schema"), schemaBase() + "AuditLogList.json");
