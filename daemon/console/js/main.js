@@ -16,6 +16,7 @@ import { DeliveryView } from './views/delivery.js';
 import { ModerationView } from './views/moderation.js';
 import { SpendView } from './views/spend.js';
 import { AlertsView } from './views/alerts.js';
+import { AuditView } from './views/audit.js';
 
 applyTheme();
 
@@ -24,14 +25,16 @@ const NAV = [
   { name: 'traces', path: '/traces', label: 'Traces', icon: 'traces' },
   { name: 'analytics', path: '/analytics', label: 'Analytics', icon: 'analytics' },
   { name: 'delivery', path: '/delivery', label: 'Delivery', icon: 'delivery' },
-  { name: 'moderation', path: '/moderation', label: 'Moderation', icon: 'shield' },
+  { name: 'moderation', path: '/moderation', label: 'Moderation', icon: 'funnel' },
   { name: 'spend', path: '/spend', label: 'Spend', icon: 'spend' },
   { name: 'alerts', path: '/alerts', label: 'Alerts', icon: 'bell' },
+  { name: 'audit', path: '/audit', label: 'Audit log', icon: 'audit' },
   { name: 'settings', path: '/settings', label: 'Settings', icon: 'settings' },
 ];
 
 const TITLES = { live: 'Live tail', traces: 'Traces', trace: 'Trace', analytics: 'Analytics', settings: 'Settings' };
 Object.assign(TITLES, { delivery: 'Delivery', moderation: 'Moderation', spend: 'Spend', alerts: 'Alerts' });
+TITLES.audit = 'Audit log';
 
 function ThemeSwitch() {
   const [choice, setChoice] = useState(themeChoice());
@@ -94,6 +97,7 @@ function Shell({ session, route }) {
     case 'traces': view = html`<${TracesView} key=${orgKey} route=${route} />`; break;
     case 'trace': view = html`<${TraceView} key=${`${orgKey}-${route.params.id}`} route=${route} />`; break;
     case 'analytics': view = html`<${AnalyticsView} key=${orgKey} route=${route} />`; break;
+    case 'audit': view = html`<${AuditView} key=${orgKey} route=${route} />`; break;
     case 'settings': view = html`<${SettingsView} key=${orgKey} route=${route} />`; break;
     case 'delivery': view = html`<${DeliveryView} key=${orgKey} route=${route} />`; break;
     case 'moderation': view = html`<${ModerationView} key=${orgKey} route=${route} />`; break;

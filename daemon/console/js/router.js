@@ -16,6 +16,7 @@ const routes = [
   { name: 'moderation', pattern: ['moderation'] },
   { name: 'spend', pattern: ['spend'] },
   { name: 'alerts', pattern: ['alerts'] },
+  { name: 'audit', pattern: ['audit'] },
   { name: 'login', pattern: ['login'] },
 ];
 
