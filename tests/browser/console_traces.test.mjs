@@ -8,6 +8,8 @@
 //     ← collapse and expand, Esc; a deep link to a span deep in the list shows it
 //   - a span published while the page is open appears at its place; no drawn row moves
 //   - download JSON holds every event
+//   - the traces list shows tokens and cost, sorts by them (on the daemon), and filters by
+//     environment and by tag (key=value; anything else is explained, not sent)
 //   - no CSP violation or console error; axe-core finds nothing serious or critical;
 //     screenshots light and dark (AEV_SCREENSHOT_DIR)
 //
@@ -34,6 +36,8 @@ let user;
 let channelId;
 let key;
 const traceId = `big-${process.pid}-${Date.now().toString(36)}`;
+const prodTrace = `prod-${process.pid}-${Date.now().toString(36)}`;
+const stageTrace = `stage-${process.pid}-${Date.now().toString(36)}`;
 const t0 = Date.now() - 3_600_000;
 
 // The seeded tree: s0 the root; s1..s9 its children; s10..s99 under s1..s9; the rest under
@@ -143,6 +147,15 @@ before(async () => {
     const r = await daemon.expect(200, 'POST', '/events/batch', { events: events.slice(i, i + 500) }, user.token);
     assert.equal(r.failed, 0);
   }
+  // Two small traces with an environment, a tag, tokens and cost of their own.
+  const small = (trace, at, metadata) => ({
+    identifier: 'call', eventType: 'agent.message', channel_id: channelId, traceId: trace, agentId: 'support',
+    timestamp: new Date(at).toISOString(), payload: {}, metadata,
+  });
+  await daemon.expect(201, 'POST', '/event', small(prodTrace, Date.now() - 600_000,
+    { environment: 'production', usage: { input_tokens: 5000, output_tokens: 100 }, cost_usd: 2.5, tags: { team: 'search' } }), user.token);
+  await daemon.expect(201, 'POST', '/event', small(stageTrace, Date.now() - 300_000,
+    { environment: 'staging', usage: { input_tokens: 10, output_tokens: 10 }, cost_usd: 0.01, tags: { team: 'ads' } }), user.token);
 });
 
 after(async () => {
@@ -282,5 +295,57 @@ test('the large waterfall: axe-core clean, screenshots light and dark', { timeou
       .violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
     assert.deepEqual(found.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `axe (${scheme})`);
     await context.close();
+  }
+});
+
+test('the traces list shows, sorts by and filters on tokens, cost, environment and tag', { timeout: 120_000 }, async () => {
+  const waitFor = (page, ids) => page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('tr[data-trace-id]')]
+    .map((r) => r.dataset.traceId)) === JSON.stringify(want), ids, { timeout: WAIT });
+  for (const scheme of ['light', 'dark']) {
+    const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: scheme });
+    const page = await consolePage(context);
+    await signIn(page, `/console/traces?org=${user.orgId}`);
+    await waitFor(page, [stageTrace, prodTrace, traceId]);
+    const prodRow = page.locator(`tr[data-trace-id="${prodTrace}"]`);
+    assert.match(await prodRow.innerText(), /5,100/);
+    assert.match(await prodRow.innerText(), /\$2\.50/);
+
+    await page.getByRole('button', { name: 'Tokens' }).click();
+    await waitFor(page, [traceId, prodTrace, stageTrace]);
+    assert.match(page.url(), /sort=tokens/);
+    assert.match(await page.locator('th[aria-sort=descending]').textContent(), /^Tokens/);
+    await page.getByRole('button', { name: 'Tokens' }).click(); // again: ascending
+    await waitFor(page, [stageTrace, prodTrace, traceId]);
+    await page.getByRole('button', { name: 'Cost' }).click();
+    await waitFor(page, [prodTrace, traceId, stageTrace]);
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `traces-usage-${scheme}.png`) });
+
+    await page.getByLabel('Environment').fill('staging');
+    await page.getByLabel('Environment').press('Enter');
+    await waitFor(page, [stageTrace]);
+    assert.match(page.url(), /environment=staging/);
+    await page.getByLabel('Environment').press('Escape');
+    await waitFor(page, [prodTrace, traceId, stageTrace]);
+    await page.getByLabel('Tag').fill('team=search');
+    await page.getByLabel('Tag').press('Enter');
+    await waitFor(page, [prodTrace]);
+    // Not key=value: said so, and the list is not filtered by half a tag.
+    await page.getByLabel('Tag').fill('team');
+    await page.getByLabel('Tag').press('Enter');
+    await page.getByText('The tag filter is written key=value').waitFor({ timeout: WAIT });
+    await waitFor(page, [prodTrace, traceId, stageTrace]);
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `traces-filters-${scheme}.png`) });
+    await cleanPage(page, `traces list (${scheme})`);
+    await context.close();
+
+    const axeContext = await browser.newContext({ viewport: VIEWPORT, colorScheme: scheme, bypassCSP: true });
+    const axePage = await consolePage(axeContext);
+    await signIn(axePage, `/console/traces?org=${user.orgId}&sort=cost&tag=team`);
+    await axePage.locator('tr[data-trace-id]').first().waitFor({ timeout: WAIT });
+    await axePage.addScriptTag({ content: AXE_SOURCE });
+    const found = await axePage.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
+      .violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
+    assert.deepEqual(found.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `axe traces (${scheme})`);
+    await axeContext.close();
   }
 });
