@@ -9,9 +9,10 @@
 #   traces: GET /traces?since=<24 h ago>&limit=50, as the console's list asks for its first
 #     page (start, newest first), and the same page sorted by tokens and by cost, filtered
 #     by environment, by tag, by model;
-#   analytics: the screen's requests for its default window (24 hours, hourly): six
-#     /analytics/timeseries and /analytics/breakdown?dimension=model&limit=20 at once, then
-#     /analytics/latency (the screen's order), timed as a whole; and each alone.
+#   analytics: the screen's requests for its default window (24 hours, hourly):
+#     /analytics/overview and /analytics/breakdown?dimension=model&limit=20 at once, timed
+#     as a whole; the eight requests it made before the overview existed (six time series
+#     and the breakdown at once, then the latency), the same way; and each alone.
 # Each figure: 3 warm-up rounds, then the median [min..max] of REPEAT (5). The SQL plans of
 # the traces queries go to OUT/plans.txt (EXPLAIN QUERY PLAN).
 #
@@ -138,37 +139,50 @@ for name in "first page (start, newest first)" "sorted by tokens" "sorted by cos
   log "traces $name: $(stats "${times[@]}") ms"
 done
 
-# The analytics screen: as daemon/console/js/views/analytics.js asks.
+# The analytics screen: as daemon/console/js/views/analytics.js asks (its overview and its
+# breakdown at once); then, for comparison, the eight requests it made before
+# /analytics/overview (six time series and the breakdown at once, then the latency).
 A_BASE="since=$SINCE&until=$UNTIL"
-A_PARALLEL=()
+A_SCREEN=("/analytics/overview?$A_BASE&interval=hour" "/analytics/breakdown?$A_BASE&dimension=model&limit=20")
+A_BEFORE=()
 for m in event_count error_count tokens cost_usd latency_p50_ms latency_p95_ms; do
-  A_PARALLEL+=("/analytics/timeseries?$A_BASE&metric=$m&interval=hour")
+  A_BEFORE+=("/analytics/timeseries?$A_BASE&metric=$m&interval=hour")
 done
-A_PARALLEL+=("/analytics/breakdown?$A_BASE&dimension=model&limit=20")
+A_BEFORE+=("/analytics/breakdown?$A_BASE&dimension=model&limit=20")
 A_LATENCY="/analytics/latency?$A_BASE"
-screen_ms() {  # the parallel set, then latency: wall ms of the whole
+parallel_ms() {  # paths... (then, with AFTER set, that path): wall ms of the whole
   local t0 t1 p pids=()
   t0=$(date +%s%N)
-  for p in "${A_PARALLEL[@]}"; do
+  for p in "$@"; do
     curl -fs -o /dev/null -H "X-API-Key: $KEY" "http://127.0.0.1:$PORT$p" &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p"; done
-  curl -fs -o /dev/null -H "X-API-Key: $KEY" "http://127.0.0.1:$PORT$A_LATENCY"
+  [ -n "${AFTER:-}" ] && curl -fs -o /dev/null -H "X-API-Key: $KEY" "http://127.0.0.1:$PORT$AFTER"
   t1=$(date +%s%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'
 }
-for _ in 1 2 3; do screen_ms >/dev/null; done
-times=()
-for _ in $(seq 1 "$REPEAT"); do times+=("$(screen_ms)"); done
 {
   echo
   echo "| analytics screen, default window (24 h, hourly) | ms, median [min..max] of $REPEAT | target |"
   echo "|---|---|---|"
-  echo "| all its queries as the screen sends them (6 timeseries + breakdown at once, then latency) | $(stats "${times[@]}") | < 500 |"
 } >>"$OUT/summary.md"
-log "analytics screen: $(stats "${times[@]}") ms"
-for p in "${A_PARALLEL[@]}" "$A_LATENCY"; do
+for what in screen before; do
+  for _ in 1 2 3; do
+    if [ "$what" = screen ]; then parallel_ms "${A_SCREEN[@]}" >/dev/null; else AFTER=$A_LATENCY parallel_ms "${A_BEFORE[@]}" >/dev/null; fi
+  done
+  times=()
+  for _ in $(seq 1 "$REPEAT"); do
+    if [ "$what" = screen ]; then times+=("$(parallel_ms "${A_SCREEN[@]}")"); else times+=("$(AFTER=$A_LATENCY parallel_ms "${A_BEFORE[@]}")"); fi
+  done
+  if [ "$what" = screen ]; then
+    echo "| all its queries as the screen sends them (overview + breakdown at once) | $(stats "${times[@]}") | < 500 |" >>"$OUT/summary.md"
+  else
+    echo "| the eight requests before /analytics/overview (6 timeseries + breakdown at once, then latency) | $(stats "${times[@]}") | |" >>"$OUT/summary.md"
+  fi
+  log "analytics $what: $(stats "${times[@]}") ms"
+done
+for p in "${A_SCREEN[@]}" "${A_BEFORE[@]}" "$A_LATENCY"; do
   for _ in 1 2; do get_ms "$p" >/dev/null; done
   times=()
   for _ in $(seq 1 "$REPEAT"); do times+=("$(get_ms "$p")"); done
