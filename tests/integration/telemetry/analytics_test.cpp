@@ -278,7 +278,7 @@ TEST_F(AnalyticsApi, OverviewEqualsEachSeriesAndTheLatency) {
     ASSERT_STATUS(r, 200);
     auto series = r.object()->getObject("series");
     ASSERT_EQ(series->size(), 6u);
-    for (const std::string& metric :
+    for (const std::string metric :
          {"event_count", "error_count", "tokens", "cost_usd", "latency_p50_ms", "latency_p95_ms"}) {
       auto alone = get(s, "/analytics/timeseries?metric=" + metric + "&interval=" + interval + "&" + filters);
       ASSERT_STATUS(alone, 200);
