@@ -122,10 +122,18 @@ std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::series(Connect
                                                                          std::int64_t bucketMicros) {
   const char* value = kEventCount;
   switch (metric) {
-    case SeriesMetric::EventCount: value = kEventCount; break;
-    case SeriesMetric::ErrorCount: value = kErrorCount; break;
-    case SeriesMetric::Tokens: value = kTokens; break;
-    case SeriesMetric::CostUsd: value = kCostUsd; break;
+    case SeriesMetric::EventCount:
+      value = kEventCount;
+      break;
+    case SeriesMetric::ErrorCount:
+      value = kErrorCount;
+      break;
+    case SeriesMetric::Tokens:
+      value = kTokens;
+      break;
+    case SeriesMetric::CostUsd:
+      value = kCostUsd;
+      break;
   }
   Params params{bucketMicros, bucketMicros};
   std::string sql = std::string("SELECT (e.ts / ?) * ? AS bucket, ") + value + " AS v FROM events e" +

@@ -190,9 +190,8 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
                               "cost_usd = cost_usd + ?, agents = ?, event_types = ? "
                               "WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ?";
       done = c.exec(sql, {delta.startTime, delta.endTime, delta.eventCount, delta.errorCount, delta.toolCallCount,
-                          delta.handoffCount, delta.inputTokens, delta.outputTokens, delta.costUsd,
-                          written.agentsJson, written.eventTypesJson, orgId, traceId, known->agentsJson,
-                          known->eventTypesJson}) == 1;
+                          delta.handoffCount, delta.inputTokens, delta.outputTokens, delta.costUsd, written.agentsJson,
+                          written.eventTypesJson, orgId, traceId, known->agentsJson, known->eventTypesJson}) == 1;
     }
     if (!done) {
       // Read and rewrite the rollup under its row lock: another node's transaction may be

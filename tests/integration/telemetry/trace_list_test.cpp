@@ -268,12 +268,12 @@ TEST_F(TraceListApi, TokensCostEnvironmentAndTagFilters) {
   const auto meta = [](const std::string& json) {
     return Poco::JSON::Parser().parse(json).extract<Poco::JSON::Object::Ptr>();
   };
-  publishBatch(p.keyed, p.channelId, a,
-               {{"m1", "agent.message", "x", base,
-                 meta(R"({"usage":{"input_tokens":100,"output_tokens":20},"cost_usd":0.5,
+  publishBatch(
+      p.keyed, p.channelId, a,
+      {{"m1", "agent.message", "x", base, meta(R"({"usage":{"input_tokens":100,"output_tokens":20},"cost_usd":0.5,
                    "environment":"production","tags":{"team":"search"}})")},
-                {"m2", "agent.message", "x", base + kSec,
-                 meta(R"({"usage":{"input_tokens":50,"output_tokens":5},"cost_usd":0.25,"environment":"staging"})")}});
+       {"m2", "agent.message", "x", base + kSec,
+        meta(R"({"usage":{"input_tokens":50,"output_tokens":5},"cost_usd":0.25,"environment":"staging"})")}});
   publishOne(p.keyed, p.channelId, b,
              {"m", "agent.message", "x", base + 2 * kSec,
               meta(R"({"usage":{"input_tokens":1000},"cost_usd":0.125,"environment":"staging",

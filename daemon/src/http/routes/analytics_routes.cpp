@@ -110,8 +110,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       "GET", "/analytics/overview",
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
-        auto overview =
-            ctx.analytics->overview(queryOf(ctx, req, orgId), req.queryFilter("interval").value_or("hour"));
+        auto overview = ctx.analytics->overview(queryOf(ctx, req, orgId), req.queryFilter("interval").value_or("hour"));
         auto obj = newObject();
         auto series = newObject();
         for (const auto& s : overview.series) series->set(s.metric, timeseriesJson(s));

@@ -57,12 +57,9 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         }
         if (auto sort = req.queryFilter("sort")) {
           static const std::map<std::string, store::TraceQuery::Order> kOrders = {
-              {"start", store::TraceQuery::Order::Start},
-              {"duration", store::TraceQuery::Order::Duration},
-              {"events", store::TraceQuery::Order::Events},
-              {"errors", store::TraceQuery::Order::Errors},
-              {"tokens", store::TraceQuery::Order::Tokens},
-              {"cost", store::TraceQuery::Order::Cost}};
+              {"start", store::TraceQuery::Order::Start},   {"duration", store::TraceQuery::Order::Duration},
+              {"events", store::TraceQuery::Order::Events}, {"errors", store::TraceQuery::Order::Errors},
+              {"tokens", store::TraceQuery::Order::Tokens}, {"cost", store::TraceQuery::Order::Cost}};
           auto it = kOrders.find(*sort);
           if (it == kOrders.end())
             throw errors::invalidField("query.sort", "must be start, duration, events, errors, tokens or cost");
