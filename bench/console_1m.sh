@@ -17,8 +17,9 @@
 # the traces queries go to OUT/plans.txt (EXPLAIN QUERY PLAN).
 #
 #   bash bench/console_1m.sh [path/to/agent-eventsd]     (default build/daemon/agent-eventsd)
-# Knobs: N (1000000), REPEAT (5), PORT (29180), KEEP (0: 1 keeps the work dir), OUT
-# (bench/results/console-1m-<UTC time>). Needs sqlite3, jq, curl, g++ (apt-get them).
+# Knobs: N (1000000), REPEAT (5), PORT (29180), KEEP (0: 1 keeps the work dir), REUSE (a
+# work dir kept by KEEP=1: time again without seeding), OUT (bench/results/console-1m-<UTC
+# time>). Needs sqlite3, jq, curl, g++ (apt-get them).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$(realpath "${1:-$ROOT/build/daemon/agent-eventsd}")
@@ -30,7 +31,8 @@ OUT=${OUT:-$ROOT/bench/results/console-1m-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
 for tool in sqlite3 jq curl g++; do command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install $tool)" >&2; exit 1; }; done
 
-work=$(mktemp -d /var/tmp/aev-console-1m.XXXXXX)
+REUSE=${REUSE:-}
+if [ -n "$REUSE" ]; then work=$REUSE; KEEP=1; else work=$(mktemp -d /var/tmp/aev-console-1m.XXXXXX); fi
 AEV_PID=""
 cleanup() {
   [ -n "$AEV_PID" ] && kill "$AEV_PID" 2>/dev/null && wait "$AEV_PID" 2>/dev/null
@@ -59,42 +61,53 @@ api() {  # method path token [json]
   curl "${args[@]}"
 }
 
-log "building the seeder; the daemon is $BIN"
-g++ -O2 -std=c++20 -o "$work/seed" "$ROOT/bench/analytics_seed.cpp"
-start_aev
-api POST /auth/register "" '{"email":"bench@example.com","username":"bench","password":"benchpassword"}' >/dev/null
-TOKEN=$(api POST /auth/login "" '{"login":"bench","password":"benchpassword"}' | jq -r .access_token)
-ORG=$(api GET /users/me/organizations "$TOKEN" | jq -r '.[0].organizationId')
-APP=$(api POST /apps "$TOKEN" '{"name":"console-bench"}' | jq -r .id)
-CHANNEL=$(api POST "/apps/$APP/channels" "$TOKEN" '{"name":"telemetry"}' | jq -r .id)
-KEY=$(api POST /api-keys "$TOKEN" '{"name":"console-bench","scopes":["read"]}' | jq -r .key)
-stop_aev
-DB=$(ls "$work"/data/*.db | head -1)
-NOW=$(( $(date +%s) * 1000000 ))
+if [ -n "$REUSE" ]; then
+  log "reusing $work (seeded before); the daemon is $BIN"
+  DB=$(ls "$work"/data/*.db | head -1)
+  NOW=$(sqlite3 "$DB" "SELECT MAX(ts) FROM events")
+  start_aev
+  TOKEN=$(api POST /auth/login "" '{"login":"bench","password":"benchpassword"}' | jq -r .access_token)
+  ORG=$(api GET /users/me/organizations "$TOKEN" | jq -r '.[0].organizationId')
+  KEY=$(api POST /api-keys "$TOKEN" '{"name":"console-bench-again","scopes":["read"]}' | jq -r .key)
+  stop_aev
+else
+  log "building the seeder; the daemon is $BIN"
+  g++ -O2 -std=c++20 -o "$work/seed" "$ROOT/bench/analytics_seed.cpp"
+  start_aev
+  api POST /auth/register "" '{"email":"bench@example.com","username":"bench","password":"benchpassword"}' >/dev/null
+  TOKEN=$(api POST /auth/login "" '{"login":"bench","password":"benchpassword"}' | jq -r .access_token)
+  ORG=$(api GET /users/me/organizations "$TOKEN" | jq -r '.[0].organizationId')
+  APP=$(api POST /apps "$TOKEN" '{"name":"console-bench"}' | jq -r .id)
+  CHANNEL=$(api POST "/apps/$APP/channels" "$TOKEN" '{"name":"telemetry"}' | jq -r .id)
+  KEY=$(api POST /api-keys "$TOKEN" '{"name":"console-bench","scopes":["read"]}' | jq -r .key)
+  stop_aev
+  DB=$(ls "$work"/data/*.db | head -1)
+  NOW=$(( $(date +%s) * 1000000 ))
 
-log "seeding $N events into $DB"
-sqlite3 "$DB" "PRAGMA journal_mode=DELETE" >/dev/null
-sqlite3 "$DB" "SELECT sql || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-               AND tbl_name IN ('events', 'event_attributes', 'traces')" >"$work/indexes.sql"
-sqlite3 "$DB" "SELECT 'DROP INDEX ' || name || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-               AND tbl_name IN ('events', 'event_attributes', 'traces')" | sqlite3 "$DB"
-{ echo "PRAGMA synchronous=OFF; PRAGMA cache_size=-1000000; BEGIN;"
-  "$work/seed" sqlite "$N" "$NOW" "$ORG" "$APP" "$CHANNEL"
-  echo "UPDATE channels SET last_seq = $N WHERE id = $CHANNEL;"
-  # The rollups the writer keeps (trace_repository.cpp), computed at once.
-  echo "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, error_count,
-          tool_call_count, handoff_count, agents, event_types, input_tokens, output_tokens, cost_usd)
-        SELECT org_id, trace_id, MIN(app_id), MIN(channel_id), MIN(COALESCE(occurred_at, received_at)),
-          MAX(COALESCE(occurred_at, received_at)), COUNT(*),
-          SUM(event_type = 'agent.error' OR status = 'error'), SUM(event_type = 'agent.tool_call.start'),
-          SUM(event_type = 'agent.handoff'), json_group_array(DISTINCT agent_id), json_group_array(DISTINCT event_type),
-          COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0), COALESCE(SUM(cost_usd), 0)
-        FROM events WHERE trace_id IS NOT NULL GROUP BY org_id, trace_id;"
-  echo "COMMIT;"
-} | nice -n 10 sqlite3 -bail "$DB"
-log "rebuilding $(wc -l <"$work/indexes.sql") indexes, ANALYZE"
-{ echo "PRAGMA cache_size=-1000000;"; cat "$work/indexes.sql"; echo "ANALYZE;"; } | nice -n 10 sqlite3 -bail "$DB"
-sqlite3 "$DB" "PRAGMA journal_mode=WAL" >/dev/null
+  log "seeding $N events into $DB"
+  sqlite3 "$DB" "PRAGMA journal_mode=DELETE" >/dev/null
+  sqlite3 "$DB" "SELECT sql || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+                 AND tbl_name IN ('events', 'event_attributes', 'traces')" >"$work/indexes.sql"
+  sqlite3 "$DB" "SELECT 'DROP INDEX ' || name || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+                 AND tbl_name IN ('events', 'event_attributes', 'traces')" | sqlite3 "$DB"
+  { echo "PRAGMA synchronous=OFF; PRAGMA cache_size=-1000000; BEGIN;"
+    "$work/seed" sqlite "$N" "$NOW" "$ORG" "$APP" "$CHANNEL"
+    echo "UPDATE channels SET last_seq = $N WHERE id = $CHANNEL;"
+    # The rollups the writer keeps (trace_repository.cpp), computed at once.
+    echo "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, error_count,
+            tool_call_count, handoff_count, agents, event_types, input_tokens, output_tokens, cost_usd)
+          SELECT org_id, trace_id, MIN(app_id), MIN(channel_id), MIN(COALESCE(occurred_at, received_at)),
+            MAX(COALESCE(occurred_at, received_at)), COUNT(*),
+            SUM(event_type = 'agent.error' OR status = 'error'), SUM(event_type = 'agent.tool_call.start'),
+            SUM(event_type = 'agent.handoff'), json_group_array(DISTINCT agent_id), json_group_array(DISTINCT event_type),
+            COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0), COALESCE(SUM(cost_usd), 0)
+          FROM events WHERE trace_id IS NOT NULL GROUP BY org_id, trace_id;"
+    echo "COMMIT;"
+  } | nice -n 10 sqlite3 -bail "$DB"
+  log "rebuilding $(wc -l <"$work/indexes.sql") indexes, ANALYZE"
+  { echo "PRAGMA cache_size=-1000000;"; cat "$work/indexes.sql"; echo "ANALYZE;"; } | nice -n 10 sqlite3 -bail "$DB"
+  sqlite3 "$DB" "PRAGMA journal_mode=WAL" >/dev/null
+fi
 TRACES=$(sqlite3 "$DB" "SELECT COUNT(*) FROM traces WHERE org_id = $ORG")
 DAY_TRACES=$(sqlite3 "$DB" "SELECT COUNT(*) FROM traces WHERE org_id = $ORG AND start_time >= $((NOW - 86400000000))")
 log "$N events, $TRACES traces ($DAY_TRACES in the last 24 hours); $(( $(stat -c %s "$DB") / 1048576 )) MiB"
