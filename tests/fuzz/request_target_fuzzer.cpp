@@ -25,17 +25,6 @@ namespace {
 
 using aev::fuzz::require;
 
-std::vector<std::string> fields(const std::string& input) {
-  std::vector<std::string> out;
-  std::size_t from = 0;
-  for (;;) {
-    auto nul = input.find('\0', from);
-    out.push_back(input.substr(from, nul - from));
-    if (nul == std::string::npos) return out;
-    from = nul + 1;
-  }
-}
-
 bool storable(const std::string& s) { return aev::fuzz::validUtf8(s) && s.find('\0') == std::string::npos; }
 
 void anyTarget(const std::string& target) {
@@ -88,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::string rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   if (data[0] & 1) {
-    auto values = fields(rest);
+    auto values = aev::fuzz::nulSeparatedFields(rest);
     values.resize(4);
     subscribeUrl(values);
   } else {
