@@ -7,16 +7,50 @@ import { chooseOrg, loadSession, SessionContext } from './session.js';
 import { applyTheme, setTheme, themeChoice } from './theme.js';
 import { Icon, Spinner } from './ui.js';
 import { LoginView } from './views/login.js';
-import { LiveView } from './views/live.js';
-import { TracesView } from './views/traces.js';
-import { TraceView } from './views/trace.js';
-import { AnalyticsView } from './views/analytics.js';
-import { SettingsView } from './views/settings.js';
-import { DeliveryView } from './views/delivery.js';
-import { ModerationView } from './views/moderation.js';
-import { SpendView } from './views/spend.js';
-import { AlertsView } from './views/alerts.js';
-import { AuditView } from './views/audit.js';
+
+// Each screen's module, and what only it imports (uPlot, for the analytics charts), loads
+// when the screen is first shown: opening the console costs the shell and one screen, not
+// all ten. Loaded once, a screen switches instantly afterwards.
+const SCREENS = {
+  live: () => import('./views/live.js').then((m) => m.LiveView),
+  traces: () => import('./views/traces.js').then((m) => m.TracesView),
+  trace: () => import('./views/trace.js').then((m) => m.TraceView),
+  analytics: () => import('./views/analytics.js').then((m) => m.AnalyticsView),
+  settings: () => import('./views/settings.js').then((m) => m.SettingsView),
+  delivery: () => import('./views/delivery.js').then((m) => m.DeliveryView),
+  moderation: () => import('./views/moderation.js').then((m) => m.ModerationView),
+  spend: () => import('./views/spend.js').then((m) => m.SpendView),
+  alerts: () => import('./views/alerts.js').then((m) => m.AlertsView),
+  audit: () => import('./views/audit.js').then((m) => m.AuditView),
+};
+const loadedScreens = new Map();
+
+function Screen({ name, route }) {
+  const [View, setView] = useState(() => loadedScreens.get(name));
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (View) return undefined;
+    let live = true;
+    SCREENS[name]().then(
+      (view) => {
+        loadedScreens.set(name, view);
+        if (live) setView(() => view);
+      },
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [name]);
+  // A module that no longer loads is most often a console upgraded under an open page
+  // (its files live under a new build id): a reload fetches the new ones.
+  if (failed)
+    return html`<div class="page"><h1>This screen did not load</h1>
+      <p>The console may have been upgraded since this page opened. <button type="button" class="btn btn-sm"
+        onClick=${() => window.location.reload()}>Reload</button></p></div>`;
+  if (!View) return html`<div class="page"><${Spinner} /></div>`;
+  return html`<${View} route=${route} />`;
+}
 
 applyTheme();
 
@@ -92,18 +126,12 @@ function Shell({ session, route }) {
   if (redirect) return null;
   const orgKey = org ? org.id : 'none';
   let view;
-  switch (route.name) {
-    case 'live': view = html`<${LiveView} key=${orgKey} route=${route} />`; break;
-    case 'traces': view = html`<${TracesView} key=${orgKey} route=${route} />`; break;
-    case 'trace': view = html`<${TraceView} key=${`${orgKey}-${route.params.id}`} route=${route} />`; break;
-    case 'analytics': view = html`<${AnalyticsView} key=${orgKey} route=${route} />`; break;
-    case 'audit': view = html`<${AuditView} key=${orgKey} route=${route} />`; break;
-    case 'settings': view = html`<${SettingsView} key=${orgKey} route=${route} />`; break;
-    case 'delivery': view = html`<${DeliveryView} key=${orgKey} route=${route} />`; break;
-    case 'moderation': view = html`<${ModerationView} key=${orgKey} route=${route} />`; break;
-    case 'spend': view = html`<${SpendView} key=${orgKey} route=${route} />`; break;
-    case 'alerts': view = html`<${AlertsView} key=${orgKey} route=${route} />`; break;
-    default: view = html`<div class="page"><h1>Not found</h1><p>No console page at this address. <${Link} to=${href('/live')}>Go to the live tail</${Link}>.</p></div>`;
+  if (SCREENS[route.name]) {
+    // Keyed by organization (and trace): another one is a fresh screen, not stale state.
+    const key = route.name === 'trace' ? `${orgKey}-${route.params.id}` : orgKey;
+    view = html`<${Screen} key=${`${route.name}-${key}`} name=${route.name} route=${route} />`;
+  } else {
+    view = html`<div class="page"><h1>Not found</h1><p>No console page at this address. <${Link} to=${href('/live')}>Go to the live tail</${Link}>.</p></div>`;
   }
   const active = route.name === 'trace' ? 'traces' : route.name;
   const who = session.me ? session.me.username || session.me.email : session.user.email;
