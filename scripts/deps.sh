@@ -9,6 +9,7 @@ packages=(
   libpoco-dev libspdlog-dev libfmt-dev libboost-dev libboost-filesystem-dev
   libsodium-dev libre2-dev libssl-dev libpq-dev libsqlite3-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
   libjemalloc-dev
+  libsystemd-dev  # sd_notify: the systemd unit is Type=notify with a watchdog
   postgresql
   chromium
   dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)

@@ -2,11 +2,25 @@
 // Checks shared by the fuzz targets. A failed check aborts, which libFuzzer reports as a
 // crash with the input that caused it.
 #include <cstdlib>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "otlp/trace_model.h"
 
 namespace aev::fuzz {
+
+// Several strings from one input: the parts between NUL bytes (always at least one).
+inline std::vector<std::string> nulSeparatedFields(const std::string& input) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    auto nul = input.find('\0', from);
+    out.push_back(input.substr(from, nul - from));
+    if (nul == std::string::npos) return out;
+    from = nul + 1;
+  }
+}
 
 // RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF.
 inline bool validUtf8(std::string_view s) {

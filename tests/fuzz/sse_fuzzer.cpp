@@ -23,17 +23,6 @@
 
 namespace {
 
-std::vector<std::string> fields(const std::string& input) {
-  std::vector<std::string> out;
-  std::size_t from = 0;
-  for (;;) {
-    auto nul = input.find('\0', from);
-    out.push_back(input.substr(from, nul - from));
-    if (nul == std::string::npos) return out;
-    from = nul + 1;
-  }
-}
-
 void checkLastEventId(const std::string& text) {
   using aev::fuzz::require;
   auto id = aev::stream::parseLastEventId(text);
@@ -51,7 +40,7 @@ void checkLastEventId(const std::string& text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using aev::fuzz::require;
-  auto parts = fields(std::string(reinterpret_cast<const char*>(data), size));
+  auto parts = aev::fuzz::nulSeparatedFields(std::string(reinterpret_cast<const char*>(data), size));
   checkLastEventId(parts[0]);
   parts.resize(6);
 

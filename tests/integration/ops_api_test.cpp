@@ -157,6 +157,70 @@ TEST_F(OpsApi, OpenApiDocumentDescribesApiKeyRoutesAndResolvesEverySchema) {
     EXPECT_TRUE(components->has((*it)[1].str())) << "dangling $ref " << (*it)[1].str() << ".json";
 }
 
+// Every operation says what a success looks like: a body with its schema or media type,
+// or 204 with none. And the schemas say what the daemon sends: each required field of the
+// documented schema is in a real answer.
+TEST_F(OpsApi, EveryOperationDocumentsItsAnswer) {
+  auto r = anon().get("/openapi.json");
+  ASSERT_STATUS(r, 200);
+  auto doc = r.object();
+  auto paths = doc->getObject("paths");
+  std::size_t operations = 0;
+  for (const auto& [path, itemVar] : *paths) {
+    auto item = itemVar.extract<Poco::JSON::Object::Ptr>();
+    for (const auto& [method, opVar] : *item) {
+      ++operations;
+      auto responses = opVar.extract<Poco::JSON::Object::Ptr>()->getObject("responses");
+      ASSERT_TRUE(responses) << method << " " << path;
+      const bool noContent = responses->has("204") && !responses->has("2XX");
+      auto success = responses->getObject("2XX");
+      EXPECT_TRUE(noContent || (success && success->getObject("content")))
+          << method << " " << path << " documents no success body and no 204";
+      if (method == "delete") {
+        EXPECT_TRUE(noContent) << method << " " << path;
+      }
+    }
+  }
+  EXPECT_GT(operations, 100u);
+
+  auto components = doc->getObject("components")->getObject("schemas");
+  auto requiredOf = [&](const std::string& schema) {
+    std::vector<std::string> names;
+    auto s = components->getObject(schema);
+    if (s && s->getArray("required"))
+      for (const auto& v : *s->getArray("required")) names.push_back(v.toString());
+    return names;
+  };
+  auto documented = [&](const std::string& path, const std::string& method) {
+    auto content =
+        paths->getObject(path)->getObject(method)->getObject("responses")->getObject("2XX")->getObject("content");
+    auto ref = content->getObject("application/json")->getObject("schema")->getValue<std::string>("$ref");
+    return ref.substr(ref.rfind('/') + 1);
+  };
+  auto user = registerUser("documented");
+  const std::vector<std::tuple<std::string, std::string, HttpResult>> answers = {
+      {"/healthz", "get", anon().get("/healthz")},
+      {"/readyz", "get", anon().get("/readyz")},
+      {"/users/me", "get", user.http.get("/users/me")},
+  };
+  for (const auto& [path, method, answer] : answers) {
+    ASSERT_STATUS(answer, 200);
+    const auto schema = documented(path, method);
+    const auto required = requiredOf(schema);
+    EXPECT_FALSE(required.empty()) << schema;
+    for (const auto& field : required) EXPECT_TRUE(answer.object()->has(field)) << path << " lacks " << field;
+  }
+  // A list: its items' schema.
+  ASSERT_STATUS(user.http.post("/api-keys", obj({{"name", "documented"}, {"scopes", arr({"publish"})}})), 201);
+  auto keys = user.http.get("/api-keys");
+  ASSERT_STATUS(keys, 200);
+  EXPECT_EQ(documented("/api-keys", "get"), "ApiKeyList");
+  auto list = keys.array();
+  ASSERT_GT(list->size(), 0u);
+  for (const auto& field : requiredOf("ApiKey"))
+    EXPECT_TRUE(list->getObject(0)->has(field)) << "ApiKey lacks " << field;
+}
+
 TEST_F(OpsApi, SchemasAreServedForSecondShapeBodies) {
   // Collect $schema links from a few second-shape responses and fetch each.
   std::set<std::string> links;

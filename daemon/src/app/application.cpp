@@ -9,6 +9,7 @@
 #include <Poco/Util/PropertyFileConfiguration.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -22,6 +23,7 @@ extern char** environ;
 #include "app/config_reference.h"
 #include "app/logging.h"
 #include "app/runtime.h"
+#include "app/self_probe.h"
 #include "app/termination_signals.h"
 #include "common/exceptions.h"
 #include "plugins/host.h"
@@ -250,19 +252,40 @@ int Application::main(const std::vector<std::string>& args) {
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     spdlog::info("agent-eventsd {} listening on http://{}:{} (store: {}, started in {:.0f} ms)", AEV_VERSION,
                  config().getString("http.host"), runtime_->port(), runtime_->storeDescription(), ms);
+    serviceManager_.ready(
+        fmt::format("listening on port {} (store: {})", runtime_->port(), runtime_->storeDescription()));
   } catch (const std::exception& e) {
     spdlog::critical("start-up failed: {}", describeException(e));
     std::cerr << "agent-eventsd: start-up failed: " << describeException(e) << std::endl;
     runtime_.reset();
     return EXIT_CONFIG;
   }
-  const int signal = waitForTerminationSignal();
+  const int signal = waitUntilAskedToStop();
+  serviceManager_.stopping();
   spdlog::info("shutting down on {}: draining requests", strsignal(signal));
   runtime_->stop();
   runtime_.reset();
   spdlog::info("stopped");
   spdlog::shutdown();
   return EXIT_OK;
+}
+
+int Application::waitUntilAskedToStop() {
+  if (!serviceManager_.watchdogEnabled()) return waitForTerminationSignal();
+  // WatchdogSec= is set: prove at every interval that a client would get an answer.
+  const auto interval = serviceManager_.watchdogInterval();
+  const auto host = probeHostFor(config().getString("http.host"));
+  const auto probeTimeout = std::min(interval, std::chrono::milliseconds(5000));
+  spdlog::info("systemd watchdog: probing GET /healthz every {} ms", interval.count());
+  return waitForTerminationSignal(interval, [&] {
+    if (answersHealthCheck(host, runtime_->port(), probeTimeout))
+      serviceManager_.watchdogAlive();
+    else
+      spdlog::warn(
+          "systemd watchdog: GET /healthz on {}:{} did not answer within {} ms; not telling systemd "
+          "we are alive",
+          host, runtime_->port(), probeTimeout.count());
+  });
 }
 
 }  // namespace aev::app

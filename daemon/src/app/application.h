@@ -4,6 +4,8 @@
 // wiring of stores, services and routes, and the shutdown order on SIGTERM/SIGINT.
 #include <Poco/Util/ServerApplication.h>
 
+#include "app/service_manager.h"
+
 #include <map>
 #include <memory>
 #include <string>
@@ -37,6 +39,10 @@ class Application : public Poco::Util::ServerApplication {
   // Unknown keys of the file, the environment and --set (config_keys.h): start-up fails
   // on them (exit 78), or only warns when config.unknown_keys = warn.
   std::vector<std::string> unknownKeys_;
+  // Waits for SIGTERM/SIGINT/SIGQUIT, feeding systemd's watchdog meanwhile if it has one.
+  int waitUntilAskedToStop();
+
+  ServiceManager serviceManager_;
   std::unique_ptr<Runtime> runtime_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <system_error>
@@ -35,6 +36,18 @@ int waitForTerminationSignal() {
   while (sigwait(&set, &signal) != 0) {
   }
   return signal;
+}
+
+int waitForTerminationSignal(std::chrono::milliseconds every, const std::function<void()>& tick) {
+  const sigset_t set = terminationSet();
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(every);
+  const timespec timeout{static_cast<time_t>(seconds.count()),
+                         static_cast<long>(std::chrono::nanoseconds(every - seconds).count())};
+  for (;;) {
+    const int signal = sigtimedwait(&set, nullptr, &timeout);
+    if (signal > 0) return signal;
+    if (errno == EAGAIN) tick();  // the interval passed with no signal (EINTR: wait again)
+  }
 }
 
 }  // namespace aev::app

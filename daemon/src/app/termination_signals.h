@@ -8,6 +8,9 @@
 // the wait — would take its default action and kill the process (exit by signal 15,
 // nothing drained). So the signals are blocked before any thread starts, every thread
 // inherits that, and they stay pending until the main thread waits for them.
+#include <chrono>
+#include <functional>
+
 namespace aev::app {
 
 // Blocks SIGINT, SIGTERM and SIGQUIT in the calling thread (and so in every thread it
@@ -17,5 +20,8 @@ void blockTerminationSignals();
 
 // Waits until one of the blocked signals arrives (or is already pending) and returns it.
 int waitForTerminationSignal();
+// The same, calling `tick` on this thread each time `every` passes without a signal
+// (the systemd watchdog's heartbeat).
+int waitForTerminationSignal(std::chrono::milliseconds every, const std::function<void()>& tick);
 
 }  // namespace aev::app

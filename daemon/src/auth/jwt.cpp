@@ -21,9 +21,14 @@ JwtCodec::JwtCodec(JwtOptions options) : options_(std::move(options)) {
 }
 
 std::string JwtCodec::issue(AccessClaims& claims) const {
-  const auto now = clock::nowMicros() / clock::kSecond;
-  claims.issuedAt = now;
-  claims.expiresAt = now + options_.ttlSeconds;
+  // JWT times are whole seconds. Counted from the second the token was issued in, a token
+  // issued at 10.99 s would live only ttl - 0.99 s (with a 1 s TTL, a few milliseconds),
+  // so both times count from the next whole second: every token lives at least its TTL
+  // (and less than TTL + 1 s), exp - iat is still the TTL, and iat is never more than a
+  // second ahead (verify() allows 60).
+  const auto nextSecond = (clock::nowMicros() + clock::kSecond - 1) / clock::kSecond;
+  claims.issuedAt = nextSecond;
+  claims.expiresAt = nextSecond + options_.ttlSeconds;
   claims.jti = base64UrlEncode(crypto::randomBytes(16));
 
   Poco::JWT::Token token;

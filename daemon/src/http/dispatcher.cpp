@@ -2,7 +2,6 @@
 
 #include <Poco/Exception.h>
 #include <Poco/Net/HTTPResponse.h>
-#include <Poco/URI.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include "common/encoding.h"
 #include "common/metrics.h"
 #include "http/problem.h"
+#include "http/request_target.h"
 #include "http/storable_text.h"
 
 namespace aev::http {
@@ -34,17 +34,6 @@ std::string requestIdFrom(std::string_view sent) {
   }());
   const std::uint64_t bits[2] = {generator(), generator()};
   return hexEncode(std::string_view(reinterpret_cast<const char*>(bits), 12));
-}
-
-// The target's path as sent, still percent-encoded. The router splits it at '/' and
-// decodes each segment once; a path decoded before that had "%25" decoded twice (a 500
-// for a trace id holding '%') and "%2F" turned into a separator. Logs and problem
-// `instance`s show it encoded too, so a "%0A" cannot forge a log line.
-std::string rawPathOf(const std::string& target, const Poco::URI& parsed) {
-  if (!target.empty() && target.front() == '/') return target.substr(0, target.find_first_of("?#"));
-  std::string encoded;  // absolute-form target (RFC 9112 §3.2.2): re-encode the parsed path
-  Poco::URI::encode(parsed.getPath(), "?#", encoded);
-  return encoded;
 }
 
 // The counters are looked up once: the metrics registry's mutex stays off the request path.
@@ -97,18 +86,9 @@ void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) con
   try {
     const auto& target = wire.target;
     req.path = target.substr(0, target.find_first_of("?#"));  // the problem's `instance` if parsing fails
-    Poco::URI uri;
-    try {
-      uri = Poco::URI(target);
-      for (const auto& [k, v] : uri.getQueryParameters()) req.query.emplace(k, v);
-    } catch (const Poco::SyntaxException&) {
-      throw errors::badRequest("The request target is not a valid URI (a '%' must start a %XX escape).");
-    }
-    req.path = rawPathOf(target, uri);
-    for (const auto& [k, v] : req.query) {
-      if (!isStorableText(k)) throw unstorableText(k, "A query parameter name");
-      if (!isStorableText(v)) throw unstorableText(v, "The query parameter " + k);
-    }
+    auto parsed = parseRequestTarget(target);
+    req.path = std::move(parsed.path);
+    req.query = std::move(parsed.query);
     for (auto& [k, v] : wire.headers) {
       if (!isStorableText(v)) throw unstorableText(v, "The " + k + " header");
       req.headers[k] = std::move(v);  // the last of a repeated field wins
@@ -218,6 +198,13 @@ void Dispatcher::logAccess(const Exchange& x) const {
   requestsCounter(x.response.status).fetch_add(1, std::memory_order_relaxed);
   const auto& req = x.request;
   // Query strings are never logged: stream tokens travel there (docs/api.md#streaming-and-resume).
+  // The systemd watchdog's own probe (app/self_probe.cpp), every few seconds, would drown
+  // the log: it is a debug line when it succeeds.
+  if (x.response.status == 200 && req.path == "/healthz" && req.header("user-agent") == "agent-eventsd-watchdog") {
+    spdlog::debug("access request_id={} method={} path={} status={} duration_ms={:.2f} client={} (watchdog probe)",
+                  req.requestId, req.method, req.path, x.response.status, millis, req.clientAddress);
+    return;
+  }
   if (x.response.takeover)
     spdlog::info("access request_id={} method={} path={} status={} stream=open client={}", req.requestId, req.method,
                  req.path, x.response.status, req.clientAddress);

@@ -159,6 +159,7 @@ WireRequest RequestParser::take() {
   phase_ = Phase::kHead;
   headScanned_ = 0;
   remaining_ = 0;
+  trailerLines_ = 0;
   started_ = false;
   return out;
 }
@@ -319,7 +320,11 @@ RequestParser::State RequestParser::parseChunked(std::string_view data, std::siz
             phase_ = Phase::kDone;
             return State::kComplete;
           }
-          break;  // trailer fields are read and dropped
+          // Trailer fields are read and dropped, but counted like header fields: without
+          // a cap, one request could stream trailer lines until its deadline.
+          if (++trailerLines_ > limits_.maxHeaders)
+            return fail(431, "More than " + std::to_string(limits_.maxHeaders) + " trailer fields.");
+          break;
         }
         // chunk-size [ ";" chunk-ext ]: hex digits from the first byte, then nothing or a
         // ';' (extensions are ignored). RFC 9112 §7.1.1 would allow whitespace before the

@@ -71,6 +71,7 @@ class RequestParser {
   WireRequest request_;
   std::size_t headScanned_ = 0;  // bytes of the head already searched for its end
   std::size_t remaining_ = 0;    // body bytes still expected (fixed length or current chunk)
+  std::size_t trailerLines_ = 0;  // trailer fields seen after the last chunk (capped by maxHeaders)
   bool started_ = false;
   int errorStatus_ = 0;
   std::string errorDetail_;

@@ -37,6 +37,26 @@ void Router::document(const std::string& method, const std::string& pathTemplate
   throw std::logic_error("document(): no route " + method + " " + pathTemplate);
 }
 
+void Router::documentAnswer(const std::string& method, const std::string& pathTemplate, std::string responseSchema) {
+  for (auto& r : routes_) {
+    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
+      r.info.responseSchema = std::move(responseSchema);
+      return;
+    }
+  }
+  throw std::logic_error("documentAnswer(): no route " + method + " " + pathTemplate);
+}
+
+void Router::documentNoContent(const std::string& method, const std::string& pathTemplate) {
+  for (auto& r : routes_) {
+    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
+      r.info.noContent = true;
+      return;
+    }
+  }
+  throw std::logic_error("documentNoContent(): no route " + method + " " + pathTemplate);
+}
+
 void Router::documentAccess(const std::string& method, const std::string& pathTemplate, std::string apiKeyScope,
                             std::string requestSchema, std::string responseMediaType) {
   for (auto& r : routes_) {

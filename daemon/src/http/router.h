@@ -26,6 +26,7 @@ struct RouteInfo {
   std::string apiKeyScope{};              // "" Bearer only; else an API key with this scope works too
   std::string requestSchema{};            // catalog name of the JSON request body, "" if undocumented
   std::string responseMediaType{};        // of the 2XX body when it is not JSON
+  bool noContent = false;                 // answers 204 with no body
 };
 
 class Router {
@@ -47,6 +48,11 @@ class Router {
   // that is not JSON.
   void documentAccess(const std::string& method, const std::string& pathTemplate, std::string apiKeyScope,
                       std::string requestSchema = "", std::string responseMediaType = "");
+
+  // Only the success body's schema (keeps the query parameters documented so far).
+  void documentAnswer(const std::string& method, const std::string& pathTemplate, std::string responseSchema);
+  // The route answers 204 No Content on success.
+  void documentNoContent(const std::string& method, const std::string& pathTemplate);
 
   std::vector<RouteInfo> routes() const;
 

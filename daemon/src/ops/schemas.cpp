@@ -133,6 +133,7 @@ const std::map<std::string, std::string>& allSchemas() {
     for (const auto& [name, text] : spendSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : deliverySchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : eventSchemas()) merged.emplace(name, text);
+    for (const auto& [name, text] : accountSchemas()) merged.emplace(name, text);
     return merged;
   }();
   return all;
@@ -237,7 +238,10 @@ std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::stri
     auto responses = parseObject(R"({
       "default": {"description": "Error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "2XX": {"description": "Success"}})");
-    if (!r.responseSchema.empty())
+    if (r.noContent) {
+      responses->remove("2XX");
+      responses->set("204", parseObject(R"({"description": "No Content"})"));
+    } else if (!r.responseSchema.empty())
       responses->set("2XX", parseObject(R"({"description": "Success", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/)" +
                                         r.responseSchema + R"("}}}})"));
     else if (!r.responseMediaType.empty())

@@ -28,6 +28,7 @@ struct RouteDoc {
   std::string apiKeyScope{};   // "": Bearer only; else an API key with this scope works too ("*": any key)
   std::string requestSchema{};      // a catalog name for the JSON request body, "" when none is documented
   std::string responseMediaType{};  // of the 2XX body when it is not JSON (text/event-stream, text/plain)
+  bool noContent = false;           // 204 with no body
 };
 
 // The schema text for a name ("Organization"), std::nullopt when unknown.
@@ -41,6 +42,7 @@ const std::map<std::string, std::string>& alertSchemas();
 const std::map<std::string, std::string>& spendSchemas();
 const std::map<std::string, std::string>& deliverySchemas();
 const std::map<std::string, std::string>& eventSchemas();
+const std::map<std::string, std::string>& accountSchemas();
 
 std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl);
 

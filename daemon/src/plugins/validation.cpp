@@ -40,31 +40,6 @@ bool isValidMetricName(std::string_view name) {
   return true;
 }
 
-bool isValidUtf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n;
-    unsigned cp;
-    if (c < 0x80) { ++i; continue; }
-    if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; }
-    else return false;
-    if (i + n >= s.size()) return false;  // truncated sequence
-    for (std::size_t k = 1; k <= n; ++k) {
-      auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) return false;
-    if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return false;
-    i += n + 1;
-  }
-  return true;
-}
-
 bool isUtf8Boundary(std::string_view text, std::size_t offset) {
   if (offset == 0 || offset == text.size()) return true;
   if (offset > text.size()) return false;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/utf8.h"  // aev::isValidUtf8, the daemon's one UTF-8 check, for plugin keys and labels
+
 namespace aev::plugins {
 
 // A NUL-terminated string from plugin memory, or nullopt when p is null or no NUL
@@ -20,7 +22,6 @@ bool isValidComponentName(std::string_view name);
 // Counter names: [a-z][a-z0-9_]*, at most 64 bytes.
 bool isValidMetricName(std::string_view name);
 
-bool isValidUtf8(std::string_view s);
 // True when offset splits no UTF-8 sequence of text (0 and text.size() always do).
 bool isUtf8Boundary(std::string_view text, std::size_t offset);
 

@@ -107,6 +107,40 @@ void documentFirstShapeRoutes(Router& router) {
       {"PATCH", "/environments/{environmentId}", "Environment"},
   };
   for (const auto& a : kAnswers) router.document(a.method, a.path, {}, a.schema);
+
+  // First-shape answers (no `$schema` field) of the routes that do not document their own.
+  static const Answer kFirstShapeAnswers[] = {
+      {"GET", "/healthz", "Health"},
+      {"GET", "/readyz", "Readiness"},
+      {"POST", "/auth/register", "User"},
+      {"GET", "/users/me", "User"},
+      {"PATCH", "/users/me", "User"},
+      {"GET", "/users/me/organizations", "MembershipList"},
+      {"PATCH", "/users/me/active-org", "TokenPair"},
+      {"GET", "/users", "UserList"},
+      {"PUT", "/users/{id}", "User"},
+      {"GET", "/organizations/{id}/members", "MemberList"},
+      {"POST", "/organizations/{id}/invitations", "Invitation"},
+      {"GET", "/organizations/{id}/invitations", "InvitationList"},
+      {"POST", "/invitations/{code}/accept", "Membership"},
+      {"POST", "/api-keys", "ApiKey"},
+      {"GET", "/api-keys", "ApiKeyList"},
+      {"GET", "/admin/plugins", "PluginReport"},
+      {"GET", "/apps", "AppList"},
+      {"GET", "/traces/{traceId}/events", "EventList"},
+      {"POST", "/v1/traces", "OtlpExportResult"},
+      {"GET", "/webhooks/endpoints/channel/{channelId}", "WebhookEndpointList"},
+      {"GET", "/webhooks/deliveries/{endpointId}", "WebhookDeliveryList"},
+      {"POST", "/webhooks/endpoints/{id}/deliveries/{deliveryId}/redeliver", "QueuedResult"},
+      {"POST", "/webhooks/ingest/{endpointId}", "PendingResult"},
+      {"POST", "/mcp", "JsonRpcMessage"},
+  };
+  for (const auto& a : kFirstShapeAnswers) router.documentAnswer(a.method, a.path, a.schema);
+
+  // Every DELETE, and logout, answers 204 with no body.
+  for (const auto& r : router.routes())
+    if (r.method == "DELETE" && r.tag != "console") router.documentNoContent(r.method, r.pathTemplate);
+  router.documentNoContent("POST", "/auth/logout");
   router.document("GET", "/admin/users",
                   {{"q", "string", "part of an e-mail address or username", {}, false},
                    {"limit", "integer", "1 to 500, default 50", {}, false}},
@@ -137,10 +171,12 @@ void registerSchemaRoutes(Router& router, AppContext&) {
         for (const auto& r : router.routes())
           if (r.tag != "console")  // the console's web files are not part of the API
             docs.push_back({r.method, r.pathTemplate, r.summary, r.tag, r.isPublic, r.query, r.responseSchema,
-                            r.apiKeyScope, r.requestSchema, r.responseMediaType});
+                            r.apiKeyScope, r.requestSchema, r.responseMediaType, r.noContent});
         return Response::text(200, "application/json", ops::openApiDocument(docs, req.baseUrl));
       },
       "This OpenAPI 3.1 document.", "ops", true);
+  router.documentAccess("GET", "/schemas/{file}", "", "", "application/schema+json");
+  router.documentAnswer("GET", "/openapi.json", "OpenApiDocument");
 }
 
 }  // namespace aev::http
