@@ -14,6 +14,7 @@ packages=(
   chromium
   dpkg-dev    # dpkg-shlibdeps: the Debian package's library dependencies (make package)
   strace      # fault injection: the store test that fails fdatasync with EIO
+  sqlite3     # the console test that alters a stored audit row behind the daemon's back
   python3-h11 # the HTTP/1.1 differential test: h11 is one of the parsers ours is compared with
   clang libclang-rt-14-dev  # libFuzzer + sanitizer runtimes for the fuzz targets (make fuzz)
   clang-format  # scripts/check-format.sh: the changed lines of a commit follow .clang-format

@@ -119,6 +119,8 @@ TEST_F(AuditApi, TheChainRecomputesFromTheDocumentedCanonicalForm) {
   EXPECT_TRUE(v->getValue<bool>("ok"));
   EXPECT_EQ(intField(v, "checked"), 7);
   EXPECT_TRUE(v->isNull("brokenAtSeq"));
+  EXPECT_EQ(intField(v, "headSeq"), 7);
+  EXPECT_EQ(strField(v, "headHash"), prev);
   auto cp = v->getObject("checkpoint");
   ASSERT_TRUE(cp);
   EXPECT_EQ(intField(cp, "seq"), 7);
@@ -165,7 +167,27 @@ TEST_F(AuditApi, FiltersAndBounds) {
   EXPECT_EQ(entries(u, "?before=2000-01-01T00:00:00Z").size(), 0u);
   auto oldest = entries(u).back();
   EXPECT_EQ(entries(u, "?before=" + strField(oldest, "createdAt")).size(), 0u);  // exclusive
-  for (const char* bad : {"?limit=0", "?limit=201", "?source=cli", "?before=yesterday"})
+  // A seq cursor pages the same list: two pages of two, then the rest, nothing twice.
+  std::vector<std::int64_t> paged;
+  std::string cursor;
+  for (int page = 0; page < 5; ++page) {
+    auto part = entries(u, "?limit=2" + cursor);
+    for (const auto& e : part) paged.push_back(intField(e, "seq"));
+    if (part.size() < 2) break;
+    cursor = "&beforeSeq=" + std::to_string(intField(part.back(), "seq"));
+  }
+  EXPECT_EQ(paged, (std::vector<std::int64_t>{4, 3, 2, 1}));
+  // afterSeq goes back up: the entries just newer than a seq, still newest first.
+  auto newer = entries(u, "?limit=2&afterSeq=1");
+  ASSERT_EQ(newer.size(), 2u);
+  EXPECT_EQ(intField(newer[0], "seq"), 3);
+  EXPECT_EQ(intField(newer[1], "seq"), 2);
+  EXPECT_EQ(entries(u, "?afterSeq=4").size(), 0u);
+  EXPECT_EQ(entries(u, "?afterSeq=1&beforeSeq=4").size(), 2u);
+  EXPECT_EQ(entries(u, "?beforeSeq=3&action=app.create").size(), 0u);  // app.create is seq 3
+  EXPECT_EQ(entries(u, "?beforeSeq=4&action=app.create").size(), 1u);
+  for (const char* bad :
+       {"?limit=0", "?limit=201", "?source=cli", "?before=yesterday", "?beforeSeq=0", "?beforeSeq=x", "?afterSeq=-1"})
     EXPECT_TRUE(IsProblem(u.http.get(std::string("/audit-logs") + bad), 422)) << bad;
   auto list = u.http.get("/audit-logs");
   EXPECT_EQ(strField(list.object(), "$schema"), schemaBase() + "AuditLogList.json");

@@ -442,6 +442,11 @@ TEST_F(SeatLimitApi, InvitationsPastTheSeatLimitAre409) {
   addMember(owner, orgId, a);  // seats: owner + a = 2
   auto pending = owner.http.post(path, obj({{"invitedEmail", "p-" + unique() + "@example.test"}, {"desired_role", "user"}}));
   ASSERT_STATUS(pending, 201);  // 3: the pending invitation holds a seat
+  auto usage = owner.http.get(orgPath(orgId)).object()->getObject("usage");
+  ASSERT_TRUE(usage);
+  EXPECT_EQ(intField(usage, "members"), 2);
+  EXPECT_EQ(intField(usage, "pendingInvitations"), 1);
+  EXPECT_EQ(intField(usage, "events"), 0);
   auto over = owner.http.post(path, obj({{"invitedEmail", "q-" + unique() + "@example.test"}, {"desired_role", "user"}}));
   EXPECT_TRUE(IsProblem(over, 409));
 

@@ -12,6 +12,7 @@ import { TracesView } from './views/traces.js';
 import { TraceView } from './views/trace.js';
 import { AnalyticsView } from './views/analytics.js';
 import { SettingsView } from './views/settings.js';
+import { AuditView } from './views/audit.js';
 
 applyTheme();
 
@@ -19,10 +20,12 @@ const NAV = [
   { name: 'live', path: '/live', label: 'Live tail', icon: 'live' },
   { name: 'traces', path: '/traces', label: 'Traces', icon: 'traces' },
   { name: 'analytics', path: '/analytics', label: 'Analytics', icon: 'analytics' },
+  { name: 'audit', path: '/audit', label: 'Audit log', icon: 'audit' },
   { name: 'settings', path: '/settings', label: 'Settings', icon: 'settings' },
 ];
 
 const TITLES = { live: 'Live tail', traces: 'Traces', trace: 'Trace', analytics: 'Analytics', settings: 'Settings' };
+TITLES.audit = 'Audit log';
 
 function ThemeSwitch() {
   const [choice, setChoice] = useState(themeChoice());
@@ -85,6 +88,7 @@ function Shell({ session, route }) {
     case 'traces': view = html`<${TracesView} key=${orgKey} route=${route} />`; break;
     case 'trace': view = html`<${TraceView} key=${`${orgKey}-${route.params.id}`} route=${route} />`; break;
     case 'analytics': view = html`<${AnalyticsView} key=${orgKey} route=${route} />`; break;
+    case 'audit': view = html`<${AuditView} key=${orgKey} route=${route} />`; break;
     case 'settings': view = html`<${SettingsView} key=${orgKey} route=${route} />`; break;
     default: view = html`<div class="page"><h1>Not found</h1><p>No console page at this address. <${Link} to=${href('/live')}>Go to the live tail</${Link}>.</p></div>`;
   }

@@ -12,6 +12,7 @@ const routes = [
   { name: 'trace', pattern: ['traces', ':id'] },
   { name: 'analytics', pattern: ['analytics'] },
   { name: 'settings', pattern: ['settings'] },
+  { name: 'audit', pattern: ['audit'] },
   { name: 'login', pattern: ['login'] },
 ];
 

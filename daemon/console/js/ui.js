@@ -20,6 +20,8 @@ const ICONS = {
   plus: 'M8 3v10M3 8h10',
   logout: 'M10 3h3v10h-3M7 5L4 8l3 3M4 8h7',
   alert: 'M8 2l6.5 11.5h-13zM8 6.5v3M8 11.5v.5',
+  audit: 'M8 1.5l5.5 2v4c0 3.5-2.4 6-5.5 7-3.1-1-5.5-3.5-5.5-7v-4zM5.5 8l2 2 3-3.5',
+  check: 'M3 8.5l3 3 7-7',
 };
 
 export function Icon({ name, size = 16, label }) {

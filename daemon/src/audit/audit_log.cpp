@@ -46,6 +46,8 @@ std::vector<store::AuditRecord> AuditLog::list(std::int64_t orgId, const AuditQu
   store::AuditFilter f;
   f.orgId = orgId;
   f.before = q.before.value_or(clock::nowMicros() + 1);
+  f.beforeSeq = q.beforeSeq;
+  f.afterSeq = q.afterSeq;
   f.action = q.action;
   f.resourceType = q.resourceType;
   f.source = q.source;

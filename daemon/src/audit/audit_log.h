@@ -20,7 +20,9 @@ struct AuditQuery {
   std::optional<std::string> action;
   std::optional<std::string> resourceType;
   std::optional<std::string> source;
-  std::optional<std::int64_t> before;  // µs, exclusive; default now
+  std::optional<std::int64_t> before;     // µs, exclusive; default now
+  std::optional<std::int64_t> beforeSeq;  // exclusive: the next page after an entry, exact where times tie
+  std::optional<std::int64_t> afterSeq;   // exclusive: the page just newer than an entry (still newest first)
   std::optional<std::int64_t> limit;   // 1..200, default 50
 };
 

@@ -5,6 +5,7 @@
 #include "common/crypto.h"
 #include "common/errors.h"
 #include "common/text.h"
+#include "events/event_writer.h"
 #include "identity/validation.h"
 #include "store/change_feed.h"
 #include "store/constraint.h"
@@ -84,6 +85,18 @@ store::OrganizationRecord OrganizationService::get(std::int64_t orgId, std::int6
   auto org = orgs_.byId(*c, orgId);
   if (!org) throw errors::notFound("Organization");
   return *org;
+}
+
+OrganizationUsage OrganizationService::usage(std::int64_t orgId, std::int64_t userId) {
+  auto c = db_.acquire();
+  requireMember(*c, orgId, userId);
+  const auto now = clock::nowMicros();
+  OrganizationUsage u;
+  u.period = events::EventWriter::periodOf(now);
+  u.events = store::EventRepository().usage(*c, orgId, u.period);
+  u.members = memberships_.countMembers(*c, orgId);
+  u.pendingInvitations = invitations_.countPending(*c, orgId, now);
+  return u;
 }
 
 store::OrganizationRecord OrganizationService::ofApiKey(std::int64_t orgId) {

@@ -26,6 +26,15 @@ struct OrganizationPatch {
   std::optional<std::string> description;
 };
 
+// What the plan's limits are measured against: this calendar month's (UTC) published
+// events, as the quota counts them, and the seats taken (members plus pending invitations).
+struct OrganizationUsage {
+  std::string period;  // "2026-11"
+  std::int64_t events = 0;
+  std::int64_t members = 0;
+  std::int64_t pendingInvitations = 0;
+};
+
 struct CreatedInvitation {
   store::InvitationRecord record;
   std::string code;  // shown once
@@ -43,6 +52,7 @@ class OrganizationService {
   store::OrganizationRecord create(std::int64_t userId, const std::string& name, const std::string& slug,
                                    const std::string& description, const audit::Actor& actor);
   store::OrganizationRecord get(std::int64_t orgId, std::int64_t userId);
+  OrganizationUsage usage(std::int64_t orgId, std::int64_t userId);  // members
   // The organization an API key acts on (the key itself proves the access).
   store::OrganizationRecord ofApiKey(std::int64_t orgId);
   store::OrganizationRecord update(std::int64_t orgId, std::int64_t userId, const OrganizationPatch& patch,

@@ -4,6 +4,8 @@
 namespace aev::ops {
 
 const std::map<std::string, std::string>& auditSchemas() {
+  // One schema per entry, kept as readable JSON whatever line changes.
+  // clang-format off
   static const std::map<std::string, std::string> schemas = {
       {"AuditLogEntry", R"json({
   "title": "AuditLogEntry", "type": "object",
@@ -39,6 +41,7 @@ const std::map<std::string, std::string>& auditSchemas() {
     "brokenAtSeq": {"type": ["integer", "null"], "description": "first seq missing, altered or out of place"},
     "reason": {"type": ["string", "null"]},
     "headSeq": {"type": "integer"},
+    "headHash": {"type": ["string", "null"], "description": "the head's entry hash as stored (null before the first entry)"},
     "checkpointsVerified": {"type": "integer"},
     "checkpointsUnverifiable": {"type": "integer", "description": "signed with a key this node does not hold"},
     "checkpoint": {"type": ["object", "null"], "description": "the newest signed checkpoint of the head",
@@ -49,6 +52,7 @@ const std::map<std::string, std::string>& auditSchemas() {
         "signedText": {"type": "string", "description": "the exact bytes signed"},
         "publicKey": {"type": "string", "description": "base64 Ed25519 public key"}}}
   }})json"}};
+  // clang-format on
   return schemas;
 }
 

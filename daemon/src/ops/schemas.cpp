@@ -27,6 +27,11 @@ const std::map<std::string, std::string>& catalog() {
     "subscriptionStatus": {"type": "string"}, "eventsQuotaMonthly": {"type": "integer"},
     "retentionDays": {"type": "integer"}, "seatLimit": {"type": "integer"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"},
+    "usage": {"type": "object", "description": "GET /organizations/{id} only: this calendar month (UTC) against the plan",
+      "required": ["period", "events", "members", "pendingInvitations"],
+      "properties": {"period": {"type": "string", "description": "YYYY-MM"},
+        "events": {"type": "integer", "description": "events published this month, as the quota counts them"},
+        "members": {"type": "integer"}, "pendingInvitations": {"type": "integer", "description": "each holds a seat"}}},
     "access_token": {"type": "string"}, "refresh_token": {"type": "string"}
   }})"},
       {"OrganizationMemberships", R"({

@@ -1,5 +1,7 @@
 #include "store/audit_repository.h"
 
+#include <algorithm>
+
 namespace aev::store {
 
 namespace {
@@ -66,6 +68,16 @@ std::int64_t AuditRepository::insert(Connection& c, const AuditRecord& r) {
 std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter& f) {
   std::string sql = std::string("SELECT ") + kColumns + " FROM audit_log WHERE org_id = ? AND created_at < ?";
   Params params{f.orgId, f.before};
+  if (f.beforeSeq) {
+    // Entries take their time under the head's lock, so seq order is time order and a
+    // seq cursor pages the same newest-first list without skipping equal times.
+    sql += " AND seq < ?";
+    params.emplace_back(*f.beforeSeq);
+  }
+  if (f.afterSeq) {
+    sql += " AND seq > ?";
+    params.emplace_back(*f.afterSeq);
+  }
   if (f.action) {
     sql += " AND action = ?";
     params.emplace_back(*f.action);
@@ -78,10 +90,12 @@ std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter&
     sql += " AND source = ?";
     params.emplace_back(*f.source);
   }
-  sql += " ORDER BY created_at DESC, seq DESC LIMIT ?";
+  // After a seq, the page is the entries nearest to it (oldest first), then turned around.
+  sql += f.afterSeq ? " ORDER BY created_at, seq LIMIT ?" : " ORDER BY created_at DESC, seq DESC LIMIT ?";
   params.emplace_back(f.limit);
   std::vector<AuditRecord> out;
   for (const auto& r : c.query(sql, params)) out.push_back(recordFromRow(r));
+  if (f.afterSeq) std::reverse(out.begin(), out.end());
   return out;
 }
 

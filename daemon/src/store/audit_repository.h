@@ -46,6 +46,8 @@ struct AuditCheckpointRecord {
 struct AuditFilter {
   std::int64_t orgId = 0;
   std::int64_t before = 0;  // exclusive, µs
+  std::optional<std::int64_t> beforeSeq;  // exclusive
+  std::optional<std::int64_t> afterSeq;   // exclusive; the `limit` entries nearest to it
   std::optional<std::string> action;
   std::optional<std::string> resourceType;
   std::optional<std::string> source;

@@ -485,6 +485,14 @@ TEST_F(QuotaApi, PublishPastTheMonthlyQuotaIs429WithRetryAfter) {
   // Still refused: the quota is not a rate limit that passes in a moment.
   EXPECT_TRUE(IsProblem(t.http.post("/event", eventBody(ch, "seventh")), 429));
   EXPECT_EQ(listTotal(t.http, ch), 5);
+  // The organization shows the usage the quota counts: 5 of 5 this month.
+  auto org = t.http.get("/organizations/" + std::to_string(t.orgId));
+  ASSERT_STATUS(org, 200);
+  EXPECT_EQ(intField(org.object(), "eventsQuotaMonthly"), 5);
+  auto usage = org.object()->getObject("usage");
+  ASSERT_TRUE(usage) << org.body;
+  EXPECT_EQ(intField(usage, "events"), 5);
+  EXPECT_TRUE(std::regex_match(strField(usage, "period"), std::regex(R"(\d{4}-\d{2})"))) << org.body;
 
   // Another organization has its own quota.
   auto other = newTenant("quota-other");

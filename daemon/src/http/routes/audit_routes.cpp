@@ -70,6 +70,9 @@ void registerAuditRoutes(Router& router, AppContext& ctx) {
         q.resourceType = req.queryFilter("resourceType");
         q.source = req.queryFilter("source");
         q.before = queryTime(req.queryParam("before"), "before");
+        if (req.queryParam("beforeSeq"))
+          q.beforeSeq = queryInt(req.queryParam("beforeSeq"), "beforeSeq", 1, 1, INT64_MAX);
+        if (req.queryParam("afterSeq")) q.afterSeq = queryInt(req.queryParam("afterSeq"), "afterSeq", 0, 0, INT64_MAX);
         if (req.queryParam("limit")) q.limit = queryInt(req.queryParam("limit"), "limit", 50, 1, 200);
         auto obj = withSchema(req.baseUrl, "AuditLogList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
@@ -78,13 +81,16 @@ void registerAuditRoutes(Router& router, AppContext& ctx) {
         return Response::json(200, obj);
       },
       "The organization's audit log, newest first (organization admins).", "audit");
-  router.document("GET", "/audit-logs",
-                  {{"action", "string", "only this action, e.g. app.create", {}, false},
-                   {"resourceType", "string", "only this resource type, e.g. app", {}, false},
-                   {"source", "string", "only this origin", {"dashboard", "apikey", "mcp"}, false},
-                   {"before", "string", "RFC 3339, exclusive upper bound (default: now)", {}, false},
-                   {"limit", "integer", "1 to 200, default 50", {}, false}},
-                  "AuditLogList");
+  router.document(
+      "GET", "/audit-logs",
+      {{"action", "string", "only this action, e.g. app.create", {}, false},
+       {"resourceType", "string", "only this resource type, e.g. app", {}, false},
+       {"source", "string", "only this origin", {"dashboard", "apikey", "mcp"}, false},
+       {"before", "string", "RFC 3339, exclusive upper bound (default: now)", {}, false},
+       {"beforeSeq", "integer", "exclusive: only entries older than this seq (the next page)", {}, false},
+       {"afterSeq", "integer", "exclusive: entries just newer than this seq (the previous page)", {}, false},
+       {"limit", "integer", "1 to 200, default 50", {}, false}},
+      "AuditLogList");
 
   router.add(
       "GET", "/audit-logs/verify",
@@ -97,6 +103,7 @@ void registerAuditRoutes(Router& router, AppContext& ctx) {
         obj->set("brokenAtSeq", report.brokenAtSeq ? Poco::Dynamic::Var(*report.brokenAtSeq) : Poco::Dynamic::Var());
         obj->set("reason", report.ok ? Poco::Dynamic::Var() : Poco::Dynamic::Var(report.reason));
         obj->set("headSeq", report.head ? report.head->seq : 0);
+        obj->set("headHash", report.head ? Poco::Dynamic::Var(report.head->entryHash) : Poco::Dynamic::Var());
         obj->set("checkpointsVerified", report.checkpointsVerified);
         obj->set("checkpointsUnverifiable", report.checkpointsUnverifiable);
         obj->set("checkpoint", checkpointJson(report.latestCheckpoint, ctx.audit->signer()));

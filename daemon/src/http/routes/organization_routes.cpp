@@ -62,9 +62,17 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         auto p = ctx.authenticator->user(credentialsOf(req));
         auto org = ctx.organizations->get(pathId(req.param("id"), "Organization"), p.userId);
-        return Response::json(200, organizationRecord(req.baseUrl, org, ctx.organizations->planOf(org)));
+        auto obj = organizationRecord(req.baseUrl, org, ctx.organizations->planOf(org));
+        const auto used = ctx.organizations->usage(org.id, p.userId);
+        auto usage = newObject();
+        usage->set("period", used.period);
+        usage->set("events", used.events);
+        usage->set("members", used.members);
+        usage->set("pendingInvitations", used.pendingInvitations);
+        obj->set("usage", usage);
+        return Response::json(200, obj);
       },
-      "An organization the caller is a member of.", "organizations");
+      "An organization the caller is a member of, with this month's usage against its plan.", "organizations");
 
   router.add(
       "PATCH", "/organizations/:id",
