@@ -6,8 +6,10 @@
 //    served files), fetched as a browser does (Accept-Encoding: gzip), against the issue's
 //    budget of 100 KB gzip; raw sizes beside them. The third-party share is the baseline.
 // 2. Render: a trace of 2,000 events (1,000 spans of two events each, nested four deep)
-//    opened in headless Chromium; time from navigation start to the last waterfall row on
-//    screen, median of 5 loads, against the budget of 1 s. Needs tests/browser/node_modules.
+//    opened in headless Chromium; time from navigation start to the waterfall on screen
+//    (all 1,000 rows counted by the treegrid, the first screen of them drawn), median of 5
+//    loads, against the budget of 1 s; then End → the last row drawn. AEV_CONSOLE_DIR=dir
+//    serves the console from that directory (console.dir). Needs tests/browser/node_modules.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -19,13 +21,13 @@ const { Daemon, CHROMIUM_ARGS, chromiumBin } = await import(path.join(root, 'tes
 const require = createRequire(path.join(root, 'tests/browser/package.json'));
 const { chromium } = require('playwright-core');
 
-const daemon = new Daemon({ 'log.level': 'warn' });
+const daemon = new Daemon({ 'log.level': 'warn', ...(process.env.AEV_CONSOLE_DIR ? { 'console.dir': path.resolve(process.env.AEV_CONSOLE_DIR) } : {}) });
 await daemon.start();
 try {
   // ---------------------------------------------------------------- sizes
   const page = await (await fetch(`${daemon.base}/console/`, { headers: { 'Accept-Encoding': 'gzip' } })).text();
-  const base = page.match(/\/console\/a\/[0-9a-f]{16}\//)[0];
-  const consoleDir = path.join(root, 'daemon/console');
+  const base = page.match(/\/console\/a\/(?:[0-9a-f]{16}|dev)\//)[0];
+  const consoleDir = process.env.AEV_CONSOLE_DIR ? path.resolve(process.env.AEV_CONSOLE_DIR) : path.join(root, 'daemon/console');
   const files = [];
   const walk = (dir) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -91,16 +93,43 @@ try {
   await tab.getByLabel('Password', { exact: true }).fill(user.password);
   await tab.getByRole('button', { name: 'Sign in' }).click();
   await tab.locator('nav.side').waitFor();
+  // Timed: navigation start → the treegrid announces all 1,001 rows (aria-rowcount) and the
+  // rows of the first screen are drawn. Rows are virtualised (daemon/console/js/virtual.js):
+  // only those near the viewport are in the DOM, so the figure no longer grows with the
+  // trace. Split into the fetch of the events (resource timing) and what follows it.
   const times = [];
+  const fetched = [];
   for (let run = 0; run < 5; run += 1) {
     await tab.goto(`${daemon.base}/console/traces/${traceId}?org=${reg.organizationId}`);
-    await tab.waitForFunction(() => document.querySelectorAll('.wf-row[data-key]').length >= 1000, null, { timeout: 60_000 });
-    times.push(await tab.evaluate(() => performance.now()));
+    await tab.waitForFunction(() => document.querySelector('[role=treegrid][aria-rowcount="1001"]')
+      && document.querySelectorAll('.wf-row[data-key]').length >= 20, null, { timeout: 60_000, polling: 'raf' });
+    const t = await tab.evaluate(() => {
+      const ev = performance.getEntriesByType('resource').find((e) => /\/traces\/[^/]+\/events$/.test(new URL(e.name).pathname));
+      return { done: performance.now(), events: ev ? ev.responseEnd : NaN };
+    });
+    times.push(t.done);
+    fetched.push(t.events);
   }
+  const med = (list) => [...list].sort((a, b) => a - b)[2];
   times.sort((a, b) => a - b);
-  const rowsShown = await tab.locator('.wf-row[data-key]').count();
+  const inDom = await tab.locator('.wf-row[data-key]').count();
+  // The other end: End selects the last row; time until it is drawn with its neighbours.
+  await tab.locator('.wf-row[data-key]').first().click();
+  const endMs = await tab.evaluate(() => new Promise((resolve) => {
+    const t0 = performance.now();
+    document.querySelector('.wf-row[data-key]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    const check = () => {
+      const last = document.querySelector('.wf-row[aria-rowindex="1001"]');
+      const near = document.querySelector('.wf-row[aria-rowindex="990"]');
+      if (last && near && document.activeElement === last) resolve(performance.now() - t0);
+      else requestAnimationFrame(check);
+    };
+    check();
+  }));
   console.log('## Trace detail, 2,000 events (1,000 spans)');
-  console.log(`  navigation start → all ${rowsShown} rows on screen (sign-in by cookie, 2 API calls, render): median ${Math.round(times[2])} ms, range ${Math.round(times[0])}–${Math.round(times[4])} ms; budget 1000 ms → ratio ${(times[2] / 1000).toFixed(2)}`);
+  console.log(`  navigation start → waterfall of 1,000 rows on screen (sign-in by cookie, 2 API calls, render): median ${Math.round(times[2])} ms, range ${Math.round(times[0])}–${Math.round(times[4])} ms; budget 1000 ms → ratio ${(times[2] / 1000).toFixed(2)}`);
+  console.log(`    of which up to the events' arrival (page, modules, sign-in, GET …/events of ${(events.length)} events): median ${Math.round(med(fetched))} ms; after it (JSON, spans, rows): ${Math.round(times[2] - med(fetched))} ms`);
+  console.log(`  rows in the DOM: ${inDom} of 1,000 (virtualised); End → last row focused and drawn: ${Math.round(endMs)} ms`);
   await browser.close();
 } finally {
   await daemon.stop();

@@ -153,3 +153,85 @@ export async function cuttableRelay(targetPort) {
     }),
   };
 }
+
+// ---------------------------------------------------------------- console pages (shared by the console tests)
+
+export const uid = () => `${process.pid}x${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+// A registered, logged-in user with its personal organization: {username, password, orgId, token, ...}.
+export async function newUser(daemon, tag) {
+  const id = uid();
+  const user = { username: `${tag}_${id}`, email: `${tag}-${id}@example.test`, password: `pw-${id}-Secret!` };
+  const reg = await daemon.expect(201, 'POST', '/auth/register', user);
+  const login = await daemon.expect(200, 'POST', '/auth/login', { login: user.username, password: user.password });
+  return { ...user, orgId: reg.organizationId, token: login.access_token };
+}
+
+// A page that records CSP violations, console errors and page errors.
+export async function consolePage(context) {
+  const page = await context.newPage();
+  page.problems = [];
+  page.urls = [];
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => page.urls.push(r.url()));
+  return page;
+}
+
+// No CSP violation and no console error; `allowed` lists expected HTTP errors (the first
+// refresh's 401 always is one) that the browser logs as console errors.
+export async function cleanPage(page, what, allowed = []) {
+  const csp = await page.evaluate(() => window.__csp || []);
+  assert.deepEqual(csp, [], `${what}: CSP violations`);
+  const expected = [/status of 401/, ...allowed];
+  const problems = page.problems.filter((p) => !expected.some((re) => re.test(p)));
+  assert.deepEqual(problems, [], `${what}: console errors`);
+}
+
+export async function signIn(page, daemon, user, where = '/console/live', timeout = 20_000) {
+  await page.goto(`${daemon.base}${where}`);
+  await page.getByLabel('E-mail or username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('nav.side').waitFor({ timeout });
+}
+
+// axe-core's serious and critical findings fail; the rest is returned to be reported.
+// axeSource: injected first unless the page already has axe.
+export async function axeCheck(page, what, axeSource) {
+  if (axeSource) await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${what}: axe-core serious/critical findings`);
+  return result;
+}
+
+// A loopback HTTP receiver that records each request; `answer(req, body)` → {status, body}.
+export async function receiver(answer = () => ({ status: 200, body: 'ok' })) {
+  const http = await import('node:http');
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({ method: req.method, url: req.url, headers: req.headers, body });
+      const a = answer(req, body);
+      res.writeHead(a.status, { 'Content-Type': 'text/plain' });
+      res.end(a.body || '');
+    });
+  });
+  const port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+  return { port, url: (p = '/') => `http://127.0.0.1:${port}${p}`, requests, close: () => new Promise((r) => server.close(r)) };
+}

@@ -99,6 +99,34 @@ TEST_F(ConsoleApi, AssetsAreImmutableGzippedAndRevalidatedWith304) {
   EXPECT_NE(licences.body.find("preact"), std::string::npos);
 }
 
+// HEAD answers with GET's status and headers (Content-Length included) and no body.
+TEST_F(ConsoleApi, HeadAnswersLikeGetWithoutABody) {
+  const auto base = assetBase();
+  const std::vector<std::pair<std::string, Headers>> cases = {
+      {"/console/", {}},
+      {"/console/traces/some-trace?org=1", {{"Accept", "text/html"}}},
+      {base + "js/main.js", {{"Accept-Encoding", "identity"}}},
+      {base + "js/main.js", {{"Accept-Encoding", "gzip"}}},
+      {base + "nope.js", {}},
+      {"/console", {}}};
+  for (const auto& [path, headers] : cases) {
+    SCOPED_TRACE(path);
+    auto get = page(path, headers);
+    auto head = anon().request("HEAD", path, std::nullopt, headers);
+    EXPECT_EQ(head.status, get.status) << head.describe();
+    EXPECT_TRUE(head.body.empty());
+    for (const char* name : {"Content-Type", "Content-Encoding", "ETag", "Cache-Control", "Content-Security-Policy",
+                             "X-Content-Type-Options", "Location"})
+      EXPECT_EQ(head.header(name), get.header(name)) << name;
+    EXPECT_EQ(head.header("Content-Length"), std::to_string(get.body.size()));
+  }
+  // On the wire: the head of the answer and not one byte after it.
+  auto raw = anon().rawExchange("HEAD", "/console/", {}, "");
+  ASSERT_STATUS(raw, 200);
+  EXPECT_TRUE(raw.body.empty()) << raw.body.size() << " body bytes";
+  EXPECT_NE(raw.header("Content-Length"), "0");
+}
+
 TEST_F(ConsoleApi, DeepLinksLoadThePageOnlyForHtml) {
   auto html = page("/console/traces/abc?range=24h", {{"Accept", "text/html,application/xhtml+xml"}});
   ASSERT_STATUS(html, 200);

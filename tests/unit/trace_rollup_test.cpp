@@ -37,6 +37,22 @@ class TraceRollupTest : public aev::testing::StoreTest {
   void apply(TraceRepository& repo, std::vector<StoredEvent> events) {
     db_->transaction([&](Connection& c) { repo.apply(c, events); });
   }
+  StoredEvent withUsage(StoredEvent e, std::int64_t in, std::int64_t out, double cost) {
+    e.telemetry.inputTokens = in;
+    e.telemetry.outputTokens = out;
+    e.telemetry.costUsd = cost;
+    return e;
+  }
+  // An event row of trace t1 as the writer stores it, telemetry columns included.
+  void storeEvent(std::int64_t seq, std::optional<std::int64_t> in, std::optional<std::int64_t> out,
+                  std::optional<double> cost) {
+    const auto value = [](auto v) { return v ? SqlValue(*v) : SqlValue(); };
+    db_->exec(
+        "INSERT INTO events (org_id, app_id, channel_id, seq, identifier, payload, event_type, trace_id, "
+        "received_at, source, ts, input_tokens, output_tokens, cost_usd) VALUES (?, ?, ?, ?, 'e', '{}', "
+        "'agent.message', 't1', ?, 'api', ?, ?, ?, ?)",
+        {org_, app_, channel_, seq, seq * 100, seq * 100, value(in), value(out), value(cost)});
+  }
   TraceRecord rollup() {
     auto c = db_->acquire();
     auto t = TraceRepository().byId(*c, org_, "t1");
@@ -132,6 +148,54 @@ TEST_P(TraceRollupTest, ConcurrentWritersLoseNoUpdate) {
   EXPECT_EQ(t.endTime, 2000);
   EXPECT_EQ(t.agents.size(), static_cast<std::size_t>(kWriters * kBatches));
   EXPECT_EQ(t.eventTypes, (std::vector<std::string>{"agent.handoff", "agent.message"}));
+}
+
+// Tokens and cost add up whichever way a batch is folded in: a new rollup (insert), the
+// guarded one-statement update, and the read-and-rewrite after another writer's change.
+// (Costs are exact binary fractions, so the sums are exact in any order.)
+TEST_P(TraceRollupTest, TokensAndCostAddUpOnEveryPath) {
+  TraceRepository writer, other;
+  apply(writer, {withUsage(event("a", "agent.message", 100), 100, 10, 0.25), event("a", "agent.start", 50)});
+  apply(writer, {withUsage(event("a", "agent.message", 200), 40, 4, 0.5)});  // guarded update
+  apply(other, {withUsage(event("b", "agent.message", 300), 1, 1, 0.125)});  // read and rewrite
+  apply(writer, {withUsage(event("c", "agent.message", 400), 2, 0, 0.0)});   // the guard misses: rewrite
+  const auto t = rollup();
+  EXPECT_EQ(t.eventCount, 5);
+  EXPECT_EQ(t.inputTokens, 143);
+  EXPECT_EQ(t.outputTokens, 15);
+  EXPECT_DOUBLE_EQ(t.costUsd, 0.875);
+}
+
+// A rebuild (after a channel's events went) takes the sums from the events that remain.
+TEST_P(TraceRollupTest, ARebuildRecountsTokensAndCostFromTheEvents) {
+  storeEvent(1, 100, 20, 0.5);
+  storeEvent(2, std::nullopt, std::nullopt, std::nullopt);  // no telemetry: counts 0
+  storeEvent(3, 7, 3, 0.25);
+  TraceRepository repo;
+  db_->transaction([&](Connection& c) { repo.rebuild(c, org_, {"t1"}); });
+  const auto t = rollup();
+  EXPECT_EQ(t.eventCount, 3);
+  EXPECT_EQ(t.inputTokens, 107);
+  EXPECT_EQ(t.outputTokens, 23);
+  EXPECT_DOUBLE_EQ(t.costUsd, 0.75);
+}
+
+// Migration 13 adds the columns and fills the rollups that exist from their events.
+TEST_P(TraceRollupTest, MigrationFillsExistingRollups) {
+  storeEvent(1, 100, 20, 0.5);
+  storeEvent(2, 11, 2, 0.125);
+  TraceRepository repo;
+  db_->transaction([&](Connection& c) { repo.rebuild(c, org_, {"t1"}); });
+  // Back to the schema before v13, with a rollup written then.
+  for (const char* column : {"input_tokens", "output_tokens", "cost_usd"})
+    db_->exec(std::string("ALTER TABLE traces DROP COLUMN ") + column);
+  db_->exec("DELETE FROM schema_migrations WHERE version = 13");
+  EXPECT_EQ(migrate(*db_), 1);
+  const auto t = rollup();
+  EXPECT_EQ(t.eventCount, 2);
+  EXPECT_EQ(t.inputTokens, 111);
+  EXPECT_EQ(t.outputTokens, 22);
+  EXPECT_DOUBLE_EQ(t.costUsd, 0.625);
 }
 
 AEV_STORE_BACKENDS(TraceRollupTest);

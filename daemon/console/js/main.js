@@ -12,6 +12,10 @@ import { TracesView } from './views/traces.js';
 import { TraceView } from './views/trace.js';
 import { AnalyticsView } from './views/analytics.js';
 import { SettingsView } from './views/settings.js';
+import { DeliveryView } from './views/delivery.js';
+import { ModerationView } from './views/moderation.js';
+import { SpendView } from './views/spend.js';
+import { AlertsView } from './views/alerts.js';
 import { AuditView } from './views/audit.js';
 
 applyTheme();
@@ -20,11 +24,16 @@ const NAV = [
   { name: 'live', path: '/live', label: 'Live tail', icon: 'live' },
   { name: 'traces', path: '/traces', label: 'Traces', icon: 'traces' },
   { name: 'analytics', path: '/analytics', label: 'Analytics', icon: 'analytics' },
+  { name: 'delivery', path: '/delivery', label: 'Delivery', icon: 'delivery' },
+  { name: 'moderation', path: '/moderation', label: 'Moderation', icon: 'funnel' },
+  { name: 'spend', path: '/spend', label: 'Spend', icon: 'spend' },
+  { name: 'alerts', path: '/alerts', label: 'Alerts', icon: 'bell' },
   { name: 'audit', path: '/audit', label: 'Audit log', icon: 'audit' },
   { name: 'settings', path: '/settings', label: 'Settings', icon: 'settings' },
 ];
 
 const TITLES = { live: 'Live tail', traces: 'Traces', trace: 'Trace', analytics: 'Analytics', settings: 'Settings' };
+Object.assign(TITLES, { delivery: 'Delivery', moderation: 'Moderation', spend: 'Spend', alerts: 'Alerts' });
 TITLES.audit = 'Audit log';
 
 function ThemeSwitch() {
@@ -90,6 +99,10 @@ function Shell({ session, route }) {
     case 'analytics': view = html`<${AnalyticsView} key=${orgKey} route=${route} />`; break;
     case 'audit': view = html`<${AuditView} key=${orgKey} route=${route} />`; break;
     case 'settings': view = html`<${SettingsView} key=${orgKey} route=${route} />`; break;
+    case 'delivery': view = html`<${DeliveryView} key=${orgKey} route=${route} />`; break;
+    case 'moderation': view = html`<${ModerationView} key=${orgKey} route=${route} />`; break;
+    case 'spend': view = html`<${SpendView} key=${orgKey} route=${route} />`; break;
+    case 'alerts': view = html`<${AlertsView} key=${orgKey} route=${route} />`; break;
     default: view = html`<div class="page"><h1>Not found</h1><p>No console page at this address. <${Link} to=${href('/live')}>Go to the live tail</${Link}>.</p></div>`;
   }
   const active = route.name === 'trace' ? 'traces' : route.name;

@@ -12,6 +12,10 @@ const routes = [
   { name: 'trace', pattern: ['traces', ':id'] },
   { name: 'analytics', pattern: ['analytics'] },
   { name: 'settings', pattern: ['settings'] },
+  { name: 'delivery', pattern: ['delivery'] },
+  { name: 'moderation', pattern: ['moderation'] },
+  { name: 'spend', pattern: ['spend'] },
+  { name: 'alerts', pattern: ['alerts'] },
   { name: 'audit', pattern: ['audit'] },
   { name: 'login', pattern: ['login'] },
 ];

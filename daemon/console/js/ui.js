@@ -20,6 +20,10 @@ const ICONS = {
   plus: 'M8 3v10M3 8h10',
   logout: 'M10 3h3v10h-3M7 5L4 8l3 3M4 8h7',
   alert: 'M8 2l6.5 11.5h-13zM8 6.5v3M8 11.5v.5',
+  delivery: 'M2 8h9M8 4.5L11.5 8 8 11.5M13.5 3v10',
+  funnel: 'M2 3h12l-4.5 5.5V13l-3 1.5V8.5z',
+  spend: 'M8 1.5v13M11 4.5H6.5a2 2 0 0 0 0 4h3a2 2 0 0 1 0 4H5',
+  bell: 'M4 11V7a4 4 0 0 1 8 0v4l1.5 1.5h-11zM6.5 14h3',
   audit: 'M8 1.5l5.5 2v4c0 3.5-2.4 6-5.5 7-3.1-1-5.5-3.5-5.5-7v-4zM5.5 8l2 2 3-3.5',
   check: 'M3 8.5l3 3 7-7',
 };

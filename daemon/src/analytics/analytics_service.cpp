@@ -122,32 +122,71 @@ std::vector<store::AttributeKeyRow> AnalyticsService::dimensions(
   return repo_.attributeKeys(*conn, orgId, environmentValues, limit);
 }
 
+namespace {
+
+// Percentiles per bucket of (bucket, duration) samples ordered by bucket then duration;
+// buckets without a duration have no point.
+std::vector<SeriesPoint> percentilePoints(const std::vector<std::pair<std::int64_t, double>>& samples, double p) {
+  std::vector<SeriesPoint> out;
+  std::vector<double> bucket;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    bucket.push_back(samples[i].second);
+    if (i + 1 == samples.size() || samples[i + 1].first != samples[i].first) {
+      out.push_back({samples[i].first, nearestRank(bucket, p)});
+      bucket.clear();
+    }
+  }
+  return out;
+}
+
+// Every bucket of [first, until), zero where `values` has none.
+std::vector<SeriesPoint> zeroFilled(const std::map<std::int64_t, double>& values, std::int64_t first,
+                                    std::int64_t until, std::int64_t step) {
+  std::vector<SeriesPoint> out;
+  for (std::int64_t ts = first; ts < until; ts += step) {
+    auto it = values.find(ts);
+    out.push_back({ts, it == values.end() ? 0.0 : it->second});
+  }
+  return out;
+}
+
+Latency latencyOf(std::vector<double> durations) {
+  std::sort(durations.begin(), durations.end());
+  Latency out;
+  out.count = static_cast<std::int64_t>(durations.size());
+  if (durations.empty()) return out;
+  out.p50 = nearestRank(durations, 50);
+  out.p90 = nearestRank(durations, 90);
+  out.p95 = nearestRank(durations, 95);
+  out.p99 = nearestRank(durations, 99);
+  out.max = durations.back();
+  return out;
+}
+
+}  // namespace
+
+AnalyticsService::Buckets AnalyticsService::bucketsOf(const Query& q, const std::string& interval) const {
+  Buckets b;
+  b.step = intervalMicros(interval);
+  b.filter = filterOf(q);
+  b.first = b.filter.since - b.filter.since % b.step;
+  if ((b.filter.until - b.first + b.step - 1) / b.step > kMaxPoints)
+    throw errors::invalidField("query.interval",
+                               "gives more than " + std::to_string(kMaxPoints) + " points over this window", interval);
+  return b;
+}
+
 Series AnalyticsService::timeseries(const Query& q, const std::string& metric, const std::string& interval) {
   if (std::find(metrics().begin(), metrics().end(), metric) == metrics().end())
     throw errors::invalidField("query.metric",
                                "must be one of event_count, error_count, tokens, cost_usd, latency_p50_ms, "
                                "latency_p95_ms",
                                metric);
-  const auto step = intervalMicros(interval);
-  auto f = filterOf(q);
-  const std::int64_t first = f.since - f.since % step;
-  if ((f.until - first + step - 1) / step > kMaxPoints)
-    throw errors::invalidField("query.interval",
-                               "gives more than " + std::to_string(kMaxPoints) + " points over this window", interval);
+  const auto b = bucketsOf(q, interval);
   Series out{metric, interval, {}};
   auto conn = db_.acquire();
   if (metric == "latency_p50_ms" || metric == "latency_p95_ms") {
-    // Percentiles per bucket; buckets without a duration have no point.
-    const double p = metric == "latency_p50_ms" ? 50 : 95;
-    const auto samples = repo_.durations(*conn, f, step);
-    std::vector<double> bucket;
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      bucket.push_back(samples[i].second);
-      if (i + 1 == samples.size() || samples[i + 1].first != samples[i].first) {
-        out.points.push_back({samples[i].first, nearestRank(bucket, p)});
-        bucket.clear();
-      }
-    }
+    out.points = percentilePoints(repo_.durations(*conn, b.filter, b.step), metric == "latency_p50_ms" ? 50 : 95);
     return out;
   }
   const auto kind = metric == "event_count"   ? store::SeriesMetric::EventCount
@@ -156,27 +195,40 @@ Series AnalyticsService::timeseries(const Query& q, const std::string& metric, c
                                               : store::SeriesMetric::CostUsd;
   // Counts and sums: every bucket of the window, zero where nothing happened.
   std::map<std::int64_t, double> values;
-  for (const auto& [ts, v] : repo_.series(*conn, f, kind, step)) values[ts] = v;
-  for (std::int64_t ts = first; ts < f.until; ts += step) {
-    auto it = values.find(ts);
-    out.points.push_back({ts, it == values.end() ? 0.0 : it->second});
-  }
+  for (const auto& [ts, v] : repo_.series(*conn, b.filter, kind, b.step)) values[ts] = v;
+  out.points = zeroFilled(values, b.first, b.filter.until, b.step);
   return out;
 }
 
 Latency AnalyticsService::latency(const Query& q) {
   auto f = filterOf(q);
   auto conn = db_.acquire();
-  std::vector<double> sorted;
-  for (const auto& [_, d] : repo_.durations(*conn, f, 0)) sorted.push_back(d);
-  Latency out;
-  out.count = static_cast<std::int64_t>(sorted.size());
-  if (sorted.empty()) return out;
-  out.p50 = nearestRank(sorted, 50);
-  out.p90 = nearestRank(sorted, 90);
-  out.p95 = nearestRank(sorted, 95);
-  out.p99 = nearestRank(sorted, 99);
-  out.max = sorted.back();
+  std::vector<double> durations;
+  for (const auto& [_, d] : repo_.durations(*conn, f, 0)) durations.push_back(d);
+  return latencyOf(std::move(durations));
+}
+
+Overview AnalyticsService::overview(const Query& q, const std::string& interval) {
+  const auto b = bucketsOf(q, interval);
+  auto conn = db_.acquire();
+  std::map<std::int64_t, double> events, errors, tokens, cost;
+  for (const auto& r : repo_.seriesAll(*conn, b.filter, b.step)) {
+    events[r.bucket] = r.events;
+    errors[r.bucket] = r.errors;
+    tokens[r.bucket] = r.tokens;
+    cost[r.bucket] = r.costUsd;
+  }
+  const auto samples = repo_.durations(*conn, b.filter, b.step);
+  Overview out;
+  for (const auto& [metric, values] : {std::pair{"event_count", &events}, std::pair{"error_count", &errors},
+                                       std::pair{"tokens", &tokens}, std::pair{"cost_usd", &cost}})
+    out.series.push_back({metric, interval, zeroFilled(*values, b.first, b.filter.until, b.step)});
+  out.series.push_back({"latency_p50_ms", interval, percentilePoints(samples, 50)});
+  out.series.push_back({"latency_p95_ms", interval, percentilePoints(samples, 95)});
+  std::vector<double> durations;
+  durations.reserve(samples.size());
+  for (const auto& [_, d] : samples) durations.push_back(d);
+  out.latency = latencyOf(std::move(durations));
   return out;
 }
 

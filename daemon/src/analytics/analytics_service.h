@@ -42,6 +42,13 @@ struct Latency {
   double p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
 };
 
+// Everything the console's analytics screen plots for one window: the six series (in
+// metrics() order) and the latency percentiles, from two reads of the window.
+struct Overview {
+  std::vector<Series> series;
+  Latency latency;
+};
+
 class AnalyticsService {
  public:
   // `dimensions`: the names the registry offers (dimension plugins); a breakdown by a
@@ -59,6 +66,7 @@ class AnalyticsService {
                                                  std::int64_t limit);
   Series timeseries(const Query& q, const std::string& metric, const std::string& interval);
   Latency latency(const Query& q);
+  Overview overview(const Query& q, const std::string& interval);
 
   static const std::vector<std::string>& filterNames();
   static const std::vector<std::string>& metrics();
@@ -66,6 +74,13 @@ class AnalyticsService {
 
  private:
   store::AnalyticsFilter filterOf(const Query& q) const;
+  // The window's filter and its buckets: their size and the first one's start (a 422
+  // past kMaxPoints).
+  struct Buckets {
+    store::AnalyticsFilter filter;
+    std::int64_t step = 0, first = 0;
+  };
+  Buckets bucketsOf(const Query& q, const std::string& interval) const;
 
   store::Database& db_;
   std::vector<std::string> dimensions_;

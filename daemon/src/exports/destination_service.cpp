@@ -203,10 +203,11 @@ void DestinationService::remove(std::int64_t orgId, std::int64_t id, const audit
 }
 
 std::vector<store::DeliveryAttemptRecord> DestinationService::deliveries(std::int64_t orgId, std::int64_t id,
-                                                                         std::int64_t limit) {
+                                                                         std::int64_t limit,
+                                                                         const store::AttemptFilter& filter) {
   get(orgId, id);
   auto conn = db_.acquire();
-  return messages_.attempts(*conn, orgId, kKind, id, limit);
+  return messages_.attempts(*conn, orgId, kKind, id, limit, filter);
 }
 
 TestResult DestinationService::test(std::int64_t orgId, std::int64_t id) {

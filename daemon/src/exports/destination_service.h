@@ -60,7 +60,8 @@ class DestinationService {
   store::ExportDestinationRecord update(std::int64_t orgId, std::int64_t id, const DestinationInput& input,
                                         const audit::Actor& actor);
   void remove(std::int64_t orgId, std::int64_t id, const audit::Actor& actor);
-  std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t id, std::int64_t limit);
+  std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t id, std::int64_t limit,
+                                                       const store::AttemptFilter& filter = {});
   TestResult test(std::int64_t orgId, std::int64_t id);
 
  private:

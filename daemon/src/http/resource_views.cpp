@@ -20,6 +20,18 @@ Poco::JSON::Array::Ptr stringArray(const std::vector<std::string>& values) {
   return arr;
 }
 
+namespace {
+
+// A trace's tokens and cost (sums of its events' telemetry).
+void setUsage(JsonObject& obj, const store::TraceRecord& t) {
+  obj->set("inputTokens", t.inputTokens);
+  obj->set("outputTokens", t.outputTokens);
+  obj->set("totalTokens", t.inputTokens + t.outputTokens);
+  obj->set("costUsd", t.costUsd);
+}
+
+}  // namespace
+
 JsonObject traceItem(const store::TraceRecord& t) {
   auto obj = newObject();
   obj->set("traceId", t.traceId);
@@ -30,6 +42,7 @@ JsonObject traceItem(const store::TraceRecord& t) {
   obj->set("toolCallCount", t.toolCallCount);
   obj->set("handoffCount", t.handoffCount);
   obj->set("agents", stringArray(t.agents));
+  setUsage(obj, t);
   return obj;
 }
 
@@ -142,6 +155,7 @@ JsonObject traceSummaryJson(const store::TraceRecord& t) {
   obj->set("errorCount", t.errorCount);
   obj->set("toolCallCount", t.toolCallCount);
   obj->set("handoffCount", t.handoffCount);
+  setUsage(obj, t);
   return obj;
 }
 

@@ -38,6 +38,14 @@ const std::map<std::string, std::string>& analyticsSchemas() {
     "p50": {"type": ["number", "null"]}, "p90": {"type": ["number", "null"]}, "p95": {"type": ["number", "null"]},
     "p99": {"type": ["number", "null"]}, "max": {"type": ["number", "null"]}, "count": {"type": "integer"}
   }})"},
+      {"AnalyticsOverview", R"({
+  "title": "AnalyticsOverview", "type": "object", "required": ["series", "latency"],
+  "properties": {
+    "series": {"type": "object",
+      "required": ["event_count", "error_count", "tokens", "cost_usd", "latency_p50_ms", "latency_p95_ms"],
+      "additionalProperties": {"$ref": "AnalyticsTimeseries.json"}},
+    "latency": {"$ref": "AnalyticsLatency.json"}
+  }})"},
   };
   return schemas;
 }

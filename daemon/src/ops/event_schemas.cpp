@@ -69,7 +69,11 @@ const std::map<std::string, std::string>& eventSchemas() {
     "data": {"type": "array", "items": {"type": "object", "required": ["traceId", "startTime", "endTime", "eventCount", "errorCount", "agents"],
       "properties": {"traceId": {"type": "string"}, "startTime": {"type": "string", "format": "date-time"},
         "endTime": {"type": "string", "format": "date-time"}, "eventCount": {"type": "integer"},
-        "errorCount": {"type": "integer"}, "agents": {"type": "array", "items": {"type": "string"}}}}},
+        "errorCount": {"type": "integer"}, "toolCallCount": {"type": "integer"}, "handoffCount": {"type": "integer"},
+        "agents": {"type": "array", "items": {"type": "string"}},
+        "inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"},
+        "totalTokens": {"type": "integer", "description": "inputTokens + outputTokens."},
+        "costUsd": {"type": "number", "description": "Sum of the events' cost_usd."}}}},
     "meta": {"$ref": "PageMeta.json"}
   }})"},
       {"TraceSummary", R"({
@@ -80,7 +84,10 @@ const std::map<std::string, std::string>& eventSchemas() {
     "agents": {"type": "array", "items": {"type": "string"}}, "eventTypes": {"type": "array", "items": {"type": "string"}},
     "startTime": {"type": "string", "format": "date-time"}, "endTime": {"type": "string", "format": "date-time"},
     "duration": {"type": "number", "description": "Milliseconds, endTime - startTime."},
-    "errorCount": {"type": "integer"}, "toolCallCount": {"type": "integer"}, "handoffCount": {"type": "integer"}
+    "errorCount": {"type": "integer"}, "toolCallCount": {"type": "integer"}, "handoffCount": {"type": "integer"},
+    "inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"},
+    "totalTokens": {"type": "integer", "description": "inputTokens + outputTokens."},
+    "costUsd": {"type": "number", "description": "Sum of the events' cost_usd."}
   }})"},
       {"RegisterInput", R"({
   "title": "RegisterInput", "type": "object", "required": ["email", "username", "password"],

@@ -42,6 +42,12 @@ struct AttributeKeyRow {
 
 enum class SeriesMetric { EventCount, ErrorCount, Tokens, CostUsd };
 
+// Every count and sum of one bucket (seriesAll).
+struct SeriesRow {
+  std::int64_t bucket = 0;  // start, µs
+  double events = 0, errors = 0, tokens = 0, costUsd = 0;
+};
+
 class AnalyticsRepository {
  public:
   // Grouped by a telemetry column (`column` is one of the names analytics maps its
@@ -55,6 +61,9 @@ class AnalyticsRepository {
   // (bucket start µs, value) for buckets with events, oldest first.
   std::vector<std::pair<std::int64_t, double>> series(Connection& c, const AnalyticsFilter& f, SeriesMetric metric,
                                                       std::int64_t bucketMicros);
+  // The four counts and sums of each bucket with events, oldest first: one scan where
+  // series() would make four.
+  std::vector<SeriesRow> seriesAll(Connection& c, const AnalyticsFilter& f, std::int64_t bucketMicros);
   // Every duration_ms in the window with its bucket start, ordered by bucket then
   // duration (bucketMicros 0: one bucket, start 0), for percentiles.
   std::vector<std::pair<std::int64_t, double>> durations(Connection& c, const AnalyticsFilter& f,

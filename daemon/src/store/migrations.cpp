@@ -172,6 +172,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(exportsMigration(d));
   list.push_back(alertsMigration(d));
   list.push_back(eventIndexesMigration(d));
+  list.push_back(traceUsageMigration(d));
   return list;
 }
 

@@ -122,13 +122,27 @@ std::int64_t OutboxRepository::pendingCount(Connection& c, std::int64_t orgId, c
 
 std::vector<DeliveryAttemptRecord> OutboxRepository::attempts(Connection& c, std::int64_t orgId,
                                                               const std::string& targetKind, std::int64_t targetId,
-                                                              std::int64_t limit) {
+                                                              std::int64_t limit, const AttemptFilter& filter) {
+  std::string sql = std::string("SELECT ") + kAttemptColumns +
+                    " FROM delivery_attempts WHERE org_id = ? AND target_kind = ? AND target_id = ?";
+  Params params{orgId, targetKind, targetId};
+  if (filter.outcome) {
+    sql += " AND outcome = ?";
+    params.emplace_back(*filter.outcome);
+  }
+  if (filter.statusClass) {
+    if (*filter.statusClass == 0) {
+      sql += " AND status_code = 0";
+    } else {
+      sql += " AND status_code >= ? AND status_code < ?";
+      params.emplace_back(std::int64_t{*filter.statusClass} * 100);
+      params.emplace_back(std::int64_t{*filter.statusClass} * 100 + 100);
+    }
+  }
+  sql += " ORDER BY id DESC LIMIT ?";
+  params.emplace_back(limit);
   std::vector<DeliveryAttemptRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kAttemptColumns +
-                                   " FROM delivery_attempts WHERE org_id = ? AND target_kind = ? AND target_id = ? "
-                                   "ORDER BY id DESC LIMIT ?",
-                               {orgId, targetKind, targetId, limit}))
-    out.push_back(attemptFromRow(r));
+  for (const auto& r : c.query(sql, std::move(params))) out.push_back(attemptFromRow(r));
   return out;
 }
 

@@ -42,6 +42,13 @@ struct DeliveryAttemptRecord {
   std::int64_t createdAt = 0;
 };
 
+// Which attempts a listing keeps (each field optional, ANDed): an outcome (delivered,
+// retrying, failed) and a status class: 2 to 5 for 2xx to 5xx, 0 for no HTTP answer.
+struct AttemptFilter {
+  std::optional<std::string> outcome;
+  std::optional<int> statusClass;
+};
+
 class OutboxRepository {
  public:
   // A new pending message, due at `dueAt`. Runs in the caller's transaction.
@@ -70,7 +77,8 @@ class OutboxRepository {
 
   // Newest first.
   std::vector<DeliveryAttemptRecord> attempts(Connection& c, std::int64_t orgId, const std::string& targetKind,
-                                              std::int64_t targetId, std::int64_t limit);
+                                              std::int64_t targetId, std::int64_t limit,
+                                              const AttemptFilter& filter = {});
   std::optional<DeliveryAttemptRecord> attempt(Connection& c, std::int64_t orgId, std::int64_t attemptId);
   // Forgets attempts recorded before `before` (all organizations); returns how many.
   std::size_t pruneAttempts(Connection& c, std::int64_t before);

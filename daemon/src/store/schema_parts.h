@@ -19,5 +19,6 @@ Migration deliveryMigration(Dialect d);      // v9: outbox, delivery attempts, w
 Migration exportsMigration(Dialect d);       // v10: export destinations
 Migration alertsMigration(Dialect d);        // v11: alert rules and their state history
 Migration eventIndexesMigration(Dialect d);  // v12: the events index the v3 one made redundant
+Migration traceUsageMigration(Dialect d);    // v13: tokens and cost on the trace rollup
 
 }  // namespace aev::store

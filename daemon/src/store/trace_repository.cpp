@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kTraceColumns =
     "trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, tool_call_count, handoff_count, "
-    "agents, event_types";
+    "agents, event_types, input_tokens, output_tokens, cost_usd";
 
 std::string toJsonArray(const std::vector<std::string>& values) {
   std::string out = "[";
@@ -51,6 +51,9 @@ TraceRecord traceFromRow(const Row& r) {
   t.handoffCount = r.i64("handoff_count");
   t.agents = fromJsonArray(r.str("agents"));
   t.eventTypes = fromJsonArray(r.str("event_types"));
+  t.inputTokens = r.i64("input_tokens");
+  t.outputTokens = r.i64("output_tokens");
+  t.costUsd = r.f64("cost_usd");
   return t;
 }
 
@@ -83,13 +86,25 @@ std::string whereClause(Dialect dialect, const TraceQuery& q, Params& params) {
   // One probe of events_org_trace_time per candidate trace.
   const std::pair<const char*, const std::optional<std::string>*> eventColumns[] = {
       {"model", &q.model}, {"provider", &q.provider}, {"tool", &q.tool}};
+  constexpr const char* kTraceEvents =
+      " AND EXISTS (SELECT 1 FROM events e WHERE e.org_id = traces.org_id AND e.trace_id = traces.trace_id";
   for (const auto& [column, value] : eventColumns) {
     if (!*value) continue;
-    sql += std::string(
-               " AND EXISTS (SELECT 1 FROM events e WHERE e.org_id = traces.org_id AND e.trace_id = "
-               "traces.trace_id AND e.") +
-           column + " = ?)";
+    sql += std::string(kTraceEvents) + " AND e." + column + " = ?)";
     params.emplace_back(**value);
+  }
+  if (q.environmentValues && !q.environmentValues->empty()) {
+    sql += std::string(kTraceEvents) + " AND e.environment IN (?";
+    for (std::size_t i = 1; i < q.environmentValues->size(); ++i) sql += ", ?";
+    sql += "))";
+    for (const auto& v : *q.environmentValues) params.emplace_back(v);
+  }
+  if (q.tag) {
+    // Then one probe of event_attributes_event (event_id, key) per event of the trace.
+    sql += std::string(kTraceEvents) +
+           " AND EXISTS (SELECT 1 FROM event_attributes a WHERE a.event_id = e.id AND a.key = ? AND a.value = ?))";
+    params.emplace_back(q.tag->first);
+    params.emplace_back(q.tag->second);
   }
   if (q.agent) {
     // agents is a JSON array of strings: look for the name as a JSON string, quotes
@@ -114,6 +129,10 @@ std::string orderClause(const TraceQuery& q) {
       return std::string(" ORDER BY event_count") + dir + ", start_time DESC, id DESC";
     case TraceQuery::Order::Errors:
       return std::string(" ORDER BY error_count") + dir + ", start_time DESC, id DESC";
+    case TraceQuery::Order::Tokens:
+      return std::string(" ORDER BY input_tokens + output_tokens") + dir + ", start_time DESC, id DESC";
+    case TraceQuery::Order::Cost:
+      return std::string(" ORDER BY cost_usd") + dir + ", start_time DESC, id DESC";
     case TraceQuery::Order::Start:
       break;
   }
@@ -142,6 +161,9 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       if (e->eventType == "agent.handoff") ++delta.handoffCount;
       if (e->agentId && !e->agentId->empty()) addUnique(delta.agents, *e->agentId);
       if (e->eventType) addUnique(delta.eventTypes, *e->eventType);
+      delta.inputTokens += e->telemetry.inputTokens.value_or(0);
+      delta.outputTokens += e->telemetry.outputTokens.value_or(0);
+      delta.costUsd += e->telemetry.costUsd.value_or(0.0);
     }
 
     std::optional<KnownLists> known;
@@ -163,11 +185,13 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       const std::string sql = std::string("UPDATE traces SET start_time = ") + (sqlite ? "min" : "LEAST") +
                               "(start_time, ?), end_time = " + (sqlite ? "max" : "GREATEST") +
                               "(end_time, ?), event_count = event_count + ?, error_count = error_count + ?, "
-                              "tool_call_count = tool_call_count + ?, handoff_count = handoff_count + ?, agents = ?, "
-                              "event_types = ? WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ?";
+                              "tool_call_count = tool_call_count + ?, handoff_count = handoff_count + ?, "
+                              "input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
+                              "cost_usd = cost_usd + ?, agents = ?, event_types = ? "
+                              "WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ?";
       done = c.exec(sql, {delta.startTime, delta.endTime, delta.eventCount, delta.errorCount, delta.toolCallCount,
-                          delta.handoffCount, written.agentsJson, written.eventTypesJson, orgId, traceId,
-                          known->agentsJson, known->eventTypesJson}) == 1;
+                          delta.handoffCount, delta.inputTokens, delta.outputTokens, delta.costUsd, written.agentsJson,
+                          written.eventTypesJson, orgId, traceId, known->agentsJson, known->eventTypesJson}) == 1;
     }
     if (!done) {
       // Read and rewrite the rollup under its row lock: another node's transaction may be
@@ -189,11 +213,12 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         inserted =
             c.exec(
                 "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
-                "error_count, tool_call_count, handoff_count, agents, event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?, ?) ON CONFLICT (org_id, trace_id) DO NOTHING",
+                "error_count, tool_call_count, handoff_count, input_tokens, output_tokens, cost_usd, agents, "
+                "event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (org_id, trace_id) "
+                "DO NOTHING",
                 {orgId, traceId, first->appId, first->channelId, delta.startTime, delta.endTime, delta.eventCount,
-                 delta.errorCount, delta.toolCallCount, delta.handoffCount, written.agentsJson,
-                 written.eventTypesJson}) == 1;
+                 delta.errorCount, delta.toolCallCount, delta.handoffCount, delta.inputTokens, delta.outputTokens,
+                 delta.costUsd, written.agentsJson, written.eventTypesJson}) == 1;
       }
       if (!existing && !inserted)
         throw std::runtime_error("the rollup of trace " + traceId +
@@ -206,6 +231,9 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         t.errorCount += delta.errorCount;
         t.toolCallCount += delta.toolCallCount;
         t.handoffCount += delta.handoffCount;
+        t.inputTokens += delta.inputTokens;
+        t.outputTokens += delta.outputTokens;
+        t.costUsd += delta.costUsd;
         for (const auto& a : delta.agents) addUnique(t.agents, a);
         for (const auto& type : delta.eventTypes) addUnique(t.eventTypes, type);
         written.agents = t.agents;
@@ -214,9 +242,10 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         written.eventTypesJson = toJsonArray(t.eventTypes);
         c.exec(
             "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
-            "handoff_count = ?, agents = ?, event_types = ? WHERE org_id = ? AND trace_id = ?",
-            {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, written.agentsJson,
-             written.eventTypesJson, orgId, traceId});
+            "handoff_count = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, agents = ?, event_types = ? "
+            "WHERE org_id = ? AND trace_id = ?",
+            {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, t.inputTokens,
+             t.outputTokens, t.costUsd, written.agentsJson, written.eventTypesJson, orgId, traceId});
       }
     }
     std::lock_guard lock(knownMutex_);
@@ -242,6 +271,13 @@ void TraceRepository::rebuild(Connection& c, std::int64_t orgId, const std::vect
     auto remaining = events(c, orgId, traceId);
     for (auto& e : remaining) e.isError = isErrorEvent(e);
     apply(c, remaining);  // no events left: no rollup
+    // events() reads no telemetry columns: the sums come from the store.
+    c.exec(
+        "UPDATE traces SET input_tokens = COALESCE((SELECT SUM(input_tokens) FROM events WHERE org_id = ? AND "
+        "trace_id = ?), 0), output_tokens = COALESCE((SELECT SUM(output_tokens) FROM events WHERE org_id = ? AND "
+        "trace_id = ?), 0), cost_usd = COALESCE((SELECT SUM(cost_usd) FROM events WHERE org_id = ? AND trace_id = "
+        "?), 0) WHERE org_id = ? AND trace_id = ?",
+        {orgId, traceId, orgId, traceId, orgId, traceId, orgId, traceId});
   }
 }
 

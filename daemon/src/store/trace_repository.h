@@ -24,6 +24,10 @@ struct TraceRecord {
   std::int64_t handoffCount = 0;
   std::vector<std::string> agents;      // sorted, unique
   std::vector<std::string> eventTypes;  // sorted, unique
+  // Sums of the events' telemetry (docs/features.md#telemetry-fields).
+  std::int64_t inputTokens = 0;
+  std::int64_t outputTokens = 0;
+  double costUsd = 0;
 };
 
 struct TraceQuery {
@@ -37,7 +41,12 @@ struct TraceQuery {
   std::optional<std::string> model;
   std::optional<std::string> provider;
   std::optional<std::string> tool;
-  enum class Order { Start, Duration, Events, Errors };
+  // Traces with at least one event in this environment: the values its events may carry
+  // (an environment's slug, name and id; EnvironmentService::eventValues).
+  std::optional<std::vector<std::string>> environmentValues;
+  // Traces with at least one event whose metadata.tags[first] is second.
+  std::optional<std::pair<std::string, std::string>> tag;
+  enum class Order { Start, Duration, Events, Errors, Tokens, Cost };
   Order orderBy = Order::Start;  // ties: newest first
   bool ascending = false;
 };

@@ -164,10 +164,11 @@ void WebhookService::remove(std::int64_t orgId, std::int64_t endpointId, const a
 }
 
 std::vector<store::DeliveryAttemptRecord> WebhookService::deliveries(std::int64_t orgId, std::int64_t endpointId,
-                                                                     std::int64_t limit) {
+                                                                     std::int64_t limit,
+                                                                     const store::AttemptFilter& filter) {
   get(orgId, endpointId);
   auto conn = db_.acquire();
-  return messages_.attempts(*conn, orgId, kKind, endpointId, limit);
+  return messages_.attempts(*conn, orgId, kKind, endpointId, limit, filter);
 }
 
 std::int64_t WebhookService::pending(std::int64_t orgId, std::int64_t endpointId) {

@@ -60,9 +60,9 @@ class WebhookService {
                                       const audit::Actor& actor);
   void remove(std::int64_t orgId, std::int64_t endpointId, const audit::Actor& actor);
 
-  // Newest first, at most `limit`.
-  std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t endpointId,
-                                                       std::int64_t limit);
+  // Newest first, at most `limit`, those `filter` keeps.
+  std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t endpointId, std::int64_t limit,
+                                                       const store::AttemptFilter& filter = {});
   std::int64_t pending(std::int64_t orgId, std::int64_t endpointId);
   // Sends the message of attempt `deliveryId` again (same webhook-id, new attempts).
   void redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId, const audit::Actor& actor);

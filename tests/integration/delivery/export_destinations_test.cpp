@@ -345,6 +345,19 @@ TEST_F(ExportDestinationsApi, HttpJsonBatchesFollowTheEnvironmentAndTypeFilters)
   EXPECT_EQ(strField(attempts.back(), "outcome"), "retrying");
   EXPECT_EQ(intField(attempts.front(), "statusCode"), 200);
   EXPECT_EQ(strField(attempts.front(), "outcome"), "delivered");
+  // The same filters as webhook attempts: outcome and status class.
+  auto filtered = [&](const std::string& query) {
+    auto r = t.http.get("/export-destinations/" + id + "/deliveries?" + query);
+    if (r.status != 200) throw std::runtime_error(query + ": " + r.describe());
+    return objects(r.object()->getArray("data"));
+  };
+  auto failed = filtered("statusClass=5xx");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(intField(failed[0], "statusCode"), 503);
+  EXPECT_EQ(filtered("outcome=retrying").size(), 1u);
+  for (const auto& a : filtered("outcome=delivered")) EXPECT_EQ(intField(a, "statusCode"), 200);
+  EXPECT_TRUE(filtered("statusClass=none").empty());
+  EXPECT_TRUE(IsProblem(t.http.get("/export-destinations/" + id + "/deliveries?statusClass=2XX"), 422));
 
   // The test call goes out now, through the same exporter.
   const auto before = receiver.count();

@@ -250,6 +250,39 @@ TEST_F(WebhookDeliveryApi, ADeliveryCanBeSentAgain) {
   EXPECT_TRUE(IsProblem(t.http.post("/webhooks/endpoints/" + std::to_string(id) + "/deliveries/99999999/redeliver"), 404));
 }
 
+TEST_F(WebhookDeliveryApi, AttemptsFilterByOutcomeAndStatusClass) {
+  auto t = newTenant("whfilter");
+  const auto ch = newChannel(t);
+  HttpReceiver receiver;
+  receiver.respond([](const ReceivedRequest&, std::size_t i) {
+    return i == 0 ? Reply{500, "down", {}, 0ms} : i == 1 ? Reply{404, "not here", {}, 0ms} : Reply{};
+  });
+  const auto id = std::to_string(intField(createEndpoint(t, ch, receiver.url()), "id"));
+  publish(t.http, ch, "filtered");
+  ASSERT_TRUE(eventually([&] { return deliveries(t, std::stoll(id)).size() == 3; })) << daemon().logTail();
+  auto codes = [&](const std::string& query) {
+    auto r = t.http.get("/webhooks/deliveries/" + id + "?" + query);
+    if (r.status != 200) throw std::runtime_error(query + ": " + r.describe());
+    return statusCodes(objects(r.array()));
+  };
+  EXPECT_EQ(codes("limit=10"), (std::vector<std::int64_t>{200, 404, 500}));
+  EXPECT_EQ(codes("outcome=delivered"), (std::vector<std::int64_t>{200}));
+  EXPECT_EQ(codes("outcome=retrying"), (std::vector<std::int64_t>{404, 500}));
+  EXPECT_EQ(codes("statusClass=5xx"), (std::vector<std::int64_t>{500}));
+  EXPECT_EQ(codes("statusClass=4xx"), (std::vector<std::int64_t>{404}));
+  EXPECT_EQ(codes("statusClass=2xx"), (std::vector<std::int64_t>{200}));
+  EXPECT_EQ(codes("statusClass=none"), (std::vector<std::int64_t>{}));
+  EXPECT_EQ(codes("outcome=retrying&statusClass=4xx"), (std::vector<std::int64_t>{404}));
+  EXPECT_EQ(codes("outcome=delivered&statusClass=5xx"), (std::vector<std::int64_t>{}));
+  EXPECT_EQ(codes("outcome=retrying&limit=1"), (std::vector<std::int64_t>{404}));
+  auto bad = t.http.get("/webhooks/deliveries/" + id + "?outcome=ok");
+  EXPECT_TRUE(IsProblem(bad, 422));
+  EXPECT_NE(bad.body.find("query.outcome"), std::string::npos) << bad.body;
+  bad = t.http.get("/webhooks/deliveries/" + id + "?statusClass=6xx");
+  EXPECT_TRUE(IsProblem(bad, 422));
+  EXPECT_NE(bad.body.find("query.statusClass"), std::string::npos) << bad.body;
+}
+
 // An endpoint failing without a success for the configured period is disabled.
 class WebhookAutoDisableApi : public DeliveryTest {
  public:

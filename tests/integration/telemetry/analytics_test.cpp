@@ -263,6 +263,43 @@ TEST_F(AnalyticsApi, LatencyPercentilesAreNearestRank) {
   EXPECT_TRUE(none->isNull("p50"));
 }
 
+// The overview is each time series and the latency, exactly as their own endpoints give
+// them, for the same window, interval and filters; invalid queries are 422s as there.
+TEST_F(AnalyticsApi, OverviewEqualsEachSeriesAndTheLatency) {
+  auto s = seed("ov");
+  const auto first = s.times[0] - s.times[0] % kHour;
+  const std::string window = "since=" + rfc3339(first) + "&until=" + rfc3339(first + 3 * kHour);
+  // {filters and window, interval}; the default window when none is given.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {window, "hour"}, {window, "minute"}, {window + "&service=checkout", "day"}, {"model=gpt-4o", "hour"}};
+  for (const auto& [filters, interval] : cases) {
+    SCOPED_TRACE(filters + " " + interval);
+    auto r = get(s, "/analytics/overview?" + filters + "&interval=" + interval);
+    ASSERT_STATUS(r, 200);
+    auto series = r.object()->getObject("series");
+    ASSERT_EQ(series->size(), 6u);
+    for (const std::string metric :
+         {"event_count", "error_count", "tokens", "cost_usd", "latency_p50_ms", "latency_p95_ms"}) {
+      auto alone = get(s, "/analytics/timeseries?metric=" + metric + "&interval=" + interval + "&" + filters);
+      ASSERT_STATUS(alone, 200);
+      ASSERT_TRUE(series->has(metric)) << metric;
+      EXPECT_EQ(toJson(series->getObject(metric)), toJson(alone.object())) << metric;
+    }
+    auto latency = get(s, "/analytics/latency?" + filters);
+    ASSERT_STATUS(latency, 200);
+    EXPECT_EQ(toJson(r.object()->getObject("latency")), toJson(latency.object()));
+  }
+  EXPECT_EQ(intField(get(s, "/analytics/overview?" + window).object()->getObject("latency"), "count"), 3);
+  EXPECT_TRUE(IsProblem(get(s, "/analytics/overview?interval=week"), 422));
+  EXPECT_TRUE(IsProblem(get(s, "/analytics/overview?interval=minute&since=2020-01-01T00:00:00Z"), 422));
+  EXPECT_TRUE(IsProblem(get(s, "/analytics/overview?filterTagKey=team"), 422));
+  // Another organization's overview is empty.
+  auto other = newPublisher("ov-other");
+  auto theirs = other.keyed.get("/analytics/overview?" + window);
+  ASSERT_STATUS(theirs, 200);
+  EXPECT_EQ(intField(theirs.object()->getObject("latency"), "count"), 0);
+}
+
 TEST_F(AnalyticsApi, DimensionsListsAttributeKeysPerEnvironment) {
   auto s = seed("keys");
   auto keysOf = [&](const std::string& query) {

@@ -2,6 +2,7 @@
 // limit with exact meta, the filters app, channel, agent (exact, case-sensitive), since
 // (start ≥ since) and until (start < until) alone and combined, every invalid query a
 // 422, and who may read: a Bearer session or an API key with the `read` scope.
+#include <Poco/JSON/Parser.h>
 #include <Poco/URI.h>
 #include <gtest/gtest.h>
 
@@ -257,6 +258,82 @@ TEST_F(TraceListApi, FiltersByModelProviderAndToolOfAnyEvent) {
   EXPECT_EQ(traceIdsOf(seed().p.keyed.get("/traces?model=gpt-4o")), Ids{});
 }
 
+// Tokens and cost on each trace (sums of its events' telemetry), sorted by; environment and
+// tag filters match a trace when any of its events does, and never another organization's.
+TEST_F(TraceListApi, TokensCostEnvironmentAndTagFilters) {
+  auto p = newPublisher("tusage");
+  const auto u = unique();
+  const auto base = recentBase();
+  const std::string a = "a-" + u, b = "b-" + u, c = "c-" + u;
+  const auto meta = [](const std::string& json) {
+    return Poco::JSON::Parser().parse(json).extract<Poco::JSON::Object::Ptr>();
+  };
+  publishBatch(
+      p.keyed, p.channelId, a,
+      {{"m1", "agent.message", "x", base, meta(R"({"usage":{"input_tokens":100,"output_tokens":20},"cost_usd":0.5,
+                   "environment":"production","tags":{"team":"search"}})")},
+       {"m2", "agent.message", "x", base + kSec,
+        meta(R"({"usage":{"input_tokens":50,"output_tokens":5},"cost_usd":0.25,"environment":"staging"})")}});
+  publishOne(p.keyed, p.channelId, b,
+             {"m", "agent.message", "x", base + 2 * kSec,
+              meta(R"({"usage":{"input_tokens":1000},"cost_usd":0.125,"environment":"staging",
+                "tags":{"team":"ads","tier":"pro"}})")});
+  publishOne(p.keyed, p.channelId, c, {"s", "agent.start", "x", base + 3 * kSec});
+  // One more event of a, published later: the rollup adds it.
+  publishOne(p.keyed, p.channelId, a,
+             {"m3", "agent.message", "x", base + 500 * kMs, meta(R"({"usage":{"output_tokens":1},"cost_usd":1})")});
+  const auto idsOf = [&](const std::string& query) {
+    auto r = p.keyed.get("/traces?" + query);
+    EXPECT_EQ(r.status, 200) << query << ": " << r.describe();
+    return r.status == 200 ? traceIdsOf(r) : Ids{"(error)"};
+  };
+
+  auto r = p.keyed.get("/traces");
+  ASSERT_STATUS(r, 200);
+  ASSERT_EQ(traceIdsOf(r), (Ids{c, b, a}));
+  const auto items = objects(r.object()->getArray("data"));
+  const auto num = [](const Poco::JSON::Object::Ptr& o, const std::string& k) { return o->getValue<double>(k); };
+  EXPECT_EQ(intField(items[2], "inputTokens"), 150);
+  EXPECT_EQ(intField(items[2], "outputTokens"), 26);
+  EXPECT_EQ(intField(items[2], "totalTokens"), 176);
+  EXPECT_DOUBLE_EQ(num(items[2], "costUsd"), 1.75);
+  EXPECT_EQ(intField(items[1], "totalTokens"), 1000);
+  EXPECT_DOUBLE_EQ(num(items[1], "costUsd"), 0.125);
+  EXPECT_EQ(intField(items[0], "totalTokens"), 0);
+  EXPECT_DOUBLE_EQ(num(items[0], "costUsd"), 0.0);
+  // The summary carries them too.
+  auto summary = p.keyed.get(tracePath(a, "summary"));
+  ASSERT_STATUS(summary, 200);
+  EXPECT_EQ(intField(summary.object(), "totalTokens"), 176);
+  EXPECT_DOUBLE_EQ(num(summary.object(), "costUsd"), 1.75);
+
+  EXPECT_EQ(idsOf("sort=tokens"), (Ids{b, a, c}));
+  EXPECT_EQ(idsOf("sort=tokens&order=asc"), (Ids{c, a, b}));
+  EXPECT_EQ(idsOf("sort=cost"), (Ids{a, b, c}));
+  EXPECT_EQ(idsOf("sort=cost&order=asc&limit=1&page=2"), Ids{b});
+
+  // Environment: any event of the trace; by text, then by a registered environment's id and slug.
+  EXPECT_EQ(idsOf("environment=production"), Ids{a});
+  EXPECT_EQ(idsOf("environment=staging"), (Ids{b, a}));
+  EXPECT_EQ(idsOf("environment=Staging"), Ids{});
+  auto env = p.tenant.http.post("/environments", obj({{"name", "Staging EU"}, {"slug", "staging"}}));
+  ASSERT_STATUS(env, 201);
+  EXPECT_EQ(idsOf("environment=" + strField(env.object(), "id")), (Ids{b, a}));
+  EXPECT_EQ(idsOf("environment=staging&sort=tokens&order=asc"), (Ids{a, b}));
+  // Tags: key and value of any event's metadata.tags, exactly.
+  EXPECT_EQ(idsOf("filterTagKey=team&filterTagValue=search"), Ids{a});
+  EXPECT_EQ(idsOf("filterTagKey=team&filterTagValue=ads"), Ids{b});
+  EXPECT_EQ(idsOf("filterTagKey=tier&filterTagValue=pro&environment=staging"), Ids{b});
+  EXPECT_EQ(idsOf("filterTagKey=tier&filterTagValue=pro&environment=production"), Ids{});
+  EXPECT_EQ(idsOf("filterTagKey=team&filterTagValue=Search"), Ids{});
+  EXPECT_EQ(idsOf("filterTagKey=search&filterTagValue=team"), Ids{});
+  EXPECT_EQ(intField(p.keyed.get("/traces?environment=staging").object()->getObject("meta"), "total"), 2);
+
+  // Another organization with the same environment and tag sees only its own.
+  EXPECT_EQ(traceIdsOf(seed().p.keyed.get("/traces?environment=staging")), Ids{});
+  EXPECT_EQ(traceIdsOf(seed().p.keyed.get("/traces?filterTagKey=team&filterTagValue=search")), Ids{});
+}
+
 TEST_F(TraceListApi, EveryInvalidQueryIs422) {
   const auto& s = seed();
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -276,7 +353,9 @@ TEST_F(TraceListApi, EveryInvalidQueryIs422) {
       {"channel=-1", "query.channel"},
       {"channel=1e3", "query.channel"},
       {"since=" + at(4) + "&until=" + at(3), "query.since"},  // since after until
-      {"sort=cost", "query.sort"},
+      {"sort=price", "query.sort"},
+      {"filterTagKey=team", "query.filterTagValue"},  // a tag filter is a key and a value
+      {"filterTagValue=search", "query.filterTagKey"},
       {"order=up", "query.order"},
       {"status=failed", "query.status"},
   };

@@ -2,7 +2,9 @@
 // marks, tokens and cost per row), and the selected row's events in a side panel.
 // While the trace runs, its events stream in and new spans appear in place: rows are
 // keyed by span and ordered by start, so the rows already shown keep their order, and
-// the time axis only grows in steps, so their bars keep their place.
+// the time axis only grows in steps, so their bars keep their place. Only the rows near
+// the viewport are in the DOM (js/virtual.js); aria-rowcount and aria-rowindex tell
+// assistive technology where each rendered row sits among all of them.
 //
 // Keyboard (WAI-ARIA treegrid): j / ↓ next row, k / ↑ previous, → expand or go to the
 // first child, ← collapse or go to the parent, Home / End, Esc closes the panel.
@@ -12,6 +14,7 @@ import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { ChannelStream } from '../stream.js';
 import { Empty, ErrorBox, Icon, JsonView, ShortId, Spinner } from '../ui.js';
+import { useVirtualRows } from '../virtual.js';
 import { axisSpan, buildSpans, flatten, totals } from '../waterfall.js';
 
 function download(traceId, summary, events) {
@@ -92,6 +95,8 @@ export function TraceView({ route }) {
   const [live, setLive] = useState(null);
   const axisRef = useRef(0);
   const gridRef = useRef(null);
+  const rowsRef = useRef(null);
+  const deepLinked = useRef(Boolean(selectedKey)); // opened with ?span=: centre that row once
 
   useEffect(() => {
     let cancelled = false;
@@ -140,6 +145,19 @@ export function TraceView({ route }) {
   const axis = axisRef.current || 1;
   const index = rows.findIndex((r) => r.span.key === selectedKey);
   const selected = index >= 0 ? rows[index] : null;
+  // Only the rows near the viewport are in the DOM, and the selected row always is (it
+  // holds the focus); `gap` is how many rows' height to leave before a row.
+  const win = useVirtualRows(rowsRef, rows.length);
+  const shown = [];
+  let lastShown = 0;
+  const show = (i) => {
+    shown.push({ i, gap: i - lastShown });
+    lastShown = i + 1;
+  };
+  if (index >= 0 && index < win.start) show(index);
+  for (let i = win.start; i < win.end; i += 1) show(i);
+  if (index >= win.end) show(index);
+  const tabRow = index >= 0 ? index : shown.length ? shown[0].i : -1; // the one row Tab reaches
 
   const select = (key) => {
     setQuery({ span: key ? (key.startsWith('s:') ? key.slice(2) : key) : '' });
@@ -158,7 +176,10 @@ export function TraceView({ route }) {
     if (!selectedKey || !gridRef.current) return;
     const el = gridRef.current.querySelector(`[data-key="${CSS.escape(selectedKey)}"]`);
     if (el && document.activeElement !== el && gridRef.current.contains(document.activeElement)) el.focus();
-    if (el) el.scrollIntoView({ block: 'nearest' });
+    if (!el) return;
+    // A deep link's row is shown in the middle of the page; later moves scroll as little as they can.
+    el.scrollIntoView({ block: deepLinked.current ? 'center' : 'nearest' });
+    deepLinked.current = false;
   }, [selectedKey, rows.length]);
 
   const onKeyDown = (e) => {
@@ -226,7 +247,9 @@ export function TraceView({ route }) {
           <span class="wf-num" role="columnheader">Tokens</span>
           <span class="wf-num" role="columnheader">Cost</span>
         </div>
-        ${rows.map((r, i) => {
+        <div class="wf-rows" role="rowgroup" ref=${rowsRef} style=${{ paddingBottom: `${(rows.length - lastShown) * win.rowHeight}px` }}>
+          ${shown.map(({ i, gap }) => {
+          const r = rows[i];
           const s = r.span;
           const left = ((s.start - origin) / axis) * 100;
           const width = (s.duration / axis) * 100;
@@ -234,7 +257,7 @@ export function TraceView({ route }) {
           const open = r.hasChildren ? !collapsed.has(s.key) : undefined;
           return html`<div key=${s.key} data-key=${s.key} class=${`wf-row${isSel ? ' selected' : ''}${s.error ? ' has-error' : ''}`} role="row"
             aria-level=${r.depth} aria-rowindex=${i + 2} aria-selected=${String(isSel)} aria-expanded=${open === undefined ? undefined : String(open)}
-            tabindex=${isSel || (index < 0 && i === 0) ? 0 : -1} onClick=${() => select(s.key)}>
+            tabindex=${i === tabRow ? 0 : -1} onClick=${() => select(s.key)} style=${{ marginTop: gap ? `${gap * win.rowHeight}px` : '' }}>
             <span class="wf-name" role="gridcell" style=${{ paddingLeft: `${(r.depth - 1) * 16 + 6}px` }}>
               ${r.hasChildren ? html`<button type="button" class=${`wf-toggle${open ? ' open' : ''}`} tabindex="-1" aria-label=${open ? 'Collapse' : 'Expand'}
                 onClick=${(e) => { e.stopPropagation(); toggle(s.key); }}><${Icon} name="chevron" size=${12} /></button>` : html`<span class="wf-toggle-space"></span>`}
@@ -251,6 +274,7 @@ export function TraceView({ route }) {
             <span class="wf-num mono" role="gridcell">${s.cost ? usd(s.cost) : html`<span class="muted">–</span>`}</span>
           </div>`;
         })}
+        </div>
       </div>
       <p class="hint kbd-hint">Keys: <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↓</kbd>/<kbd>↑</kbd> move, <kbd>←</kbd>/<kbd>→</kbd> collapse and expand, <kbd>Esc</kbd> closes the panel.</p>
     </div>

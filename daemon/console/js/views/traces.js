@@ -1,9 +1,10 @@
 // Traces of the organization: a time window, filters (app, channel, agent, status, and
-// model, provider, tool: a trace matches when any of its events does), columns sorted by
-// the daemon (start, duration, events, errors), and pages. All of it lives in the URL.
+// model, provider, tool, environment, tag: a trace matches when any of its events does),
+// columns sorted by the daemon (start, duration, events, errors, tokens, cost), and
+// pages. All of it lives in the URL.
 import { api } from '../api.js';
 import { loadChannels } from '../channels.js';
-import { ago, dateTime, ms, num, RANGES, rangeOf } from '../format.js';
+import { ago, dateTime, ms, num, RANGES, rangeOf, usd } from '../format.js';
 import { html, useMemo } from '../lib.js';
 import { href, navigate, setQuery } from '../router.js';
 import { Empty, ErrorBox, FilterInput, Icon, Select, ShortId, Spinner, useAsync } from '../ui.js';
@@ -17,8 +18,17 @@ const COLUMNS = [
   { key: 'events', label: 'Events', sortable: true, num: true },
   { key: 'tools', label: 'Tool calls', sortable: false, num: true },
   { key: 'errors', label: 'Errors', sortable: true, num: true },
+  { key: 'tokens', label: 'Tokens', sortable: true, num: true },
+  { key: 'cost', label: 'Cost', sortable: true, num: true },
   { key: 'agents', label: 'Agents', sortable: false },
 ];
+
+// The tag filter is written key=value (one field, one URL parameter); null when it is not.
+function parseTag(text) {
+  const at = (text || '').indexOf('=');
+  if (at <= 0 || at === text.length - 1) return null;
+  return { key: text.slice(0, at).trim(), value: text.slice(at + 1).trim() };
+}
 
 function durationOf(t) {
   return new Date(t.endTime).getTime() - new Date(t.startTime).getTime();
@@ -31,13 +41,15 @@ export function TracesView({ route }) {
   const order = q.order || 'desc';
   const page = Math.max(1, Number(q.page) || 1);
   const channels = useAsync(loadChannels, []);
+  const tag = parseTag(q.tag);
   const query = useMemo(() => {
     const until = Date.now();
     return {
       since: new Date(until - range.ms).toISOString(), app: q.app, channel: q.channel, agent: q.agent,
-      model: q.model, provider: q.provider, tool: q.tool, status: q.status, sort, order, page, limit: LIMIT,
+      model: q.model, provider: q.provider, tool: q.tool, environment: q.environment, status: q.status,
+      filterTagKey: tag?.key, filterTagValue: tag?.value, sort, order, page, limit: LIMIT,
     };
-  }, [range.key, q.app, q.channel, q.agent, q.model, q.provider, q.tool, q.status, sort, order, page, q.t]);
+  }, [range.key, q.app, q.channel, q.agent, q.model, q.provider, q.tool, q.environment, q.tag, q.status, sort, order, page, q.t]);
   const traces = useAsync(() => api.get('/traces', query), [query]);
 
   const onSort = (key) => {
@@ -78,7 +90,10 @@ export function TracesView({ route }) {
       <${FilterInput} id="tr-model" label="Model" value=${q.model} placeholder="any" width="s" onCommit=${(v) => setQuery({ model: v, page: '' })} />
       <${FilterInput} id="tr-provider" label="Provider" value=${q.provider} placeholder="any" width="s" onCommit=${(v) => setQuery({ provider: v, page: '' })} />
       <${FilterInput} id="tr-tool" label="Tool" value=${q.tool} placeholder="any" width="s" onCommit=${(v) => setQuery({ tool: v, page: '' })} />
+      <${FilterInput} id="tr-env" label="Environment" value=${q.environment} placeholder="any" width="s" onCommit=${(v) => setQuery({ environment: v, page: '' })} />
+      <${FilterInput} id="tr-tag" label="Tag" value=${q.tag} placeholder="key=value" width="s" onCommit=${(v) => setQuery({ tag: v, page: '' })} />
     </div>
+    ${q.tag && !tag ? html`<${ErrorBox} error="The tag filter is written key=value, for example team=search: it is left out until then." />` : null}
     <${ErrorBox} error=${traces.error} />
     <div class="table-wrap">
       <table class="table clickable" aria-label="Traces" aria-busy=${String(traces.loading)}>
@@ -92,6 +107,8 @@ export function TracesView({ route }) {
           <td class="num">${num(t.eventCount)}</td>
           <td class="num">${t.toolCallCount === undefined ? '–' : num(t.toolCallCount)}</td>
           <td class="num">${t.errorCount ? html`<span class="pill pill-err">${num(t.errorCount)}</span>` : html`<span class="muted">0</span>`}</td>
+          <td class="num">${t.totalTokens ? html`<span title=${`${num(t.inputTokens)} in · ${num(t.outputTokens)} out`}>${num(t.totalTokens)}</span>` : html`<span class="muted">–</span>`}</td>
+          <td class="num">${t.costUsd ? usd(t.costUsd) : html`<span class="muted">–</span>`}</td>
           <td class="agents">${(t.agents || []).map((a) => html`<span class="chip">${a}</span>`)}</td>
         </tr>`)}</tbody>
       </table>

@@ -105,6 +105,25 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       },
       "Percentiles of duration_ms over a window (nearest rank; null when no event has one).", "analytics");
   router.document("GET", "/analytics/latency", filterDocs(), "AnalyticsLatency");
+
+  router.add(
+      "GET", "/analytics/overview",
+      [&ctx](Request& req) {
+        const auto orgId = readerOrg(ctx, req);
+        auto overview = ctx.analytics->overview(queryOf(ctx, req, orgId), req.queryFilter("interval").value_or("hour"));
+        auto obj = newObject();
+        auto series = newObject();
+        for (const auto& s : overview.series) series->set(s.metric, timeseriesJson(s));
+        obj->set("series", series);
+        obj->set("latency", latencyJson(overview.latency));
+        return Response::json(200, obj);
+      },
+      "Every time series and the latency percentiles of a window in one answer (what /analytics/timeseries "
+      "gives per metric and /analytics/latency), from two reads of the events instead of seven.",
+      "analytics");
+  auto overviewDocs = filterDocs();
+  overviewDocs.push_back({"interval", "string", "bucket size (default hour)", {"minute", "hour", "day"}, false});
+  router.document("GET", "/analytics/overview", overviewDocs, "AnalyticsOverview");
 }
 
 }  // namespace aev::http

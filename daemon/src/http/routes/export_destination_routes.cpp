@@ -7,6 +7,7 @@
 
 #include "auth/authenticator.h"
 #include "exports/destination_service.h"
+#include "http/attempt_query.h"
 #include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
@@ -162,18 +163,19 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
       "GET", "/export-destinations/{destinationId}/deliveries",
       [&ctx](Request& req) {
         const auto orgId = actingUser(ctx, req).orgId;
-        const auto limit = queryInt(req.queryFilter("limit"), "limit", 50, 1, 200);
+        const auto query = attemptQuery(req);
         auto obj = withSchema(req.baseUrl, "ExportDeliveryList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
         for (const auto& a : ctx.exportDestinations->deliveries(
-                 orgId, pathId(req.param("destinationId"), "Export destination"), limit))
+                 orgId, pathId(req.param("destinationId"), "Export destination"), query.limit, query.filter))
           data->add(attemptJson(a));
         obj->set("data", data);
         return Response::json(200, obj);
       },
-      "Recent delivery attempts of an export destination (one per batch), newest first.", "exports");
-  router.document("GET", "/export-destinations/{destinationId}/deliveries",
-                  {{"limit", "integer", "1..200, default 50", {}, false}}, "ExportDeliveryList");
+      "Recent delivery attempts of an export destination (one per batch), newest first, optionally of one outcome "
+      "and status class.",
+      "exports");
+  router.document("GET", "/export-destinations/{destinationId}/deliveries", attemptQueryDocs(), "ExportDeliveryList");
 
   router.add(
       "POST", "/export-destinations/{destinationId}/test",

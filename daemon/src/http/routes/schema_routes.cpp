@@ -65,15 +65,29 @@ void documentFirstShapeRoutes(Router& router) {
   router.document("GET", "/channel/{channelId}/subscribe", streamQuery, "");
   router.document("GET", "/channel/{channelId}/{eventIdentifier}/subscribe", streamQuery, "");
   router.document("POST", "/stream-tokens", {}, "StreamToken");
-  router.document("GET", "/traces",
-                  {page,
-                   limit,
-                   {"app", "string", "app id", {}, false},
-                   {"channel", "string", "channel id", {}, false},
-                   {"agent", "string", "agentId", {}, false},
-                   {"since", "string", "RFC 3339, traces starting at or after", {}, false},
-                   {"until", "string", "RFC 3339, traces starting before", {}, false}},
-                  "TraceList");
+  router.document(
+      "GET", "/traces",
+      {page,
+       limit,
+       {"app", "string", "app id", {}, false},
+       {"channel", "string", "channel id", {}, false},
+       {"agent", "string", "agentId", {}, false},
+       {"model", "string", "traces with an event of this model", {}, false},
+       {"provider", "string", "traces with an event of this provider", {}, false},
+       {"tool", "string", "traces with an event of this tool", {}, false},
+       {"environment", "string", "traces with an event in this environment (id or slug)", {}, false},
+       {"filterTagKey", "string", "custom attribute key; with filterTagValue", {}, false},
+       {"filterTagValue", "string", "traces with an event whose tag filterTagKey has this value", {}, false},
+       {"status", "string", "error: with errors; ok: without", {"error", "ok"}, false},
+       {"since", "string", "RFC 3339, traces starting at or after", {}, false},
+       {"until", "string", "RFC 3339, traces starting before", {}, false},
+       {"sort",
+        "string",
+        "the order (default start)",
+        {"start", "duration", "events", "errors", "tokens", "cost"},
+        false},
+       {"order", "string", "desc (default) or asc", {"desc", "asc"}, false}},
+      "TraceList");
   router.document("GET", "/traces/{traceId}/summary", {}, "TraceSummary");
   router.document("POST", "/auth/login", {}, "TokenPair");
   router.document("POST", "/auth/refresh", {}, "TokenPair");

@@ -11,6 +11,7 @@
 #include "http/render.h"
 #include "http/resource_views.h"
 #include "http/router.h"
+#include "identity/environment_service.h"
 #include "traces/trace_service.h"
 
 namespace aev::http {
@@ -39,6 +40,13 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         q.model = req.queryFilter("model");
         q.provider = req.queryFilter("provider");
         q.tool = req.queryFilter("tool");
+        q.environmentValues = ctx.environments->eventValues(orgId, req.queryFilter("environment"));
+        const auto tagKey = req.queryFilter("filterTagKey");
+        const auto tagValue = req.queryFilter("filterTagValue");
+        if (tagKey.has_value() != tagValue.has_value())
+          throw errors::invalidField(tagKey ? "query.filterTagValue" : "query.filterTagKey",
+                                     "filterTagKey and filterTagValue are used as a pair");
+        if (tagKey) q.tag = std::make_pair(*tagKey, *tagValue);
         q.since = queryTime(req.queryParam("since"), "since");
         q.until = queryTime(req.queryParam("until"), "until");
         if (q.since && q.until && *q.since > *q.until)
@@ -49,13 +57,12 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         }
         if (auto sort = req.queryFilter("sort")) {
           static const std::map<std::string, store::TraceQuery::Order> kOrders = {
-              {"start", store::TraceQuery::Order::Start},
-              {"duration", store::TraceQuery::Order::Duration},
-              {"events", store::TraceQuery::Order::Events},
-              {"errors", store::TraceQuery::Order::Errors}};
+              {"start", store::TraceQuery::Order::Start},   {"duration", store::TraceQuery::Order::Duration},
+              {"events", store::TraceQuery::Order::Events}, {"errors", store::TraceQuery::Order::Errors},
+              {"tokens", store::TraceQuery::Order::Tokens}, {"cost", store::TraceQuery::Order::Cost}};
           auto it = kOrders.find(*sort);
           if (it == kOrders.end())
-            throw errors::invalidField("query.sort", "must be start, duration, events or errors");
+            throw errors::invalidField("query.sort", "must be start, duration, events, errors, tokens or cost");
           q.orderBy = it->second;
         }
         if (auto order = req.queryFilter("order")) {
@@ -70,8 +77,9 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         obj->set("meta", pageMeta(result.total, page, limit));
         return Response::json(200, obj);
       },
-      "Traces, newest first (filters app, channel, agent, model, provider, tool, since, until, status; sort start | "
-      "duration | events | errors, order desc | asc).",
+      "Traces, newest first (filters app, channel, agent, model, provider, tool, environment, filterTagKey + "
+      "filterTagValue, since, until, status; sort start | duration | events | errors | tokens | cost, order desc | "
+      "asc).",
       "traces");
 
   router.add(

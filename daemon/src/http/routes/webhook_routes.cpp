@@ -8,6 +8,7 @@
 
 #include "auth/authenticator.h"
 #include "common/clock.h"
+#include "http/attempt_query.h"
 #include "http/audit_actor.h"
 #include "http/body.h"
 #include "http/context.h"
@@ -151,17 +152,17 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
       "GET", "/webhooks/deliveries/{endpointId}",
       [&ctx](Request& req) {
         const auto orgId = actingUser(ctx, req).orgId;
-        const auto limit = queryInt(req.queryFilter("limit"), "limit", 50, 1, 200);
+        const auto query = attemptQuery(req);
         Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
-        for (const auto& a :
-             ctx.webhooks->deliveries(orgId, pathId(req.param("endpointId"), "Webhook endpoint"), limit))
+        for (const auto& a : ctx.webhooks->deliveries(orgId, pathId(req.param("endpointId"), "Webhook endpoint"),
+                                                      query.limit, query.filter))
           list->add(deliveryJson(a));
         return Response::json(200, list);
       },
-      "Delivery attempts of a webhook endpoint, newest first (statusCode 0: no HTTP answer; responseBody truncated "
-      "to 4 KiB; nextAttemptAt when a retry is scheduled).",
+      "Delivery attempts of a webhook endpoint, newest first, optionally of one outcome and status class "
+      "(statusCode 0: no HTTP answer; responseBody truncated to 4 KiB; nextAttemptAt when a retry is scheduled).",
       "webhooks");
-  router.document("GET", "/webhooks/deliveries/{endpointId}", {{"limit", "integer", "1..200, default 50", {}, false}},
+  router.document("GET", "/webhooks/deliveries/{endpointId}", attemptQueryDocs(),
                   "");  // a bare array of delivery records
 
   router.add(
