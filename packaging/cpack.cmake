@@ -24,10 +24,11 @@ set(CPACK_PACKAGE_DIRECTORY "${CMAKE_BINARY_DIR}/package")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 # The package is built as RelWithDebInfo (-O2 -g, then stripped): the build type every
 # figure in bench/README.md was measured with (bench/run.sh and bench/analytics.sh build
-# RelWithDebInfo; ab.sh and moderation.sh run the binaries of such a tree). `make package`
-# packages build/, which `make` configures that way, and packaging/check-deb.sh (CI)
-# refuses a tree of another type. Release (-O3) builds and passes the tests too, but it is
-# not what was measured.
+# RelWithDebInfo; ab.sh and moderation.sh run the binaries of such a tree), and the one
+# `make test` builds, so CI packages the very tree it has just tested, with no second
+# build. `make package` packages build/, which `make` configures that way, and
+# packaging/check-deb.sh (CI) refuses a tree of another type. Release (-O3) builds and
+# passes the tests too (CONTRIBUTING.md), but it is not what was measured.
 set(CPACK_STRIP_FILES ON)
 
 # Library dependencies (Poco, spdlog, libsodium, libpq, libcurl4 for the HTTP plugins...)
