@@ -10,7 +10,7 @@
 // first child, ← collapse or go to the parent, Home / End, Esc closes the panel.
 import { api } from '../api.js';
 import { dateTime, ms, num, usd, when } from '../format.js';
-import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
+import { html, useEffect, useLayoutEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { ChannelStream } from '../stream.js';
 import { Empty, ErrorBox, Icon, JsonView, ShortId, Spinner } from '../ui.js';
@@ -182,6 +182,34 @@ export function TraceView({ route }) {
     deepLinked.current = false;
   }, [selectedKey, rows.length]);
 
+  // A row that holds the focus can be taken out of the DOM when the drawn window moves
+  // (or moved among its siblings, which also drops the focus), and the focus then falls
+  // to the page, where the next key would do nothing. While the focus belongs to the
+  // grid (entered it, and left it for nothing else), it goes back to the selected row
+  // after every render.
+  const focusInGrid = useRef(false);
+  const onFocusIn = () => {
+    focusInGrid.current = true;
+  };
+  const onFocusOut = (e) => {
+    if (e.relatedTarget) focusInGrid.current = gridRef.current ? gridRef.current.contains(e.relatedTarget) : false;
+  };
+  useEffect(() => {
+    // A click elsewhere (even on nothing focusable, which moves the focus to the page)
+    // is the user leaving the grid.
+    const onPointerDown = (e) => {
+      if (gridRef.current && !gridRef.current.contains(e.target)) focusInGrid.current = false;
+    };
+    document.addEventListener('pointerdown', onPointerDown, true);
+    return () => document.removeEventListener('pointerdown', onPointerDown, true);
+  }, []);
+  useLayoutEffect(() => {
+    if (!focusInGrid.current || !selectedKey || !gridRef.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement) return;
+    gridRef.current.querySelector(`[data-key="${CSS.escape(selectedKey)}"]`)?.focus({ preventScroll: true });
+  });
+
   const onKeyDown = (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const at = index < 0 ? -1 : index;
@@ -239,7 +267,7 @@ export function TraceView({ route }) {
       <${Summary} traceId=${traceId} summary=${state.summary} sums=${sums} live=${live}
         onDownload=${() => download(traceId, state.summary, state.events)} />
       <div class="wf" role="treegrid" aria-label="Waterfall of the trace's spans" aria-rowcount=${rows.length + 1}
-        ref=${gridRef} onKeyDown=${onKeyDown} data-testid="waterfall">
+        ref=${gridRef} onKeyDown=${onKeyDown} onFocusIn=${onFocusIn} onFocusOut=${onFocusOut} data-testid="waterfall">
         <div class="wf-row wf-head" role="row" aria-rowindex="1">
           <span class="wf-name" role="columnheader">Span</span>
           <span class="wf-track" role="columnheader"><span class="sr-only">Timeline</span><${Ticks} axis=${axis} /></span>
