@@ -2,7 +2,7 @@
 // runner that shows the API's problem detail, polling while the tab is visible, badges,
 // a facts list, form fields for lists and JSON, and a delete that says what it deletes.
 import { dateTime } from './format.js';
-import { html, useEffect, useRef, useState } from './lib.js';
+import { html, useEffect, useLayoutEffect, useRef, useState } from './lib.js';
 import { CopyButton, ErrorBox, Icon } from './ui.js';
 
 // {busy, error, notice, run(fn, doneText)}: one request at a time, its error (a
@@ -84,8 +84,9 @@ export function DeleteButton({ what, consequence, onDelete, label = 'Delete' }) 
 // A card with a heading, for a create or edit form; Escape or Cancel closes it.
 export function FormCard({ title, id, onSubmit, onCancel, submitLabel, action, children }) {
   const ref = useRef(null);
-  // Opening a form puts the keyboard in its first field.
-  useEffect(() => {
+  // Opening a form puts the keyboard in its first field, in the same task that shows it
+  // (a layout effect): a key pressed as soon as the form appears already lands there.
+  useLayoutEffect(() => {
     const first = ref.current && ref.current.querySelector('input:not([disabled]), select, textarea');
     if (first) first.focus();
   }, []);
