@@ -22,7 +22,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumBin, Daemon, daemonBin, sleep } from './support.mjs';
+import {
+  CHROMIUM_ARGS, chromiumBin, consolePage, Daemon, daemonBin, signIn as signInTo, sleep, uid,
+} from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -34,8 +36,6 @@ let daemon;
 let browser;
 
 // ---------------------------------------------------------------- API set-up helpers
-
-const uid = () => `${process.pid}x${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 // The daemon runs with auth.registration=approval: the first account is the instance
 // administrator; later ones wait for its approval (approve: false leaves them waiting).
@@ -61,22 +61,6 @@ async function publishWithKey(key, body) {
 
 // ---------------------------------------------------------------- browser helpers
 
-async function consolePage(context) {
-  const page = await context.newPage();
-  page.problems = [];
-  await page.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
-    });
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
-  return page;
-}
-
 // `expected`: statuses the screen asked for on purpose (a member's 403) and shows as such;
 // the browser logs each failed fetch as a console error.
 async function cleanPage(page, what, expected = []) {
@@ -88,13 +72,7 @@ async function cleanPage(page, what, expected = []) {
   page.problems = [];
 }
 
-async function signIn(page, user, to) {
-  await page.goto(`${daemon.base}${to}`);
-  await page.getByLabel('E-mail or username').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('nav.side').waitFor({ timeout: WAIT });
-}
+const signIn = (page, user, to) => signInTo(page, daemon, user, to, WAIT);
 
 // axe-core runs through the DevTools protocol (page.evaluate), which the page's CSP does
 // not govern, so one strict page serves both checks. Whatever axe itself trips while it

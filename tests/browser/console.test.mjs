@@ -24,7 +24,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumBin, cuttableRelay, Daemon, daemonBin, sleep } from './support.mjs';
+import {
+  axeCheck as axeCheckWith, CHROMIUM_ARGS, chromiumBin, cleanPage, consolePage, cuttableRelay, Daemon, daemonBin,
+  newUser as newUserOf, signIn as signInTo, sleep, uid,
+} from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -38,15 +41,7 @@ const report = {}; // figures written next to the screenshots
 
 // ---------------------------------------------------------------- API set-up helpers
 
-const uid = () => `${process.pid}x${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function newUser(tag) {
-  const id = uid();
-  const user = { username: `${tag}_${id}`, email: `${tag}-${id}@example.test`, password: `pw-${id}-Secret!` };
-  const reg = await daemon.expect(201, 'POST', '/auth/register', user);
-  const login = await daemon.expect(200, 'POST', '/auth/login', { login: user.username, password: user.password });
-  return { ...user, orgId: reg.organizationId, token: login.access_token };
-}
+const newUser = (tag) => newUserOf(daemon, tag);
 
 async function newChannel(user, appName, channelName) {
   const app = await daemon.expect(201, 'POST', '/apps', { name: appName }, user.token);
@@ -70,51 +65,9 @@ async function publishWithKey(key, body) {
 
 // ---------------------------------------------------------------- browser helpers
 
-// A page that records CSP violations, console errors, page errors and every request URL.
-async function consolePage(context) {
-  const page = await context.newPage();
-  page.problems = [];
-  page.urls = [];
-  await page.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
-    });
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => page.urls.push(r.url()));
-  return page;
-}
-
-async function cleanPage(page, what) {
-  const csp = await page.evaluate(() => window.__csp || []);
-  assert.deepEqual(csp, [], `${what}: CSP violations`);
-  // 401s of the first refresh (no cookie yet) are expected answers, not errors of the page.
-  const problems = page.problems.filter((p) => !/status of 401/.test(p));
-  assert.deepEqual(problems, [], `${what}: console errors`);
-}
-
-async function signIn(page, user, path = '/console/live') {
-  await page.goto(`${daemon.base}${path}`);
-  await page.getByLabel('E-mail or username').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('nav.side').waitFor({ timeout: WAIT });
-}
-
-async function axeCheck(page, what) {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const result = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${what}: axe-core serious/critical findings`);
-  return result;
-}
+// The shared helpers (support.mjs), bound to this file's daemon, wait and axe-core.
+const signIn = (page, user, where = '/console/live') => signInTo(page, daemon, user, where, WAIT);
+const axeCheck = (page, what) => axeCheckWith(page, what, AXE_SOURCE);
 
 async function shot(page, name) {
   if (!SHOTS) return;

@@ -21,7 +21,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumBin, Daemon, daemonBin, sleep } from './support.mjs';
+import {
+  CHROMIUM_ARGS, chromiumBin, cleanPage, consolePage, Daemon, daemonBin, signIn as signInTo, sleep,
+} from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -72,32 +74,7 @@ function spanEvent(s, extra = {}) {
   };
 }
 
-async function consolePage(context) {
-  const page = await context.newPage();
-  page.problems = [];
-  await page.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
-  return page;
-}
-
-async function cleanPage(page, what) {
-  assert.deepEqual(await page.evaluate(() => window.__csp || []), [], `${what}: CSP violations`);
-  assert.deepEqual(page.problems.filter((p) => !/status of 401/.test(p)), [], `${what}: console errors`);
-}
-
-async function signIn(page, where) {
-  await page.goto(`${daemon.base}${where}`);
-  await page.getByLabel('E-mail or username').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('nav.side').waitFor({ timeout: WAIT });
-}
+const signIn = (page, where) => signInTo(page, daemon, user, where, WAIT);
 
 // The rows in the DOM: key, level, index among all rows, and top relative to the first row's place.
 const rendered = (page) => page.evaluate(() => {
