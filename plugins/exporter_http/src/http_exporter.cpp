@@ -15,12 +15,12 @@
 #include <agentevents/json.hpp>
 #include <agentevents/plugin.hpp>
 
-#include <chrono>
 #include <memory>
 #include <string>
 
 #include "encoders.h"
 #include "metric_aggregation.h"
+#include "time_and_ids.h"
 
 namespace {
 
@@ -68,9 +68,7 @@ class HttpExporter final : public aev::Exporter {
         return aev::Status::Permanent;
       }
       otlp::MappingOptions options;
-      options.nowUnixNano = static_cast<std::uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-              .count());
+      options.nowUnixNano = otlp::nowUnixNano();
       const auto batches = otlp::toMetrics(events, options);
       if (batches.empty()) return aev::Status::Ok;  // no event, nothing measured
       const auto metrics = otlp::metricsJson(batches, otlp::Scope{});

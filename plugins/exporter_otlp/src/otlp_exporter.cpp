@@ -10,13 +10,13 @@
 #include <agentevents/json.hpp>
 #include <agentevents/plugin.hpp>
 
-#include <chrono>
 #include <string>
 
 #include "encoders.h"
 #include "event_mapping.h"
 #include "metric_aggregation.h"
 #include "signal_url.h"
+#include "time_and_ids.h"
 
 namespace {
 
@@ -34,12 +34,6 @@ constexpr const char* kSchema = R"({
     "proxy": {"type": "string"}
   }
 })";
-
-std::uint64_t nowUnixNano() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-}
 
 // rejected_spans / rejected_log_records / rejected_data_points of an OTLP response's
 // partial_success (field 1, its field 1), in either encoding; 0 when absent or unreadable.
@@ -113,7 +107,7 @@ class OtlpExporter final : public aev::Exporter {
       return aev::Status::Permanent;
     }
     otlp::MappingOptions options = mapping_;
-    options.nowUnixNano = nowUnixNano();
+    options.nowUnixNano = otlp::nowUnixNano();
     std::vector<otlp::ResourceBatch> batches;
     std::string body;
     const std::string* url = nullptr;

@@ -1,5 +1,7 @@
 #include "time_and_ids.h"
 
+#include <chrono>
+
 namespace otlp {
 
 namespace {
@@ -109,6 +111,12 @@ std::string toHex(std::string_view raw) {
     out.push_back(digitsHex[c & 15]);
   }
   return out;
+}
+
+std::uint64_t nowUnixNano() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 }  // namespace otlp

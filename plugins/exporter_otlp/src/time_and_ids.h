@@ -19,4 +19,7 @@ std::string idBytes(std::string_view text, std::size_t bytes);
 
 std::string toHex(std::string_view raw);
 
+// The wall clock in Unix nanoseconds (observed times, a metric window's end).
+std::uint64_t nowUnixNano();
+
 }  // namespace otlp
