@@ -54,8 +54,10 @@ fi
 if [ ! -d "$root/tests/exports/node_modules/@opentelemetry/otlp-transformer" ]; then
   npm ci --prefix "$root/tests/exports" --no-audit --no-fund >/dev/null
 fi
-# The official MCP TypeScript SDK client that drives POST /mcp.
-if [ ! -d "$root/tests/mcp/node_modules/@modelcontextprotocol/sdk" ]; then
+# The official MCP TypeScript clients that drive POST /mcp: the 1.x SDK (2025 revisions)
+# and the 2.x client package (also the stateless 2026-07-28 revision).
+if [ ! -d "$root/tests/mcp/node_modules/@modelcontextprotocol/sdk" ] ||
+   [ ! -d "$root/tests/mcp/node_modules/@modelcontextprotocol/client" ]; then
   npm ci --prefix "$root/tests/mcp" --no-audit --no-fund >/dev/null
 fi
 echo "dependencies ready"

@@ -1,13 +1,53 @@
-// Drives agent-eventsd's POST /mcp with the official MCP TypeScript SDK client
-// (@modelcontextprotocol/sdk 1.x) and checks every tool against the REST answers.
+// Drives agent-eventsd's POST /mcp with an official MCP TypeScript client and checks every
+// tool against the REST answers. AEV_MCP_CLIENT_KIND picks the client and the era:
+//   sdk1            @modelcontextprotocol/sdk 1.x: the 2025 revisions (initialize handshake)
+//   client2_modern  @modelcontextprotocol/client 2.x, versionNegotiation 'auto': it probes
+//                   with server/discover and speaks the stateless 2026-07-28 revision
+//   client2_legacy  the same 2.x client in its default mode: initialize, 2025-11-25
 // Run by tests/integration/mcp/mcp_client_test.cpp, which seeds two organizations and
 // passes what it made in AEV_MCP_SEED (JSON). Prints one JSON line
 // {"ok":true,"calls":N,...} on success; exits 1 with the failures otherwise.
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 
+const kind = process.env.AEV_MCP_CLIENT_KIND ?? 'sdk1';
+
+// What differs between the two client packages: how to build a client and how each
+// reports a JSON-RPC error and an HTTP refusal.
+async function loadClient() {
+  if (kind === 'sdk1') {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport, StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+    return {
+      era: 'legacy',
+      version: '2025-11-25',
+      newClient: () => new Client({ name: 'agent-events-test', version: '1.0.0' }),
+      Transport: StreamableHTTPClientTransport,
+      isRpcError: (e, code) => e instanceof McpError && e.code === code,
+      isHttpRefusal: (e, status) => e instanceof StreamableHTTPError && e.code === status,
+    };
+  }
+  if (kind === 'client2_modern' || kind === 'client2_legacy') {
+    const mod = await import('@modelcontextprotocol/client');
+    const modern = kind === 'client2_modern';
+    return {
+      era: modern ? 'modern' : 'legacy',
+      version: modern ? '2026-07-28' : '2025-11-25',
+      newClient: () => new mod.Client({ name: 'agent-events-test', version: '1.0.0' },
+        modern ? { versionNegotiation: { mode: 'auto' } } : undefined),
+      Transport: mod.StreamableHTTPClientTransport,
+      isRpcError: (e, code) => e instanceof mod.ProtocolError && e.code === code,
+      // Without an OAuth provider the 2.x client reports a 401 with its status, and a 403 as
+      // InsufficientScopeError read from our WWW-Authenticate (scope "read").
+      isHttpRefusal: (e, status) => status === 403
+        ? e instanceof mod.InsufficientScopeError && /"read"/.test(e.message)
+        : e instanceof mod.SdkHttpError && e.status === status,
+    };
+  }
+  throw new Error(`unknown AEV_MCP_CLIENT_KIND ${kind}`);
+}
+
+const lib = await loadClient();
 const seed = JSON.parse(process.env.AEV_MCP_SEED);
 const base = seed.baseUrl;
 const mcpUrl = new URL(`${base}/mcp`);
@@ -23,8 +63,8 @@ async function check(name, fn) {
 }
 
 async function connect(headers) {
-  const client = new Client({ name: 'agent-events-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } });
+  const client = lib.newClient();
+  const transport = new lib.Transport(mcpUrl, { requestInit: { headers } });
   await client.connect(transport);
   return { client, transport };
 }
@@ -78,7 +118,17 @@ await check('initialize', async () => {
   assert.ok(client.getServerCapabilities().tools, 'tools capability');
   assert.match(client.getInstructions() ?? '', /get_context/);
   assert.equal(transport.sessionId, undefined, 'no Mcp-Session-Id');
-  await client.ping();
+  if (client.getNegotiatedProtocolVersion) assert.equal(client.getNegotiatedProtocolVersion(), lib.version, 'negotiated revision');
+  if (client.getProtocolEra) assert.equal(client.getProtocolEra(), lib.era);
+  if (lib.era === 'legacy') {
+    await client.ping();
+  } else {
+    // ping is not part of 2026-07-28: the client refuses it itself, or the server says 404 -32601.
+    await assert.rejects(client.ping());
+    const discover = client.getDiscoverResult();
+    assert.ok(discover.supportedVersions.includes('2026-07-28'), 'server/discover lists the revision');
+    assert.ok(discover.capabilities.tools, 'tools capability in discover');
+  }
 });
 
 const expectedTools = ['get_context', 'list_channels', 'search_events', 'get_event', 'list_traces', 'get_trace_summary',
@@ -265,7 +315,7 @@ await check('spend_status', async () => {
 await check('unknown tool', async () => {
   calls++;
   await assert.rejects(client.callTool({ name: 'drop_everything', arguments: {} }),
-    (e) => e instanceof McpError && e.code === -32602 && /Unknown tool/.test(e.message));
+    (e) => lib.isRpcError(e, -32602) && /Unknown tool/.test(e.message));
 });
 
 await check('output cap', async () => {
@@ -301,16 +351,16 @@ await check('output cap', async () => {
 await client.close();
 
 await check('401 without a key', async () => {
-  await assert.rejects(connect({}), (e) => e instanceof StreamableHTTPError && e.code === 401);
+  await assert.rejects(connect({}), (e) => lib.isHttpRefusal(e, 401));
 });
 await check('401 with an unknown key', async () => {
-  await assert.rejects(connect({ Authorization: 'Bearer aes_not_a_real_key' }), (e) => e instanceof StreamableHTTPError && e.code === 401);
+  await assert.rejects(connect({ Authorization: 'Bearer aes_not_a_real_key' }), (e) => lib.isHttpRefusal(e, 401));
 });
 await check('401 with a revoked key', async () => {
-  await assert.rejects(connect({ 'X-API-Key': seed.a.revokedKey }), (e) => e instanceof StreamableHTTPError && e.code === 401);
+  await assert.rejects(connect({ 'X-API-Key': seed.a.revokedKey }), (e) => lib.isHttpRefusal(e, 401));
 });
 await check('403 without the read scope', async () => {
-  await assert.rejects(connect({ Authorization: `Bearer ${seed.a.publishKey}` }), (e) => e instanceof StreamableHTTPError && e.code === 403);
+  await assert.rejects(connect({ Authorization: `Bearer ${seed.a.publishKey}` }), (e) => lib.isHttpRefusal(e, 403));
 });
 
 await check('X-API-Key works too', async () => {
@@ -333,4 +383,4 @@ if (failures.length) {
   console.error(failures.join('\n\n'));
   process.exit(1);
 }
-console.log(JSON.stringify({ ok: true, calls }));
+console.log(JSON.stringify({ ok: true, calls, kind, version: lib.version }));

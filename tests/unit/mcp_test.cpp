@@ -1,6 +1,7 @@
 // mcp/: argument checking and the generated input schema, relative windows, cursors,
 // the output cap (valid JSON, cut at a row, a cursor to the first row left out), cut
-// strings that stay valid UTF-8, protocol version negotiation.
+// strings that stay valid UTF-8, protocol version negotiation, the checks of a 2026-07-28
+// request's mirrored headers.
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include "http/context.h"
 #include "http/request.h"
 #include "mcp/listing.h"
+#include "mcp/modern_envelope.h"
 #include "mcp/protocol.h"
 #include "mcp/registry.h"
 
@@ -77,12 +79,70 @@ TEST(McpRegistry, ToolNamesAndAnnotations) {
 }
 
 TEST(McpProtocol, Negotiation) {
-  EXPECT_EQ(negotiate(std::string("2025-06-18")), "2025-06-18");
-  EXPECT_EQ(negotiate(std::string("2024-11-05")), "2025-11-25");
-  EXPECT_EQ(negotiate(std::nullopt), "2025-11-25");
+  EXPECT_EQ(negotiateLegacy(std::string("2025-06-18")), "2025-06-18");
+  EXPECT_EQ(negotiateLegacy(std::string("2024-11-05")), "2025-11-25");
+  EXPECT_EQ(negotiateLegacy(std::nullopt), "2025-11-25");
+  // initialize is the legacy handshake: it never answers the modern revision.
+  EXPECT_EQ(negotiateLegacy(std::string("2026-07-28")), "2025-11-25");
   EXPECT_TRUE(isSupported("2025-03-26"));
-  EXPECT_FALSE(isSupported("2026-07-28"));
-  EXPECT_EQ(supportedList(), "2025-11-25, 2025-06-18, 2025-03-26");
+  EXPECT_TRUE(isSupported("2026-07-28"));
+  EXPECT_FALSE(isSupported("2024-11-05"));
+  EXPECT_TRUE(isModern("2026-07-28"));
+  EXPECT_FALSE(isModern("2025-11-25"));
+  EXPECT_EQ(supportedList(), "2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26");
+}
+
+TEST(McpModernEnvelope, MirroredHeaderValues) {
+  EXPECT_EQ(decodeMirroredHeader("get_context"), "get_context");
+  // The spec's examples (streamable-http "Value Encoding").
+  EXPECT_EQ(decodeMirroredHeader("=?base64?SGVsbG8sIOS4lueVjA==?="), "Hello, 世界");
+  EXPECT_EQ(decodeMirroredHeader("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="), "=?base64?literal?=");
+  EXPECT_EQ(decodeMirroredHeader("=?BASE64?abc?="), "=?BASE64?abc?=");  // the sentinel is case-sensitive
+  EXPECT_FALSE(decodeMirroredHeader("=?base64?not base64!?="));
+  EXPECT_FALSE(decodeMirroredHeader("=?base64?/w==?="));  // 0xFF: not UTF-8
+  EXPECT_FALSE(decodeMirroredHeader(std::string("a\x01b")));
+}
+
+Poco::JSON::Object::Ptr modernParams(const std::string& name, const std::string& version = "2026-07-28") {
+  return parse(R"({"name":")" + name + R"(","_meta":{"io.modelcontextprotocol/protocolVersion":")" + version +
+               R"(","io.modelcontextprotocol/clientCapabilities":{}}})");
+}
+
+TEST(McpModernEnvelope, HeadersMustAgreeWithTheBody) {
+  const RequestHeaders ok{"2026-07-28", "tools/call", "get_context"};
+  EXPECT_FALSE(checkModernEnvelope(ok, "tools/call", modernParams("get_context"), "2026-07-28"));
+  EXPECT_FALSE(checkModernEnvelope({"2026-07-28", "tools/call", "=?base64?Z2V0X2NvbnRleHQ=?="}, "tools/call",
+                                   modernParams("get_context"), "2026-07-28"));
+  auto code = [](const std::optional<EnvelopeProblem>& p) { return p ? p->code : 0; };
+  // Missing or disagreeing headers: 400 HeaderMismatch.
+  EXPECT_EQ(code(checkModernEnvelope({"", "tools/call", "get_context"}, "tools/call", modernParams("get_context"),
+                                     "2026-07-28")),
+            rpc::kHeaderMismatch);
+  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "", "get_context"}, "tools/call", modernParams("get_context"),
+                                     "2026-07-28")),
+            rpc::kHeaderMismatch);
+  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "tools/list", "get_context"}, "tools/call",
+                                     modernParams("get_context"), "2026-07-28")),
+            rpc::kHeaderMismatch);
+  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "tools/call", ""}, "tools/call", modernParams("get_context"),
+                                     "2026-07-28")),
+            rpc::kHeaderMismatch);
+  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "tools/call", "list_alerts"}, "tools/call",
+                                     modernParams("get_context"), "2026-07-28")),
+            rpc::kHeaderMismatch);
+  EXPECT_EQ(code(checkModernEnvelope({"2025-11-25", "tools/call", "get_context"}, "tools/call",
+                                     modernParams("get_context"), "2026-07-28")),
+            rpc::kHeaderMismatch);
+  // Mcp-Name is only required where the spec requires it.
+  EXPECT_FALSE(checkModernEnvelope({"2026-07-28", "tools/list", ""}, "tools/list", modernParams("x"), "2026-07-28"));
+  // The client capabilities are required in _meta: 400 Invalid params.
+  auto bare = parse(R"({"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}})");
+  auto p = checkModernEnvelope({"2026-07-28", "tools/list", ""}, "tools/list", bare, "2026-07-28");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->status, 400);
+  EXPECT_EQ(p->code, rpc::kInvalidParams);
+  EXPECT_EQ(metaString(bare, kMetaProtocolVersion), "2026-07-28");
+  EXPECT_EQ(metaString(parse("{}"), kMetaProtocolVersion), "");
 }
 
 TEST(McpText, CutKeepsUtf8AndSaysHowMuch) {

@@ -76,6 +76,58 @@ std::string refusalText(const ApiError& e) {
   return text + ". Fix the arguments and call again.";
 }
 
+// Tool list and discovery change only with the daemon's version: ten minutes keeps a
+// rolling upgrade's new tools visible soon without a client asking on every turn.
+constexpr int kCacheTtlMs = 600000;
+
+Poco::JSON::Object::Ptr serverInfo() {
+  auto info = newObject();
+  info->set("name", "agent-events");
+  info->set("title", "agent-events");
+  info->set("version", AEV_VERSION);
+  return info;
+}
+
+Poco::JSON::Object::Ptr capabilities() {
+  auto tools = newObject();
+  tools->set("listChanged", false);
+  auto caps = newObject();
+  caps->set("tools", tools);
+  return caps;
+}
+
+// A modern result: complete (no input requested), naming the server.
+Poco::JSON::Object::Ptr completed(Poco::JSON::Object::Ptr result) {
+  result->set("resultType", "complete");
+  auto meta = newObject();
+  meta->set(kMetaServerInfo, serverInfo());
+  result->set("_meta", meta);
+  return result;
+}
+
+// The same for every caller: shared caches may keep it.
+Poco::JSON::Object::Ptr cacheable(Poco::JSON::Object::Ptr result) {
+  result->set("ttlMs", kCacheTtlMs);
+  result->set("cacheScope", "public");
+  return result;
+}
+
+bool hasCursor(const Poco::JSON::Object::Ptr& params) {
+  return params && params->has("cursor") && !params->isNull("cursor");
+}
+
+std::string unsupportedVersion(const Var& id, const std::string& requested) {
+  auto err = errorObject(rpc::kUnsupportedProtocolVersion, "Unsupported protocol version \"" + requested.substr(0, 40) +
+                                                               "\"; supported: " + supportedList());
+  auto data = newObject();
+  Poco::JSON::Array::Ptr supported = new Poco::JSON::Array;
+  for (const auto& v : supportedVersions()) supported->add(v);
+  data->set("supported", supported);
+  data->set("requested", requested.substr(0, 40));
+  err->set("data", data);
+  return envelope(id, "error", err);
+}
+
 }  // namespace
 
 Endpoint::Endpoint(http::AppContext& app, Options options)
@@ -83,12 +135,7 @@ Endpoint::Endpoint(http::AppContext& app, Options options)
 
 std::string Endpoint::errorBody(int code, const std::string& message) { return errorReply(Var(), code, message); }
 
-Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader, const std::string& body) {
-  if (!protocolHeader.empty() && !isSupported(protocolHeader))
-    return {400, errorReply(Var(), rpc::kInvalidRequest,
-                            "Unsupported MCP-Protocol-Version \"" + protocolHeader.substr(0, 40) +
-                                "\"; supported: " + supportedList())};
-  const auto version = protocolHeader.empty() ? std::string(kAssumedVersion) : protocolHeader;
+Answer Endpoint::handle(const Caller& caller, const RequestHeaders& headers, const std::string& body) {
   Var parsed;
   try {
     parsed = Poco::JSON::Parser().parse(body);
@@ -103,6 +150,7 @@ Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader,
   auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
   const bool hasId = msg->has("id");
   const Var id = hasId ? msg->get("id") : Var();
+  const bool idValid = hasId && !id.isEmpty() && (id.isString() || id.isInteger());
   if (msg->optValue<std::string>("jsonrpc", "") != "2.0")
     return {200, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: \"jsonrpc\" must be \"2.0\"")};
   if (!msg->has("method")) {
@@ -113,8 +161,11 @@ Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader,
   if (!msg->get("method").isString())
     return {200, errorReply(Var(), rpc::kInvalidRequest, "Invalid Request: \"method\" must be a string")};
   const auto method = msg->getValue<std::string>("method");
+  const auto& headerVersion = headers.protocolVersion;
+  if (!headerVersion.empty() && !isSupported(headerVersion))
+    return {400, unsupportedVersion(idValid ? id : Var(), headerVersion)};
   if (!hasId) return {202, ""};  // notifications/initialized, notifications/cancelled, ...
-  if (id.isEmpty() || !(id.isString() || id.isInteger()))
+  if (!idValid)
     return {200, errorReply(Var(), rpc::kInvalidRequest,
                             "Invalid Request: \"id\" must be a string or an integer, never null")};
   Poco::JSON::Object::Ptr params;
@@ -122,29 +173,29 @@ Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader,
     params = msg->getObject("params");
     if (!params) return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: \"params\" must be an object")};
   }
+  // The era is the request's: a modern version in the header or in params._meta.
+  const auto metaVersion = metaString(params, kMetaProtocolVersion);
+  if ((!headerVersion.empty() && isModern(headerVersion)) || !metaVersion.empty())
+    return modern(caller, headers, id, method, params, metaVersion);
+  return legacy(caller, headerVersion.empty() ? std::string(kAssumedVersion) : headerVersion, id, method, params);
+}
 
+Answer Endpoint::legacy(const Caller& caller, const std::string& version, const Var& id, const std::string& method,
+                        const Poco::JSON::Object::Ptr& params) {
   if (method == "initialize") {
     std::optional<std::string> requested;
     if (params && params->has("protocolVersion") && params->get("protocolVersion").isString())
       requested = params->getValue<std::string>("protocolVersion");
     auto result = newObject();
-    result->set("protocolVersion", negotiate(requested));
-    auto capabilities = newObject();
-    auto tools = newObject();
-    tools->set("listChanged", false);
-    capabilities->set("tools", tools);
-    result->set("capabilities", capabilities);
-    auto info = newObject();
-    info->set("name", "agent-events");
-    info->set("title", "agent-events");
-    info->set("version", AEV_VERSION);
-    result->set("serverInfo", info);
+    result->set("protocolVersion", negotiateLegacy(requested));
+    result->set("capabilities", capabilities());
+    result->set("serverInfo", serverInfo());
     result->set("instructions", kInstructions);
     return {200, envelope(id, "result", result)};
   }
   if (method == "ping") return {200, envelope(id, "result", newObject())};
   if (method == "tools/list") {
-    if (params && params->has("cursor") && !params->isNull("cursor"))
+    if (hasCursor(params))
       return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: unknown cursor (the tool list is one page)")};
     return {200, envelope(id, "result", tools_.listResult())};
   }
@@ -158,6 +209,39 @@ Answer Endpoint::handle(const Caller& caller, const std::string& protocolHeader,
   return {200, errorReply(id, rpc::kMethodNotFound,
                           "Method not found: " + method.substr(0, 80) +
                               " (this server offers initialize, ping, tools/list, tools/call)")};
+}
+
+// A 2026-07-28 request: its headers agree with its body, then one of the three methods.
+// Every result says resultType and names the server in _meta; the cacheable ones (the
+// same for every caller until the daemon is upgraded) carry ttlMs and cacheScope.
+Answer Endpoint::modern(const Caller& caller, const RequestHeaders& headers, const Var& id, const std::string& method,
+                        const Poco::JSON::Object::Ptr& params, const std::string& metaVersion) {
+  if (auto problem = checkModernEnvelope(headers, method, params, metaVersion))
+    return {problem->status, errorReply(id, problem->code, problem->message)};
+  if (method == "server/discover") {
+    auto result = newObject();
+    Poco::JSON::Array::Ptr versions = new Poco::JSON::Array;
+    for (const auto& v : supportedVersions()) versions->add(v);
+    result->set("supportedVersions", versions);
+    result->set("capabilities", capabilities());
+    result->set("instructions", kInstructions);
+    return {200, envelope(id, "result", cacheable(completed(result)))};
+  }
+  if (method == "tools/list") {
+    if (hasCursor(params))
+      return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: unknown cursor (the tool list is one page)")};
+    return {200, envelope(id, "result", cacheable(completed(tools_.listResult())))};
+  }
+  if (method == "tools/call") {
+    int rpcError = 0;
+    std::string rpcMessage;
+    auto result = callTool(caller, metaVersion, params, rpcError, rpcMessage);
+    if (rpcError) return {200, errorReply(id, rpcError, rpcMessage)};
+    return {200, envelope(id, "result", completed(result))};
+  }
+  return {404, errorReply(id, rpc::kMethodNotFound,
+                          "Method not found: " + method.substr(0, 80) + " (" + kModernVersion +
+                              " requests may call server/discover, tools/list, tools/call)")};
 }
 
 Poco::JSON::Object::Ptr Endpoint::callTool(const Caller& caller, const std::string& version,

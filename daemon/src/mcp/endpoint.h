@@ -1,12 +1,16 @@
 #pragma once
-// The JSON-RPC side of POST /mcp (legacy Streamable HTTP, stateless): one request per
-// POST, answered with one JSON object. initialize, ping, tools/list and tools/call;
-// notifications and client responses are accepted (202). No session is kept, so any
-// node answers any request, before or after a restart. HTTP concerns (origin, auth,
-// rate, body size) are the route's.
+// The JSON-RPC side of POST /mcp (Streamable HTTP, stateless): one request per POST,
+// answered with one JSON object. Each request is served in the era it opens:
+// - legacy (2025-xx, or no version): initialize, ping, tools/list, tools/call;
+// - modern (2026-07-28: the version in params._meta and the header): server/discover,
+//   tools/list, tools/call, each checked against its mirrored headers first.
+// Notifications and client responses are accepted (202). No session is kept, so any node
+// answers any request, before or after a restart. HTTP concerns (origin, auth, rate, body
+// size) are the route's.
 #include <string>
 
 #include "audit/actor.h"
+#include "mcp/modern_envelope.h"
 #include "mcp/options.h"
 #include "mcp/registry.h"
 
@@ -35,14 +39,17 @@ class Endpoint {
  public:
   Endpoint(http::AppContext& app, Options options);
 
-  // `protocolHeader`: MCP-Protocol-Version as sent ("" when absent).
-  Answer handle(const Caller& caller, const std::string& protocolHeader, const std::string& body);
+  Answer handle(const Caller& caller, const RequestHeaders& headers, const std::string& body);
   // A JSON-RPC error object without id, for answers the route gives before parsing.
   static std::string errorBody(int code, const std::string& message);
 
   const Options& options() const { return options_; }
 
  private:
+  Answer legacy(const Caller& caller, const std::string& version, const Poco::Dynamic::Var& id,
+                const std::string& method, const Poco::JSON::Object::Ptr& params);
+  Answer modern(const Caller& caller, const RequestHeaders& headers, const Poco::Dynamic::Var& id,
+                const std::string& method, const Poco::JSON::Object::Ptr& params, const std::string& metaVersion);
   Poco::JSON::Object::Ptr callTool(const Caller& caller, const std::string& version, Poco::JSON::Object::Ptr params,
                                    int& rpcError, std::string& rpcMessage);
 

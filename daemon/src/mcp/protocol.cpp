@@ -5,7 +5,7 @@
 namespace aev::mcp {
 
 const std::vector<std::string>& supportedVersions() {
-  static const std::vector<std::string> versions = {"2025-11-25", "2025-06-18", "2025-03-26"};
+  static const std::vector<std::string> versions = {kModernVersion, "2025-11-25", "2025-06-18", "2025-03-26"};
   return versions;
 }
 
@@ -14,14 +14,17 @@ bool isSupported(const std::string& version) {
   return std::find(all.begin(), all.end(), version) != all.end();
 }
 
+// Revision identifiers are dates, so they compare as strings.
+bool isModern(const std::string& version) { return version >= kModernVersion; }
+
 std::string supportedList() {
   std::string out;
   for (const auto& v : supportedVersions()) out += (out.empty() ? "" : ", ") + v;
   return out;
 }
 
-std::string negotiate(const std::optional<std::string>& requested) {
-  return requested && isSupported(*requested) ? *requested : kLatestVersion;
+std::string negotiateLegacy(const std::optional<std::string>& requested) {
+  return requested && isSupported(*requested) && !isModern(*requested) ? *requested : kLatestLegacyVersion;
 }
 
 }  // namespace aev::mcp

@@ -1,7 +1,10 @@
-// The official MCP TypeScript client (@modelcontextprotocol/sdk 1.x, tests/mcp/client.mjs)
-// against the daemon: connect, tools/list, every tool compared with its REST answer, an
+// The official MCP TypeScript clients (tests/mcp/client.mjs) against the daemon, once per
+// client and era: @modelcontextprotocol/sdk 1.x (2025-11-25), @modelcontextprotocol/client
+// 2.x negotiating the stateless 2026-07-28 revision, and the same 2.x client in its default
+// legacy mode. Each run: connect, tools/list, every tool compared with its REST answer, an
 // isError case per tool, 401/403, another organization's ids invisible, the output cap
-// with cursors; then every tools/call found in the audit log with source "mcp".
+// with cursors; then every tools/call found in the audit log with source "mcp" and the
+// revision the client spoke.
 #include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
 
@@ -21,13 +24,13 @@ std::string jsonText(const Poco::Dynamic::Var& v) {
   return out.str();
 }
 
-class McpClientApi : public McpTest {
+class McpClientApi : public McpTest, public ::testing::WithParamInterface<const char*> {
  protected:
   // The suite makes ~100 requests with one key within a minute.
   static void SetUpTestSuite() { startDaemon(options({{"mcp.rate_limit_per_minute", "1000"}})); }
 
   // Runs tests/mcp/client.mjs (AEV_NODE, AEV_MCP_CLIENT from CTest); its last line.
-  static std::string runClient(const std::string& seedJson) {
+  static std::string runClient(const std::string& kind, const std::string& seedJson) {
     const char* node = std::getenv("AEV_NODE");
     const char* script = std::getenv("AEV_MCP_CLIENT");
     if (!node || !*node || !script || !*script)
@@ -39,7 +42,8 @@ class McpClientApi : public McpTest {
       std::fwrite(seedJson.data(), 1, seedJson.size(), f);
       std::fclose(f);
     }
-    const std::string command = "AEV_MCP_SEED=\"$(cat " + seedFile + ")\" " + node + " " + script + " 2>&1";
+    const std::string command =
+        "AEV_MCP_CLIENT_KIND=" + kind + " AEV_MCP_SEED=\"$(cat " + seedFile + ")\" " + node + " " + script + " 2>&1";
     std::string out;
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) throw std::runtime_error("cannot run node");
@@ -67,7 +71,7 @@ class McpClientApi : public McpTest {
   }
 };
 
-TEST_F(McpClientApi, OfficialClientCallsEveryToolAndEachCallIsAudited) {
+TEST_P(McpClientApi, OfficialClientCallsEveryToolAndEachCallIsAudited) {
   auto a = seedOrg("mcpa", 60);
   auto b = seedOrg("mcpb", 0);
   const auto base = recentBase();
@@ -77,8 +81,9 @@ TEST_F(McpClientApi, OfficialClientCallsEveryToolAndEachCallIsAudited) {
                    {"a", orgJson(a)},
                    {"b", orgJson(b)}});
   std::string result;
-  ASSERT_NO_THROW(result = runClient(jsonText(seed))) << result;
+  ASSERT_NO_THROW(result = runClient(GetParam(), jsonText(seed))) << result;
   auto summary = Poco::JSON::Parser().parse(result).extract<Poco::JSON::Object::Ptr>();
+  const auto version = summary->getValue<std::string>("version");
   const auto calls = summary->getValue<int>("calls");
   ASSERT_GT(calls, 40);
 
@@ -98,6 +103,7 @@ TEST_F(McpClientApi, OfficialClientCallsEveryToolAndEachCallIsAudited) {
     EXPECT_EQ(strField(m, "apiKeyId"), std::to_string(a.readKey.id));
     EXPECT_TRUE(m->has("durationMs") && m->has("rows") && m->has("truncated") && m->has("arguments"));
     EXPECT_LE(strField(m, "arguments").size(), 320u);
+    EXPECT_EQ(strField(m, "protocolVersion"), version);
     const auto outcome = strField(m, "outcome");
     isErrors += outcome == "isError";
     unknown += outcome == "-32602";
@@ -108,6 +114,9 @@ TEST_F(McpClientApi, OfficialClientCallsEveryToolAndEachCallIsAudited) {
   ASSERT_STATUS(auditB, 200);
   EXPECT_EQ(objects(listOf(auditB)).size(), 2u);  // B's own two calls
 }
+
+INSTANTIATE_TEST_SUITE_P(Clients, McpClientApi, ::testing::Values("sdk1", "client2_modern", "client2_legacy"),
+                         [](const auto& info) { return std::string(info.param); });
 
 }  // namespace
 }  // namespace aev::testing

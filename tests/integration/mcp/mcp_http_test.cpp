@@ -87,7 +87,9 @@ TEST_F(McpHttpApi, OriginMustBeAllowed) {
 TEST_F(McpHttpApi, UnsupportedProtocolVersionIs400NamingTheSupportedOnes) {
   auto r = rpc(readKey(), call(1, "ping"), {{"MCP-Protocol-Version", "2024-11-05"}});
   ASSERT_STATUS(r, 400);
-  EXPECT_NE(r.body.find("2025-11-25, 2025-06-18, 2025-03-26"), std::string::npos) << r.body;
+  // The code a dual-era server gives (-32022 UnsupportedProtocolVersion), with the list.
+  EXPECT_EQ(errorCode(r), -32022);
+  EXPECT_NE(r.body.find("2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26"), std::string::npos) << r.body;
   for (const char* v : {"2025-11-25", "2025-06-18", "2025-03-26"})
     EXPECT_STATUS(rpc(readKey(), call(1, "ping"), {{"MCP-Protocol-Version", v}}), 200);
 }

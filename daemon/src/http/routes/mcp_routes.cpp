@@ -107,7 +107,8 @@ void registerMcpRoutes(Router& router, AppContext& ctx, const mcp::Options& opti
         caller.actor.source = "mcp";
         caller.baseUrl = req.baseUrl;
         caller.userAgent = req.header("user-agent");
-        auto answer = endpoint->handle(caller, req.header("mcp-protocol-version"), req.body);
+        auto answer = endpoint->handle(
+            caller, {req.header("mcp-protocol-version"), req.header("mcp-method"), req.header("mcp-name")}, req.body);
         Response r;
         r.status = answer.status;
         if (answer.body.empty()) {
@@ -118,8 +119,9 @@ void registerMcpRoutes(Router& router, AppContext& ctx, const mcp::Options& opti
         }
         return r;
       },
-      "Model Context Protocol (Streamable HTTP, stateless, JSON answers): read-only tools over this organization's "
-      "events, traces, analytics, moderation, alerts and spend. API key with read.",
+      "Model Context Protocol (Streamable HTTP, stateless, JSON answers; revisions 2026-07-28 and 2025-11-25 to "
+      "2025-03-26): read-only tools over this organization's events, traces, analytics, moderation, alerts and spend. "
+      "API key with read.",
       "mcp");
 }
 
