@@ -173,9 +173,11 @@ Answer Endpoint::handle(const Caller& caller, const RequestHeaders& headers, con
     params = msg->getObject("params");
     if (!params) return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: \"params\" must be an object")};
   }
-  // The era is the request's: a modern version in the header or in params._meta.
+  // The era is the request's: a modern version in the header, or a _meta version the
+  // header does not repeat (then the modern checks refuse it as a mismatch). A legacy
+  // request whose _meta merely repeats its legacy header stays legacy.
   const auto metaVersion = metaString(params, kMetaProtocolVersion);
-  if ((!headerVersion.empty() && isModern(headerVersion)) || !metaVersion.empty())
+  if ((!headerVersion.empty() && isModern(headerVersion)) || (!metaVersion.empty() && metaVersion != headerVersion))
     return modern(caller, headers, id, method, params, metaVersion);
   return legacy(caller, headerVersion.empty() ? std::string(kAssumedVersion) : headerVersion, id, method, params);
 }

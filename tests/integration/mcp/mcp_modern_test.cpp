@@ -191,6 +191,10 @@ TEST_F(McpModernHttpApi, BothErasOnOneEndpointDecidedPerRequest) {
   EXPECT_FALSE(json(r)->getObject("result")->has("ttlMs"));
   r = rpc(readKey(), call(4, "ping"), {{"MCP-Protocol-Version", "2025-06-18"}});
   EXPECT_EQ(r.body, R"({"jsonrpc":"2.0","id":4,"result":{}})");
+  // A legacy request whose _meta repeats its legacy header is still legacy.
+  r = rpc(readKey(), call(5, "ping", R"({"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18"}})"),
+          {{"MCP-Protocol-Version", "2025-06-18"}});
+  EXPECT_EQ(r.body, R"({"jsonrpc":"2.0","id":5,"result":{}})");
 }
 
 }  // namespace
