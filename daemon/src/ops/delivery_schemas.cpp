@@ -25,6 +25,15 @@ const std::map<std::string, std::string>& deliverySchemas() {
     "disabledReason": {"type": ["string", "null"]},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
   }})json"},
+      {"WebhookEndpointPage", R"json({
+  "title": "WebhookEndpointPage", "type": "object", "required": ["data", "meta"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"$ref": "WebhookEndpoint.json"}},
+    "meta": {"type": "object", "required": ["total", "page", "limit", "totalPages"],
+      "properties": {"total": {"type": "integer"}, "page": {"type": "integer"}, "limit": {"type": "integer"},
+        "totalPages": {"type": "integer"}}}
+  }})json"},
       {"ExportDestination", R"json({
   "title": "ExportDestination", "type": "object",
   "required": ["id", "destinationId", "orgId", "name", "kind", "endpointUrl", "envSlug", "signals", "eventTypeFilter",

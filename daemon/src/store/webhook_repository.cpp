@@ -92,6 +92,39 @@ std::vector<WebhookEndpointRecord> WebhookRepository::listForChannel(Connection&
   return out;
 }
 
+EndpointPage WebhookRepository::list(Connection& c, const EndpointFilter& f, std::int64_t offset,
+                                     std::int64_t limit) {
+  Params params{f.orgId};
+  std::string where = " WHERE org_id = ?";
+  if (f.channelId) {
+    where += " AND channel_id = ?";
+    params.emplace_back(*f.channelId);
+  }
+  if (f.appId) {
+    where += " AND channel_id IN (SELECT id FROM channels WHERE org_id = ? AND app_id = ?)";
+    params.emplace_back(f.orgId);
+    params.emplace_back(*f.appId);
+  }
+  if (f.active) {
+    where += " AND active = ?";
+    params.emplace_back(std::int64_t{*f.active ? 1 : 0});
+  }
+  params.emplace_back(limit);
+  params.emplace_back(offset);
+  // The page is LEFT JOINed to a single row so that the total still comes back when the
+  // page is past the end (one row, its endpoint columns NULL).
+  EndpointPage out;
+  for (const auto& r : c.query(std::string("WITH matching AS (SELECT ") + kColumns + " FROM webhook_endpoints" + where +
+                                   "), page AS (SELECT * FROM matching ORDER BY id LIMIT ? OFFSET ?) "
+                                   "SELECT (SELECT COUNT(*) FROM matching) AS total, page.* "
+                                   "FROM (SELECT 1 AS one) head LEFT JOIN page ON 1 = 1 ORDER BY page.id",
+                               params)) {
+    out.total = r.i64("total");
+    if (r.optI64("id")) out.data.push_back(fromRow(r));
+  }
+  return out;
+}
+
 bool WebhookRepository::remove(Connection& c, std::int64_t orgId, std::int64_t id) {
   return c.exec("DELETE FROM webhook_endpoints WHERE org_id = ? AND id = ?", {orgId, id}) > 0;
 }

@@ -28,6 +28,20 @@ struct WebhookEndpointRecord {
   std::int64_t updatedAt = 0;
 };
 
+// The organization's endpoints that GET /webhooks/endpoints lists: every one, or those of
+// one channel, of one app's channels, active or not.
+struct EndpointFilter {
+  std::int64_t orgId = 0;
+  std::optional<std::int64_t> channelId;
+  std::optional<std::int64_t> appId;
+  std::optional<bool> active;
+};
+
+struct EndpointPage {
+  std::vector<WebhookEndpointRecord> data;  // oldest first (by id), as listForChannel
+  std::int64_t total = 0;                   // every endpoint the filter keeps
+};
+
 class WebhookRepository {
  public:
   std::int64_t insert(Connection& c, const WebhookEndpointRecord& e);
@@ -36,6 +50,8 @@ class WebhookRepository {
   std::optional<WebhookEndpointRecord> find(Connection& c, std::int64_t orgId, std::int64_t id);
   std::optional<WebhookEndpointRecord> findForIngest(Connection& c, std::int64_t id);
   std::vector<WebhookEndpointRecord> listForChannel(Connection& c, std::int64_t orgId, std::int64_t channelId);
+  // One page of the filter's endpoints and their total, in one statement.
+  EndpointPage list(Connection& c, const EndpointFilter& f, std::int64_t offset, std::int64_t limit);
   bool remove(Connection& c, std::int64_t orgId, std::int64_t id);
   bool channelInOrg(Connection& c, std::int64_t orgId, std::int64_t channelId);
 

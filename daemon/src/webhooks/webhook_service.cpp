@@ -115,6 +115,11 @@ std::vector<store::WebhookEndpointRecord> WebhookService::listForChannel(std::in
   return endpoints_.listForChannel(*conn, orgId, channelId);
 }
 
+store::EndpointPage WebhookService::list(const store::EndpointFilter& filter, std::int64_t page, std::int64_t limit) {
+  auto conn = db_.acquire();
+  return endpoints_.list(*conn, filter, (page - 1) * limit, limit);
+}
+
 store::WebhookEndpointRecord WebhookService::get(std::int64_t orgId, std::int64_t endpointId) {
   auto conn = db_.acquire();
   auto found = endpoints_.find(*conn, orgId, endpointId);

@@ -55,6 +55,9 @@ class WebhookService {
   // The record with the secret in clear (shown once); the store holds it sealed.
   store::WebhookEndpointRecord create(std::int64_t orgId, const EndpointInput& input, const audit::Actor& actor);
   std::vector<store::WebhookEndpointRecord> listForChannel(std::int64_t orgId, std::int64_t channelId);
+  // Page `page` (from 1) of the organization's endpoints the filter keeps. A channel or
+  // app of another organization is not an error here: it matches nothing.
+  store::EndpointPage list(const store::EndpointFilter& filter, std::int64_t page, std::int64_t limit);
   store::WebhookEndpointRecord get(std::int64_t orgId, std::int64_t endpointId);
   store::WebhookEndpointRecord update(std::int64_t orgId, std::int64_t endpointId, const EndpointInput& input,
                                       const audit::Actor& actor);

@@ -4,6 +4,9 @@
 // and with private addresses off a loopback receiver is refused at creation.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
+
 #include "integration/delivery/delivery_support.h"
 
 namespace aev::testing {
@@ -144,11 +147,124 @@ TEST_F(WebhookEndpointsApi, IngestIsRefusedToClients) {
   EXPECT_EQ(intField(ok.object(), "pending"), 0);
 }
 
+// GET /webhooks/endpoints: the organization's endpoints in one list, whatever the channel.
+std::vector<std::int64_t> listedIds(const Tenant& t, const std::string& query = "") {
+  auto r = t.http.get("/webhooks/endpoints" + query);
+  if (r.status != 200) throw std::runtime_error("GET /webhooks/endpoints" + query + ": " + r.describe());
+  std::vector<std::int64_t> ids;
+  for (const auto& e : objects(r.object()->getArray("data"))) ids.push_back(intField(e, "id"));
+  return ids;
+}
+
+TEST_F(WebhookEndpointsApi, OrganizationListIsTheUnionOfTheChannelListsAndFilters) {
+  auto t = newTenant("whall");
+  auto other = newTenant("whallother");
+  HttpReceiver receiver;
+  const auto appA = createApp(t);
+  const auto appB = createApp(t);
+  const auto a1 = createChannel(t, appA);
+  const auto a2 = createChannel(t, appA);
+  const auto b1 = createChannel(t, appB);
+  const auto quiet = createChannel(t, appB);  // no endpoint
+  const auto e1 = intField(createEndpoint(t, a1, receiver.url("/1")), "id");
+  const auto e2 = intField(createEndpoint(t, a1, receiver.url("/2")), "id");
+  const auto e3 = intField(createEndpoint(t, a2, receiver.url("/3")), "id");
+  const auto e4 = intField(createEndpoint(t, b1, receiver.url("/4")), "id");
+  ASSERT_STATUS(t.http.patch("/webhooks/endpoints/" + std::to_string(e4), obj({{"active", false}})), 200);
+  const auto theirs = intField(createEndpoint(other, newChannel(other), receiver.url("/theirs")), "id");
+
+  // The envelope and each record, as the per-channel list shows them (never the secret).
+  auto r = t.http.get("/webhooks/endpoints");
+  ASSERT_STATUS(r, 200);
+  auto body = r.object();
+  EXPECT_EQ(strField(body, "$schema"), schemaBase() + "WebhookEndpointPage.json");
+  auto meta = body->getObject("meta");
+  EXPECT_EQ(intField(meta, "total"), 4);
+  EXPECT_EQ(intField(meta, "page"), 1);
+  EXPECT_EQ(intField(meta, "limit"), 20);
+  EXPECT_EQ(intField(meta, "totalPages"), 1);
+  EXPECT_EQ(r.body.find("\"secret\""), std::string::npos);
+  std::set<std::int64_t> listed;
+  for (const auto& e : objects(body->getArray("data"))) {
+    listed.insert(intField(e, "id"));
+    EXPECT_EQ(strField(e, "$schema"), schemaBase() + "WebhookEndpoint.json");
+  }
+  std::set<std::int64_t> perChannel;
+  for (auto ch : {a1, a2, b1, quiet}) {
+    auto one = t.http.get("/webhooks/endpoints/channel/" + std::to_string(ch));
+    ASSERT_STATUS(one, 200);
+    for (const auto& e : objects(one.array())) perChannel.insert(intField(e, "id"));
+  }
+  EXPECT_EQ(listed, perChannel);
+  EXPECT_EQ(listedIds(t), (std::vector<std::int64_t>{e1, e2, e3, e4}));
+  // Each record is the per-channel list's record, field for field.
+  auto fromChannel = objects(t.http.get("/webhooks/endpoints/channel/" + std::to_string(a2)).array()).front();
+  for (const auto& e : objects(body->getArray("data"))) {
+    if (intField(e, "id") != e3) continue;
+    std::ostringstream a, b;
+    e->stringify(a);
+    fromChannel->stringify(b);
+    EXPECT_EQ(a.str(), b.str());
+  }
+
+  // Filters, alone and together.
+  EXPECT_EQ(listedIds(t, "?channelId=" + std::to_string(a1)), (std::vector<std::int64_t>{e1, e2}));
+  EXPECT_EQ(listedIds(t, "?channelId=" + std::to_string(quiet)), std::vector<std::int64_t>{});
+  EXPECT_EQ(listedIds(t, "?appId=" + std::to_string(appA)), (std::vector<std::int64_t>{e1, e2, e3}));
+  EXPECT_EQ(listedIds(t, "?appId=" + std::to_string(appB)), std::vector<std::int64_t>{e4});
+  EXPECT_EQ(listedIds(t, "?active=false"), std::vector<std::int64_t>{e4});
+  EXPECT_EQ(listedIds(t, "?active=true"), (std::vector<std::int64_t>{e1, e2, e3}));
+  EXPECT_EQ(listedIds(t, "?active=true&appId=" + std::to_string(appB)), std::vector<std::int64_t>{});
+  EXPECT_EQ(listedIds(t, "?appId=" + std::to_string(appA) + "&channelId=" + std::to_string(a2)),
+            std::vector<std::int64_t>{e3});
+  EXPECT_EQ(listedIds(t, "?appId=" + std::to_string(appB) + "&channelId=" + std::to_string(a2)),
+            std::vector<std::int64_t>{});
+  EXPECT_EQ(listedIds(t, "?channelId=&appId="), (std::vector<std::int64_t>{e1, e2, e3, e4}));  // empty: no filter
+
+  // Pages: the total stays, a page past the end is empty.
+  EXPECT_EQ(listedIds(t, "?limit=3"), (std::vector<std::int64_t>{e1, e2, e3}));
+  EXPECT_EQ(listedIds(t, "?limit=3&page=2"), std::vector<std::int64_t>{e4});
+  auto past = t.http.get("/webhooks/endpoints?limit=3&page=9");
+  ASSERT_STATUS(past, 200);
+  EXPECT_EQ(past.object()->getArray("data")->size(), 0u);
+  EXPECT_EQ(intField(past.object()->getObject("meta"), "total"), 4);
+  EXPECT_EQ(intField(past.object()->getObject("meta"), "totalPages"), 2);
+
+  // Another organization's endpoints never appear, and its ids filter nothing in.
+  EXPECT_EQ(listedIds(other), std::vector<std::int64_t>{theirs});
+  EXPECT_EQ(listedIds(other, "?channelId=" + std::to_string(a1)), std::vector<std::int64_t>{});
+  EXPECT_EQ(listedIds(other, "?appId=" + std::to_string(appA)), std::vector<std::int64_t>{});
+  EXPECT_EQ(intField(other.http.get("/webhooks/endpoints").object()->getObject("meta"), "total"), 1);
+
+  // Bad filters and pages: a 422 naming the parameter, nothing listed.
+  for (const auto& [query, where] : std::vector<std::pair<std::string, std::string>>{
+           {"?channelId=abc", "query.channelId"}, {"?channelId=0", "query.channelId"}, {"?appId=-3", "query.appId"},
+           {"?appId=1.5", "query.appId"}, {"?active=yes", "query.active"}, {"?active=1", "query.active"},
+           {"?limit=0", "query.limit"}, {"?limit=101", "query.limit"}, {"?page=0", "query.page"}}) {
+    auto bad = t.http.get("/webhooks/endpoints" + query);
+    ASSERT_TRUE(IsProblem(bad, 422)) << query;
+    EXPECT_EQ(errorLocations(bad), std::vector<std::string>{where}) << query << " " << bad.body;
+  }
+  EXPECT_TRUE(IsProblem(anon().get("/webhooks/endpoints"), 401));
+}
+
 TEST_F(WebhookEndpointsApi, RoutesAreDocumented) {
   auto doc = anon().get("/openapi.json");
   ASSERT_STATUS(doc, 200);
   for (const char* p : {"/webhooks/endpoints", "/webhooks/deliveries/{endpointId}", "/webhooks/ingest/{endpointId}"})
     EXPECT_NE(doc.body.find(p), std::string::npos) << p;
+  // The organization-wide list: a get with its filters and its list schema.
+  auto list = doc.object()->getObject("paths")->getObject("/webhooks/endpoints");
+  ASSERT_TRUE(list && list->has("get")) << doc.body.substr(0, 200);
+  std::ostringstream get;
+  list->getObject("get")->stringify(get);
+  for (const char* p : {"\"channelId\"", "\"appId\"", "\"active\"", "\"page\"", "\"limit\"", "WebhookEndpointPage"})
+    EXPECT_NE(get.str().find(p), std::string::npos) << p << " in " << get.str();
+  ASSERT_STATUS(anon().get("/schemas/WebhookEndpointPage.json"), 200);
+  // The per-channel list stays a bare array of the same records.
+  auto perChannel = anon().get("/schemas/WebhookEndpointList.json");
+  ASSERT_STATUS(perChannel, 200);
+  EXPECT_EQ(strField(perChannel.object(), "type"), "array");
   ASSERT_STATUS(anon().get("/schemas/WebhookEndpoint.json"), 200);
   ASSERT_STATUS(anon().get("/schemas/ExportDestination.json"), 200);
 }

@@ -1,4 +1,4 @@
-// Delivery, in the manner of Svix's portal: webhook endpoints (per channel) and export
+// Delivery, in the manner of Svix's portal: webhook endpoints (of every channel) and export
 // destinations; create, edit, disable, delete; each one's delivery attempts filtered by
 // the daemon by outcome and status class, redelivery of a webhook message, and a destination's test
 // call. The signing secret is shown once, at creation; header values never.
@@ -19,11 +19,21 @@ const CLASSES = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4x
 const OUTCOME_KIND = { delivered: 'ok', retrying: 'warn', failed: 'err' };
 const SIGNALS = ['traces', 'logs', 'metrics'];
 
+// Every endpoint of the organization in one request (GET /webhooks/endpoints, pages of
+// 100), beside the channels that name them.
+async function allEndpoints() {
+  const out = [];
+  for (let page = 1; ; page += 1) {
+    const { data, meta } = await api.get('/webhooks/endpoints', { limit: 100, page });
+    out.push(...data);
+    if (page >= meta.totalPages) return out;
+  }
+}
+
 async function loadWebhooks() {
-  const { channels } = await loadChannels();
-  const lists = await Promise.all(channels.map((c) => api.get(`/webhooks/endpoints/channel/${c.id}`)));
+  const [{ channels }, endpoints] = await Promise.all([loadChannels(), allEndpoints()]);
   const byId = Object.fromEntries(channels.map((c) => [c.id, c]));
-  return { channels, endpoints: lists.flat().map((e) => ({ ...e, channel: byId[e.channelId] })) };
+  return { channels, endpoints: endpoints.map((e) => ({ ...e, channel: byId[e.channelId] })) };
 }
 
 function EndpointState({ e }) {

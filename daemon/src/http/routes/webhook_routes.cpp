@@ -4,6 +4,7 @@
 // member manages them, as with apps and channels; another organization's endpoint is a 404.
 #include <Poco/JSON/Array.h>
 
+#include <limits>
 #include <set>
 
 #include "auth/authenticator.h"
@@ -80,6 +81,20 @@ webhooks::EndpointInput endpointInput(BodyReader& body, bool creating) {
   return in;
 }
 
+// The filters of GET /webhooks/endpoints; a malformed one is a 422 naming it.
+store::EndpointFilter endpointFilter(const Request& req, std::int64_t orgId) {
+  constexpr auto kMaxId = std::numeric_limits<std::int64_t>::max();
+  store::EndpointFilter f;
+  f.orgId = orgId;
+  if (auto v = req.queryFilter("channelId")) f.channelId = queryInt(v, "channelId", 0, 1, kMaxId);
+  if (auto v = req.queryFilter("appId")) f.appId = queryInt(v, "appId", 0, 1, kMaxId);
+  if (auto v = req.queryFilter("active")) {
+    if (*v != "true" && *v != "false") throw errors::invalidField("query.active", "must be true or false", *v);
+    f.active = *v == "true";
+  }
+  return f;
+}
+
 }  // namespace
 
 void registerWebhookRoutes(Router& router, AppContext& ctx) {
@@ -98,6 +113,31 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
       "The response carries the signing secret; it is never shown again.",
       "webhooks");
   router.document("POST", "/webhooks/endpoints", {}, "WebhookEndpoint");
+
+  router.add(
+      "GET", "/webhooks/endpoints",
+      [&ctx](Request& req) {
+        const auto orgId = actingUser(ctx, req).orgId;
+        const auto page = queryInt(req.queryParam("page"), "page", 1, 1, 1000000000);
+        const auto limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
+        const auto result = ctx.webhooks->list(endpointFilter(req, orgId), page, limit);
+        auto obj = withSchema(req.baseUrl, "WebhookEndpointPage");
+        Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
+        for (const auto& e : result.data) data->add(endpointJson(req.baseUrl, e, false));
+        obj->set("data", data);
+        obj->set("meta", pageMeta(result.total, page, limit));
+        return Response::json(200, obj);
+      },
+      "Webhook endpoints of the whole organization (without their secrets), oldest first, paginated; optionally "
+      "of one channel, of one app's channels, active or not.",
+      "webhooks");
+  router.document("GET", "/webhooks/endpoints",
+                  {{"channelId", "string", "only this channel's endpoints", {}, false},
+                   {"appId", "string", "only the endpoints of this app's channels", {}, false},
+                   {"active", "string", "only active (true) or disabled (false) endpoints", {"true", "false"}, false},
+                   {"page", "integer", "default 1", {}, false},
+                   {"limit", "integer", "1 to 100, default 20", {}, false}},
+                  "WebhookEndpointPage");
 
   router.add(
       "GET", "/webhooks/endpoints/channel/{channelId}",
