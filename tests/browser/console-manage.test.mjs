@@ -4,9 +4,11 @@
 //   - delivery: create a webhook endpoint (at a loopback receiver this test runs) in the
 //     console, see its secret once, publish, watch the attempt appear, redeliver it and see
 //     the second attempt (same webhook-id at the receiver); filters by outcome and status
-//     class; an export destination created, tested and disabled
+//     class; the endpoints of every channel listed from one request; an export destination
+//     created, tested and disabled
 //   - moderation: a rule created in the console blocks in "try it" at once; a published
-//     event's violation appears in the live feed and in the rule's count
+//     event's violation appears in the live feed and in the rule's count (every rule's
+//     count from one polled report, never a request per rule)
 //   - spend: a policy created with a three-rung ladder; after spending, the bar shows the
 //     percentage, the rung in force and the next one; the check answers for a model
 //   - alerts: a rule created in the console fires; its history shows the notification it
@@ -201,6 +203,31 @@ test('delivery: create an endpoint, see its secret once, watch a delivery, redel
   await context.close();
 });
 
+test('delivery: the endpoints of every channel come in one request', { timeout: 60_000 }, async () => {
+  // A second app with three channels, two of them with an endpoint (made through the API).
+  const app = await daemon.expect(201, 'POST', '/apps', { name: 'billing-bot' }, alice.token);
+  const chans = [];
+  for (const name of ['invoices', 'refunds', 'disputes']) chans.push(await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name }, alice.token));
+  for (const c of chans.slice(0, 2)) await daemon.expect(201, 'POST', '/webhooks/endpoints', { url: hooks.url(`/ok/${c.name}`), channelId: c.id }, alice.token);
+  const all = (await daemon.expect(200, 'GET', '/webhooks/endpoints?limit=100', undefined, alice.token)).data;
+  assert.equal(all.length, 4, 'the two of the first test and these two');
+
+  const { context, page } = await newPage();
+  await signIn(page, daemon, alice, `/console/delivery?org=${alice.orgId}`);
+  await page.locator('tr[data-endpoint-id]').nth(all.length - 1).waitFor({ timeout: WAIT });
+  await sleep(300);
+  const shown = await page.$$eval('tr[data-endpoint-id]', (trs) => trs.map((tr) => Number(tr.dataset.endpointId)));
+  assert.deepEqual(shown, all.map((e) => e.id));
+  const table = await page.getByRole('table', { name: 'Webhook endpoints' }).innerText();
+  assert.match(table, /billing-bot \/ invoices[\s\S]*billing-bot \/ refunds/);
+  assert.ok(!table.includes(BOB), "another organization's endpoint");
+  // Four channels, one request (it was one per channel).
+  const asked = page.urls.map((u) => new URL(u)).filter((u) => u.pathname.startsWith('/webhooks/'));
+  assert.deepEqual(asked.map((u) => u.pathname), ['/webhooks/endpoints'], asked.map(String).join(' '));
+  await cleanPage(page, 'delivery list');
+  await context.close();
+});
+
 test('delivery: an export destination is created, tested, shows header names only, and is disabled', { timeout: 60_000 }, async () => {
   const { context, page } = await newPage();
   await signIn(page, daemon, alice, `/console/delivery?org=${alice.orgId}&tab=exports`);
@@ -277,8 +304,20 @@ test('moderation: a rule made in the console blocks in "try it", its violations 
   assert.ok(!feedText.includes('jo@example.com'), 'never the matched text');
   assert.ok(await feed.count() >= 2);
   await page.locator('tr[data-rule-id]', { hasText: 'no refunds' }).locator('[data-testid=rule-violations]', { hasText: '1' }).waitFor({ timeout: WAIT });
-  await page.getByRole('button', { name: 'Refresh' }).click();
+  // The rule made through the API appears once it matched, with its count and last violation.
+  const masked = page.locator('tr[data-rule-id]', { hasText: 'mask e-mail' });
+  await masked.locator('[data-testid=rule-violations]', { hasText: '1' }).waitFor({ timeout: WAIT });
   await page.getByRole('table', { name: 'Efficacy by detector' }).getByText('pii.email').waitFor({ timeout: WAIT });
+  const report = await daemon.expect(200, 'GET', '/moderation/efficacy', undefined, alice.token);
+  const maskedCount = report.rules.find((r) => r.ruleName === 'mask e-mail');
+  assert.equal(await masked.locator('[data-testid=rule-last] span').getAttribute('title'), maskedCount.lastViolationAt);
+  // Every rule's count comes from that one report, polled: never a request per rule.
+  const seen = page.urls.length;
+  await sleep(6500);
+  const asked = page.urls.slice(seen).map((u) => new URL(u));
+  assert.deepEqual(asked.filter((u) => u.searchParams.has('ruleId')).map(String), [], 'no count asked per rule');
+  const reports = asked.filter((u) => u.pathname === '/moderation/efficacy').length;
+  assert.ok(reports >= 1 && reports <= 3, `one report per 3 s poll, not one per rule: ${reports} in 6.5 s`);
   await shot(page, 'moderation-flow-light');
 
   // Pausing the rule: the sample is accepted again.

@@ -229,6 +229,18 @@ void setEfficacyFields(JsonObject obj, const moderation::ViolationService::Effic
     rows->add(row);
   }
   obj->set("rows", rows);
+  Poco::JSON::Array::Ptr rules = new Poco::JSON::Array;
+  for (const auto& r : report.rules) {
+    auto rule = newObject();
+    rule->set("ruleId", idString(r.ruleId));
+    rule->set("ruleName", r.ruleName);
+    rule->set("action", r.action);
+    rule->set("violationCount", r.violationCount);
+    setTimestamp(rule, "lastViolationAt", r.lastViolationAt);
+    rule->set("ruleDeleted", r.ruleDeleted);
+    rules->add(rule);
+  }
+  obj->set("rules", rules);
 }
 
 JsonObject channelJson(const std::string& baseUrl, const store::ChannelRecord& ch, bool withSchemaField) {

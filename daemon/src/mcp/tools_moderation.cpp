@@ -55,9 +55,9 @@ void addModerationTools(ToolRegistry& r) {
   r.add({"moderation_efficacy",
          "Moderation efficacy",
          "Violations per detector, action and target over the window, with the detectors' average and maximum "
-         "latency.",
+         "latency (rows), and per rule with the time of its last violation (rules).",
          {sinceParam(), untilParam()},
-         outputSchema({{"rows", "array"}}, false, true),
+         outputSchema({{"rows", "array"}, {"rules", "array"}}, false, true),
          efficacy});
 }
 

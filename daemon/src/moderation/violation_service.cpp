@@ -74,6 +74,7 @@ ViolationService::Efficacy ViolationService::efficacy(std::int64_t orgId, std::o
   std::tie(out.since, out.until) = windowOf(since, until);
   auto c = db_.acquire();
   out.rows = repo_.efficacy(*c, orgId, out.since, out.until);
+  out.rules = repo_.perRule(*c, orgId, out.since, out.until);
   return out;
 }
 

@@ -48,15 +48,24 @@ const std::map<std::string, std::string>& moderationSchemas() {
         "totalPages": {"type": "integer"}}}
   }})json"},
       {"ModerationEfficacy", R"json({
-  "title": "ModerationEfficacy", "type": "object", "required": ["rows"],
+  "title": "ModerationEfficacy", "type": "object", "required": ["rows", "rules"],
   "properties": {
     "$schema": {"type": "string", "format": "uri"},
     "since": {"type": "string", "format": "date-time"}, "until": {"type": "string", "format": "date-time"},
-    "rows": {"type": "array", "items": {"type": "object",
+    "rows": {"type": "array", "description": "per detector, action and target, most violations first",
+      "items": {"type": "object",
       "required": ["detector", "action", "target", "violationCount", "avgLatencyMs", "maxLatencyMs"],
       "properties": {"detector": {"type": "string"}, "action": {"type": "string"}, "target": {"type": "string"},
         "violationCount": {"type": "integer"}, "avgLatencyMs": {"type": "number"},
-        "maxLatencyMs": {"type": "number"}}}}
+        "maxLatencyMs": {"type": "number"}}}},
+    "rules": {"type": "array", "description": "per rule that matched in the window, most violations first",
+      "items": {"type": "object",
+      "required": ["ruleId", "ruleName", "action", "violationCount", "lastViolationAt", "ruleDeleted"],
+      "properties": {"ruleId": {"type": "string", "pattern": "^[0-9]+$"},
+        "ruleName": {"type": "string", "description": "the rule's name, or the one it had when deleted"},
+        "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
+        "violationCount": {"type": "integer"}, "lastViolationAt": {"type": "string", "format": "date-time"},
+        "ruleDeleted": {"type": "boolean"}}}}
   }})json"},
       {"ModerationVerdict", R"json({
   "title": "ModerationVerdict", "type": "object",

@@ -47,6 +47,17 @@ struct EfficacyRow {
   double maxLatencyMs = 0;
 };
 
+// A rule's violations in a window. The name and action are the rule's own while it
+// exists, else those its newest violation recorded.
+struct RuleViolationCount {
+  std::int64_t ruleId = 0;
+  std::string ruleName;
+  std::string action;
+  std::int64_t violationCount = 0;
+  std::int64_t lastViolationAt = 0;
+  bool ruleDeleted = false;
+};
+
 class ModerationViolationRepository {
  public:
   void insert(Connection& c, const ViolationRecord& v);
@@ -55,6 +66,8 @@ class ModerationViolationRepository {
   std::int64_t count(Connection& c, const ViolationFilter& f);
   // One row per (detector, action, target), most violations first.
   std::vector<EfficacyRow> efficacy(Connection& c, std::int64_t orgId, std::int64_t since, std::int64_t until);
+  // One row per rule that matched in the window, most violations first.
+  std::vector<RuleViolationCount> perRule(Connection& c, std::int64_t orgId, std::int64_t since, std::int64_t until);
 };
 
 }  // namespace aev::store

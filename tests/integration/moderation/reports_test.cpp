@@ -1,5 +1,6 @@
 // GET /moderation/violations, GET /moderation/efficacy (since/until
-// defaults) and POST /moderation/evaluate (a dry run: nothing published or recorded).
+// defaults, per detector and per rule) and POST /moderation/evaluate (a dry run: nothing published or recorded).
+#include <chrono>
 #include <map>
 
 #include "integration/moderation/moderation_support.h"
@@ -54,6 +55,72 @@ TEST_F(ReportsApi, EfficacyCountsViolationsPerDetectorActionAndTarget) {
   EXPECT_TRUE(
       IsProblem(p.keyed.get("/moderation/efficacy?since=2030-01-01T00:00:00Z&until=2020-01-01T00:00:00Z"), 422));
   EXPECT_TRUE(IsProblem(p.keyed.get("/moderation/efficacy?since=yesterday"), 422));
+}
+
+// `rules` of GET /moderation/efficacy: every rule's count in one answer (the console's
+// rule table asks once instead of once per rule).
+TEST_F(ReportsApi, EfficacyCountsEachRulesViolationsInOneAnswer) {
+  auto p = newPublisher("perrule");
+  auto other = newPublisher("perruleother");
+  auto emails = createRule(p.tenant, "emails", "redact", "pii.email", "", "request");
+  auto refunds = createRule(p.tenant, "refunds", "flag", "keyword", "refund", "request");
+  createRule(p.tenant, "quiet", "block", "keyword", "never-said", "request");
+  createRule(other.tenant, "emails", "redact", "pii.email", "", "request");
+  const auto started = std::chrono::duration_cast<std::chrono::microseconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
+  for (int i = 0; i < 5; ++i) publishOn(other, Path::Single, Kind::Request, "their" + std::to_string(i) + "@example.com");
+  for (int i = 0; i < 3; ++i) publishOn(p, Path::Single, Kind::Request, "mail a" + std::to_string(i) + "@example.com");
+  publishOn(p, Path::Batch, Kind::Request, "refund to b@example.com");
+
+  const auto rulesOf = [](const HttpResult& r) {
+    std::map<std::string, Poco::JSON::Object::Ptr> out;
+    for (const auto& rule : objects(r.object()->getArray("rules"))) out[strField(rule, "ruleId")] = rule;
+    return out;
+  };
+  auto r = p.keyed.get("/moderation/efficacy");
+  ASSERT_STATUS(r, 200);
+  auto list = objects(r.object()->getArray("rules"));
+  ASSERT_EQ(list.size(), 2u) << r.body;  // "quiet" matched nothing: absent
+  EXPECT_EQ(strField(list[0], "ruleId"), strField(emails, "ruleId"));  // most violations first
+  EXPECT_EQ(strField(list[0], "ruleName"), "emails");
+  EXPECT_EQ(strField(list[0], "action"), "redact");
+  EXPECT_EQ(intField(list[0], "violationCount"), 4);
+  EXPECT_FALSE(list[0]->getValue<bool>("ruleDeleted"));
+  EXPECT_EQ(strField(list[1], "ruleName"), "refunds");
+  EXPECT_EQ(intField(list[1], "violationCount"), 1);
+  // Each count is the violations list's total for that rule; the last violation is the newest listed.
+  for (const auto& rule : list) {
+    auto listed = violations(p.keyed, "&ruleId=" + strField(rule, "ruleId"));
+    EXPECT_EQ(static_cast<std::int64_t>(listed.size()), intField(rule, "violationCount"));
+    EXPECT_EQ(strField(rule, "lastViolationAt"), strField(listed.front(), "createdAt"));
+    EXPECT_GE(fromRfc3339(strField(rule, "lastViolationAt")), started);
+  }
+
+  // A renamed rule is counted under its new name and action; a deleted one keeps its
+  // count under the name its violations recorded.
+  ASSERT_STATUS(p.tenant.http.patch("/moderation/rules/" + strField(refunds, "ruleId"),
+                                    obj({{"name", "refund requests"}, {"action", "block"}})),
+                200);
+  ASSERT_STATUS(p.tenant.http.del("/moderation/rules/" + strField(emails, "ruleId")), 204);
+  auto after = rulesOf(p.keyed.get("/moderation/efficacy"));
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_EQ(strField(after[strField(refunds, "ruleId")], "ruleName"), "refund requests");
+  EXPECT_EQ(strField(after[strField(refunds, "ruleId")], "action"), "block");
+  EXPECT_FALSE(after[strField(refunds, "ruleId")]->getValue<bool>("ruleDeleted"));
+  EXPECT_EQ(strField(after[strField(emails, "ruleId")], "ruleName"), "emails");
+  EXPECT_EQ(intField(after[strField(emails, "ruleId")], "violationCount"), 4);
+  EXPECT_TRUE(after[strField(emails, "ruleId")]->getValue<bool>("ruleDeleted"));
+
+  // Another organization's violations are never counted, nor ours in theirs.
+  auto theirs = objects(other.keyed.get("/moderation/efficacy").object()->getArray("rules"));
+  ASSERT_EQ(theirs.size(), 1u);
+  EXPECT_EQ(intField(theirs[0], "violationCount"), 5);
+  EXPECT_EQ(rulesOf(p.keyed.get("/moderation/efficacy")).count(strField(theirs[0], "ruleId")), 0u);
+  // The window applies: before the events, nothing.
+  auto old = p.keyed.get("/moderation/efficacy?since=2020-01-01T00:00:00Z&until=2020-01-02T00:00:00Z");
+  ASSERT_STATUS(old, 200);
+  EXPECT_TRUE(objects(old.object()->getArray("rules")).empty());
 }
 
 TEST_F(ReportsApi, ViolationsAreListedNewestFirstAndFiltered) {

@@ -28,14 +28,8 @@ function windowOf(key) {
   return { key: w[0], since: new Date(until - w[2]).toISOString(), until: new Date(until).toISOString() };
 }
 
-// Each rule's violations in the window up to now: the list's total for that rule (one small query each).
-async function loadRules(key) {
-  const { since } = windowOf(key);
-  const rules = (await api.get('/moderation/rules')).data;
-  const counts = await Promise.all(rules.map((r) => api.get('/moderation/violations', { ruleId: r.ruleId, since, limit: 1 })
-    .then((v) => v.meta.total)));
-  return rules.map((r, i) => ({ ...r, violations: counts[i] }));
-}
+// The window's report up to now: violations per detector (rows) and per rule (rules), in one request.
+const loadReport = (key) => api.get('/moderation/efficacy', { since: windowOf(key).since });
 
 function RuleForm({ rule, onDone }) {
   const action = useAction();
@@ -69,7 +63,7 @@ function RuleForm({ rule, onDone }) {
   </${FormCard}>`;
 }
 
-function Rules({ rules, query, reload, formOpen }) {
+function Rules({ rules, counts, reload, formOpen }) {
   const action = useAction();
   const toggle = (r) => action.run(async () => {
     await api.patch(`/moderation/rules/${r.ruleId}`, { enabled: !r.enabled });
@@ -87,12 +81,13 @@ function Rules({ rules, query, reload, formOpen }) {
     <${ErrorBox} error=${rules.error} />
     ${list.length ? html`<div class="table-wrap"><table class="table dense" aria-label="Moderation rules">
       <thead><tr><th scope="col" class="num">#</th><th scope="col">Name</th><th scope="col">Detector</th><th scope="col">Target</th><th scope="col">Action</th>
-        <th scope="col" class="num">Violations</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+        <th scope="col" class="num">Violations</th><th scope="col">Last violation</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${list.map((r, i) => html`<tr key=${r.ruleId} data-rule-id=${r.ruleId} class=${r.enabled ? '' : 'paused'}>
         <td class="num muted">${i + 1}</td><td>${r.name}</td>
         <td><span class="mono">${r.detector}</span>${r.pattern ? html` <code class="pattern" title=${r.pattern}>${r.pattern}</code>` : null}</td>
         <td>${r.target}</td><td><${ActionBadge} action=${r.action} /></td>
-        <td class="num" data-testid="rule-violations">${num(r.violations)}</td>
+        <td class="num" data-testid="rule-violations">${counts ? num(counts.get(r.ruleId)?.violationCount || 0) : html`<span class="muted">…</span>`}</td>
+        <td class="nowrap" data-testid="rule-last">${counts && counts.get(r.ruleId) ? when(counts.get(r.ruleId).lastViolationAt) : html`<span class="muted">–</span>`}</td>
         <td>${r.enabled ? 'enabled' : html`<span class="muted">paused</span>`}</td>
         <td class="num actions">
           <button type="button" class="btn btn-sm" onClick=${() => toggle(r)} aria-label=${`${r.enabled ? 'Pause' : 'Enable'} ${r.name}`}>${r.enabled ? 'Pause' : 'Enable'}</button>
@@ -184,13 +179,11 @@ function Violations({ query, win, rules }) {
   </section>`;
 }
 
-function Efficacy({ win }) {
-  const report = useAsync(() => api.get('/moderation/efficacy', { since: windowOf(win.key).since }), [win.key]);
+function Efficacy({ report }) {
   const rows = report.data?.rows || [];
   const max = Math.max(1, ...rows.map((r) => r.violationCount));
   return html`<section class="card" aria-labelledby="eff-title">
-    <div class="card-head"><h2 class="card-title" id="eff-title">Efficacy by detector</h2>
-      <button type="button" class="btn btn-sm" onClick=${report.reload}>Refresh</button></div>
+    <div class="card-head"><h2 class="card-title" id="eff-title">Efficacy by detector</h2><span class="muted small">in the window, live</span></div>
     <${ErrorBox} error=${report.error} />
     ${rows.length ? html`<table class="table dense" aria-label="Efficacy by detector">
       <thead><tr><th scope="col">Detector</th><th scope="col">Action</th><th scope="col" class="bar-col">Violations</th>
@@ -205,12 +198,18 @@ function Efficacy({ win }) {
 export function ModerationView({ route }) {
   const q = route.query;
   const win = useMemo(() => windowOf(q.range || '24h'), [q.range]);
-  const rules = useAsync(() => loadRules(win.key), [win.key]);
-  // Rule counts follow the live feed, a little slower; each rule costs one count query,
-  // so a long rule list is counted when the page loads or the window changes, not polled.
-  usePolling(() => {
-    if ((rules.data || []).length <= 30) rules.reload();
-  }, 3000, [win.key]);
+  const rules = useAsync(async () => (await api.get('/moderation/rules')).data, []);
+  // Every rule's count and the detectors' efficacy come in one report, which follows the
+  // live feed a little slower, whatever the number of rules.
+  const report = useAsync(() => loadReport(win.key), [win.key]);
+  usePolling(report.reload, 3000, [win.key]);
+  const counts = useMemo(() => (report.data ? new Map(report.data.rules.map((r) => [r.ruleId, r])) : null), [report.data]);
+  // A rule made elsewhere shows up once it matches something: the report names it.
+  useEffect(() => {
+    if (!counts || !rules.data) return;
+    const known = new Set(rules.data.map((r) => r.ruleId));
+    if ([...counts.values()].some((r) => !r.ruleDeleted && !known.has(r.ruleId))) rules.reload();
+  }, [counts]);
   const editing = q.edit && rules.data ? rules.data.find((r) => r.ruleId === q.edit) : null;
   const formOpen = !!(q.new || editing);
   const done = (saved) => {
@@ -224,10 +223,10 @@ export function ModerationView({ route }) {
         options=${WINDOWS.map(([value, label]) => ({ value, label }))} /></div></header>
     <div class="stack-12">
       ${formOpen ? html`<${RuleForm} key=${editing ? editing.ruleId : 'new'} rule=${editing} onDone=${done} />` : null}
-      <${Rules} rules=${rules} query=${q} reload=${rules.reload} formOpen=${formOpen} />
+      <${Rules} rules=${rules} counts=${counts} reload=${rules.reload} formOpen=${formOpen} />
       <div class="grid-halves">
         <${TryIt} version=${version} />
-        <${Efficacy} win=${win} />
+        <${Efficacy} report=${report} />
       </div>
       <${Violations} query=${q} win=${win} rules=${rules.data} />
     </div>

@@ -111,7 +111,9 @@ void registerModerationReportRoutes(Router& router, AppContext& ctx) {
         setEfficacyFields(obj, report);
         return Response::json(200, obj);
       },
-      "Violations per detector, action and target over a window, with the detectors' latency.", "moderation");
+      "Violations over a window per detector, action and target, with the detectors' latency (rows), and per rule "
+      "with its last violation (rules).",
+      "moderation");
   router.document("GET", "/moderation/efficacy",
                   {{"since", "string", "window start, RFC 3339 (default: 24 hours before until)", {}, false},
                    {"until", "string", "window end, RFC 3339 (default: now)", {}, false}},
