@@ -460,3 +460,124 @@ test('a member without the admin role sees what the API allows; another organiza
   await cleanPage(page2, 'another organization');
   await ctx2.close();
 });
+
+// ---------------------------------------------------------------- deleting an organization
+
+// An organization of `owner` (its admin) with `memberUser` in it as `role`: {id, slug, name}.
+async function orgWith(owner, name, memberUser, role = 'user') {
+  const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${uid()}`;
+  const org = await daemon.expect(201, 'POST', '/organizations', { name, slug }, owner.token);
+  const token = org.access_token; // acts on the new organization
+  if (memberUser) {
+    const inv = await daemon.expect(201, 'POST', `/organizations/${org.id}/invitations`, { invitedEmail: memberUser.email, desired_role: role }, token);
+    await daemon.expect(200, 'POST', `/invitations/${inv.code}/accept`, {}, memberUser.token);
+  }
+  return { id: org.id, slug, name, token };
+}
+
+test('settings: an admin deletes the organization after seeing what goes and typing its slug; a member never sees the control', { timeout: 120_000 }, async () => {
+  const dana = await newUser('dana');
+  const doomed = await orgWith(dana, 'Doomed Co', member);
+  const app = await daemon.expect(201, 'POST', '/apps', { name: 'doomed-app' }, doomed.token);
+  const ch = await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'doomed-events' }, doomed.token);
+  await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'doomed-quiet' }, doomed.token);
+  const key = await daemon.expect(201, 'POST', '/api-keys', { name: 'doomed-key', scopes: ['publish', 'read'] }, doomed.token);
+  for (let i = 0; i < 4; i += 1) await publishWithKey(key.key, { identifier: `d-${i}`, payload: { i }, channel_id: ch.id });
+  const personal = (await daemon.expect(200, 'GET', `/organizations/${dana.orgId}`, undefined, dana.token)).name;
+
+  // The member (role user) sees settings without the control.
+  {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await consolePage(context);
+    await signIn(page, member, `/console/settings?org=${doomed.id}`);
+    await page.locator(`[data-testid=members] tr[data-user-id="${dana.id}"]`).waitFor({ timeout: WAIT });
+    assert.equal(await page.locator('[data-testid=danger-zone]').count(), 0);
+    assert.equal(await page.getByRole('button', { name: /Delete organization/ }).count(), 0);
+    assert.equal(await page.getByRole('link', { name: 'Delete organization' }).count(), 0);
+    await cleanPage(page, 'settings (member)', [403]);
+    await context.close();
+  }
+
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await consolePage(context);
+  await signIn(page, dana, `/console/settings?org=${doomed.id}`);
+  const zone = page.locator('[data-testid=danger-zone]');
+  await zone.waitFor({ timeout: WAIT });
+  await zone.getByRole('button', { name: 'Delete organization…' }).click();
+  const dialog = page.locator('dialog[data-testid=delete-org][open]');
+  await dialog.waitFor({ timeout: WAIT });
+  const said = await dialog.innerText();
+  assert.match(said, /Delete the organization "Doomed Co"\?/);
+  assert.match(said, /1 app, 2 channels, 4 stored events and 1 API key/);
+  assert.match(said, /1 other member loses access/);
+  assert.match(said, new RegExp(`continue in ${escapeRe(personal)}`));
+  const confirm = dialog.getByRole('button', { name: 'Delete this organization' });
+  assert.ok(await confirm.isDisabled(), 'nothing to confirm yet');
+  await dialog.getByLabel(/Type .* to confirm/).fill('doomed');
+  assert.ok(await confirm.isDisabled(), 'not the slug');
+  await dialog.getByLabel(/Type .* to confirm/).fill(doomed.slug);
+  assert.ok(await confirm.isEnabled());
+  await checkScreen(page, 'settings-delete-organization');
+  // Esc cancels; nothing is deleted.
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached', timeout: WAIT });
+  await daemon.expect(200, 'GET', `/organizations/${doomed.id}`, undefined, dana.token);
+
+  await zone.getByRole('button', { name: 'Delete organization…' }).click();
+  await dialog.getByLabel(/Type .* to confirm/).fill(doomed.slug);
+  await Promise.all([page.waitForURL((u) => u.searchParams.get('deleted') === doomed.slug, { timeout: WAIT }), confirm.click()]);
+  // Landed in the other organization, told what happened; the deleted one is gone everywhere.
+  assert.equal(new URL(page.url()).searchParams.get('org'), String(dana.orgId));
+  await page.locator('[data-testid=deleted-notice]').waitFor({ timeout: WAIT });
+  await page.locator('[data-testid=org-card] h2', { hasText: personal }).waitFor({ timeout: WAIT });
+  const switcher = await page.locator('#org-switch option').allInnerTexts();
+  assert.ok(!switcher.includes('Doomed Co'), `switcher: ${switcher}`);
+  assert.ok(switcher.includes(personal));
+  await checkScreen(page, 'settings-organization-deleted');
+  await daemon.expect(404, 'GET', `/organizations/${doomed.id}`, undefined, dana.token);
+  await daemon.expect(404, 'GET', `/organizations/${doomed.id}/contents`, undefined, member.token);
+  assert.equal((await daemon.call('GET', `/event/${ch.id}/list`, undefined, undefined, { 'X-API-Key': key.key })).status, 401);
+  for (const u of [dana, member]) {
+    const orgs = await daemon.expect(200, 'GET', '/users/me/organizations', undefined, u.token);
+    assert.ok(!orgs.some((m) => m.organizationId === doomed.id), 'no membership left');
+  }
+  await cleanPage(page, 'organization deleted');
+  await context.close();
+});
+
+test('settings: a refused deletion shows the problem; deleting the last organization leads to creating one', { timeout: 120_000 }, async () => {
+  // Dana loses the admin role while the dialog is open: the API's 403 is shown in it.
+  const erin = await newUser('erin');
+  const shared = await orgWith(erin, 'Shared Co', member, 'admin');
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await consolePage(context);
+  await signIn(page, erin, `/console/settings?org=${shared.id}`);
+  await page.locator('[data-testid=danger-zone]').getByRole('button', { name: 'Delete organization…' }).click();
+  const dialog = page.locator('dialog[data-testid=delete-org][open]');
+  await dialog.getByLabel(/Type .* to confirm/).fill(shared.slug);
+  await daemon.expect(200, 'PATCH', `/organizations/${shared.id}/members/${erin.id}`, { role: 'user' }, member.token, { 'x-tenant-id': String(shared.id) });
+  await dialog.getByRole('button', { name: 'Delete this organization' }).click();
+  await dialog.locator('.error-box', { hasText: 'This operation needs the admin role in the organization.' }).waitFor({ timeout: WAIT });
+  await daemon.expect(200, 'GET', `/organizations/${shared.id}`, undefined, erin.token);
+  await checkScreen(page, 'settings-delete-refused', [403]);
+  await page.keyboard.press('Escape');
+
+  // Erin's personal organization is her last once she leaves Shared Co: deleting it lands
+  // on creating a new one.
+  await daemon.expect(204, 'DELETE', `/organizations/${shared.id}/members/${erin.id}`, undefined, erin.token);
+  await page.goto(`${daemon.base}/console/settings?org=${erin.orgId}`);
+  await page.locator('[data-testid=danger-zone]').getByRole('button', { name: 'Delete organization…' }).click();
+  assert.match(await dialog.innerText(), /your last organization/);
+  const personalSlug = (await daemon.expect(200, 'GET', `/organizations/${erin.orgId}`, undefined, erin.token)).slug;
+  await dialog.getByLabel(/Type .* to confirm/).fill(personalSlug);
+  await Promise.all([page.waitForURL((u) => u.searchParams.get('deleted') === personalSlug, { timeout: WAIT }),
+    dialog.getByRole('button', { name: 'Delete this organization' }).click()]);
+  await page.locator('[data-testid=no-organization]').waitFor({ timeout: WAIT });
+  await checkScreen(page, 'settings-no-organization');
+  assert.deepEqual(await daemon.expect(200, 'GET', '/users/me/organizations', undefined, erin.token), []);
+  await page.getByLabel('New organization name').fill('Fresh Start');
+  await page.getByRole('button', { name: 'Create organization' }).click();
+  await page.locator('[data-testid=org-card] h2', { hasText: 'Fresh Start' }).waitFor({ timeout: WAIT });
+  await cleanPage(page, 'last organization', [403]);
+  await context.close();
+});

@@ -83,6 +83,7 @@ TEST_F(OpsApi, OpenApiDocumentListsEveryIdentityRoute) {
       {"/organizations/{id}", "get"},
       {"/organizations/{id}", "patch"},
       {"/organizations/{id}", "delete"},
+      {"/organizations/{id}/contents", "get"},
       {"/organization", "patch"},
       {"/organizations/{id}/invitations", "post"},
       {"/organizations/{id}/invitations", "get"},

@@ -171,6 +171,61 @@ TEST_F(OrganizationsApi, DeleteNeedsOrgAdmin) {
     EXPECT_NE(intField(m, "organizationId"), id);
 }
 
+// GET /organizations/:id/contents counts what a deletion takes with it; the deletion
+// then takes all of it.
+TEST_F(OrganizationsApi, ContentsCountWhatADeletionTakes) {
+  auto owner = registerUser("contowner");
+  auto member = registerUser("contmember");
+  auto stranger = registerUser("contstranger");
+  auto created = createOrg(owner);
+  const auto id = intField(created, "id");
+  addMember(owner, id, member);
+  auto http = orgClient(created);
+  auto app = http.post("/apps", obj({{"name", "billing"}}));
+  ASSERT_STATUS(app, 201);
+  const auto appId = std::to_string(intField(app.object(), "id"));
+  std::vector<std::int64_t> channels;
+  for (const char* name : {"invoices", "refunds"}) {
+    auto ch = http.post("/apps/" + appId + "/channels", obj({{"name", name}}));
+    ASSERT_STATUS(ch, 201);
+    channels.push_back(intField(ch.object(), "id"));
+  }
+  auto key = http.post("/api-keys", obj({{"name", "publisher"}, {"scopes", arr({"publish", "read"})}}));
+  ASSERT_STATUS(key, 201);
+  auto keyed = anon().withApiKey(strField(key.object(), "key"));
+  for (int i = 0; i < 3; ++i)
+    ASSERT_STATUS(keyed.post("/event", obj({{"identifier", "e" + std::to_string(i)}, {"payload", obj({{"i", i}})},
+                                            {"channel_id", channels[0]}})),
+                  201);
+
+  auto r = owner.http.get(orgPath(id, "/contents"));
+  ASSERT_STATUS(r, 200);
+  const std::map<std::string, std::int64_t> expected = {
+      {"organizationId", id}, {"apps", 1},         {"channels", 2},           {"events", 3},
+      {"apiKeys", 1},         {"members", 2},      {"pendingInvitations", 0}, {"environments", 0},
+      {"webhookEndpoints", 0}, {"exportDestinations", 0}, {"moderationRules", 0}, {"spendPolicies", 0},
+      {"alertRules", 0}};
+  std::map<std::string, std::int64_t> got;
+  const auto counted = r.object();
+  for (const auto& [name, value] : *counted) got[name] = value.convert<std::int64_t>();
+  EXPECT_EQ(got, expected) << r.body;
+  // Any member may read it; someone else's organization does not exist.
+  EXPECT_STATUS(member.http.get(orgPath(id, "/contents")), 200);
+  EXPECT_TRUE(IsProblem(stranger.http.get(orgPath(id, "/contents")), 404));
+  auto theirs = stranger.http.get(orgPath(stranger.personalOrgId, "/contents"));
+  ASSERT_STATUS(theirs, 200);
+  EXPECT_EQ(intField(theirs.object(), "events"), 0);
+  EXPECT_EQ(intField(theirs.object(), "apps"), 0);
+  EXPECT_EQ(intField(theirs.object(), "members"), 1);
+
+  // A member without the admin role may not delete it; the admin may, and it all goes.
+  EXPECT_TRUE(IsProblem(member.http.del(orgPath(id)), 403));
+  ASSERT_STATUS(owner.http.del(orgPath(id)), 204);
+  EXPECT_TRUE(IsProblem(owner.http.get(orgPath(id, "/contents")), 404));
+  EXPECT_TRUE(IsProblem(keyed.get("/event/" + std::to_string(channels[0]) + "/list"), 401));
+  EXPECT_EQ(intField(owner.http.get(orgPath(owner.personalOrgId, "/contents")).object(), "members"), 1);
+}
+
 TEST_F(OrganizationsApi, PatchOrganizationSecondShape) {
   auto u = registerUser("patch2");
   auto created = createOrg(u);

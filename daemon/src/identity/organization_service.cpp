@@ -99,6 +99,13 @@ OrganizationUsage OrganizationService::usage(std::int64_t orgId, std::int64_t us
   return u;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> OrganizationService::contents(std::int64_t orgId,
+                                                                                 std::int64_t userId) {
+  auto c = db_.acquire();
+  requireMember(*c, orgId, userId);
+  return orgs_.contents(*c, orgId, clock::nowMicros());
+}
+
 store::OrganizationRecord OrganizationService::ofApiKey(std::int64_t orgId) {
   auto c = db_.acquire();
   auto org = orgs_.byId(*c, orgId);

@@ -53,6 +53,8 @@ class OrganizationService {
                                    const std::string& description, const audit::Actor& actor);
   store::OrganizationRecord get(std::int64_t orgId, std::int64_t userId);
   OrganizationUsage usage(std::int64_t orgId, std::int64_t userId);  // members
+  // What the organization holds, counted (members): what a deletion would take with it.
+  std::vector<std::pair<std::string, std::int64_t>> contents(std::int64_t orgId, std::int64_t userId);
   // The organization an API key acts on (the key itself proves the access).
   store::OrganizationRecord ofApiKey(std::int64_t orgId);
   store::OrganizationRecord update(std::int64_t orgId, std::int64_t userId, const OrganizationPatch& patch,

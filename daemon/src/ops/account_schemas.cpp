@@ -40,6 +40,20 @@ const std::map<std::string, std::string>& accountSchemas() {
       {"MembershipList", R"({
   "title": "MembershipList", "type": "array", "description": "The organizations the caller belongs to.",
   "items": {"$ref": "Membership.json"}})"},
+      {"OrganizationContents", R"({
+  "title": "OrganizationContents", "type": "object",
+  "description": "What an organization holds, counted: what deleting it takes with it.",
+  "required": ["organizationId", "apps", "channels", "events", "apiKeys", "members", "pendingInvitations",
+               "environments", "webhookEndpoints", "exportDestinations", "moderationRules", "spendPolicies",
+               "alertRules"],
+  "properties": {
+    "organizationId": {"type": "integer"}, "apps": {"type": "integer"}, "channels": {"type": "integer"},
+    "events": {"type": "integer", "description": "stored events"},
+    "apiKeys": {"type": "integer", "description": "not revoked"}, "members": {"type": "integer"},
+    "pendingInvitations": {"type": "integer"}, "environments": {"type": "integer"},
+    "webhookEndpoints": {"type": "integer"}, "exportDestinations": {"type": "integer"},
+    "moderationRules": {"type": "integer"}, "spendPolicies": {"type": "integer"}, "alertRules": {"type": "integer"}
+  }})"},
       {"MemberList", R"({
   "title": "MemberList", "type": "array", "description": "Members of an organization.",
   "items": {"type": "object", "required": ["id", "userId", "organizationId", "role", "joinedAt", "email", "username"],

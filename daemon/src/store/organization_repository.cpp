@@ -1,5 +1,7 @@
 #include "store/organization_repository.h"
 
+#include <iterator>
+
 #include "common/clock.h"
 #include "store/user_repository.h"
 
@@ -47,6 +49,44 @@ void OrganizationRepository::update(Connection& c, const OrganizationRecord& o) 
 
 void OrganizationRepository::remove(Connection& c, std::int64_t id) {
   c.exec("DELETE FROM organizations WHERE id = ?", {id});
+}
+
+std::vector<std::pair<std::string, std::int64_t>> OrganizationRepository::contents(Connection& c, std::int64_t id,
+                                                                                 std::int64_t now) {
+  struct Part {
+    const char* name;
+    const char* table;
+    const char* condition;  // beyond org_id = ?; "" or " AND ..." with at most one more parameter (now)
+  };
+  static const Part kParts[] = {
+      {"apps", "apps", ""},
+      {"channels", "channels", ""},
+      {"events", "events", ""},
+      {"apiKeys", "api_keys", " AND revoked_at IS NULL"},
+      {"members", "memberships", ""},
+      {"pendingInvitations", "invitations", " AND status = 'pending' AND expires_at > ?"},
+      {"environments", "environments", ""},
+      {"webhookEndpoints", "webhook_endpoints", ""},
+      {"exportDestinations", "export_destinations", ""},
+      {"moderationRules", "moderation_rules", ""},
+      {"spendPolicies", "spend_policies", ""},
+      {"alertRules", "alert_rules", ""},
+  };
+  // Columns are named n0, n1, ...: PostgreSQL folds unquoted aliases to lower case.
+  std::string sql = "SELECT ";
+  Params params;
+  for (std::size_t i = 0; i < std::size(kParts); ++i) {
+    const auto& part = kParts[i];
+    sql += std::string(i ? ", " : "") + "(SELECT COUNT(*) FROM " + part.table + " WHERE org_id = ?" + part.condition +
+           ") AS n" + std::to_string(i);
+    params.emplace_back(id);
+    if (std::string(part.condition).find('?') != std::string::npos) params.emplace_back(now);
+  }
+  auto rows = c.query(sql, params);
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  for (std::size_t i = 0; i < std::size(kParts); ++i)
+    out.emplace_back(kParts[i].name, rows.front().i64("n" + std::to_string(i)));
+  return out;
 }
 
 MembershipRecord MembershipRepository::fromRow(const Row& r) {

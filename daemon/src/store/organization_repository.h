@@ -1,6 +1,8 @@
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/database.h"
@@ -15,6 +17,11 @@ class OrganizationRepository {
   bool slugTaken(Connection& c, const std::string& slug, std::int64_t exceptId = 0);
   void update(Connection& c, const OrganizationRecord& o);
   void remove(Connection& c, std::int64_t id);
+  // What the organization holds, counted in one statement, as (name, count) in a fixed
+  // order: apps, channels, events, apiKeys (not revoked), members, pendingInvitations,
+  // environments, webhookEndpoints, exportDestinations, moderationRules, spendPolicies,
+  // alertRules. Deleting the organization deletes all of it.
+  std::vector<std::pair<std::string, std::int64_t>> contents(Connection& c, std::int64_t id, std::int64_t now);
 };
 
 class MembershipRepository {

@@ -86,13 +86,32 @@ void registerOrganizationRoutes(Router& router, AppContext& ctx) {
       "Update name, slug or description (members).", "organizations");
 
   router.add(
+      "GET", "/organizations/:id/contents",
+      [&ctx](Request& req) {
+        auto p = ctx.authenticator->user(credentialsOf(req));
+        const auto orgId = pathId(req.param("id"), "Organization");
+        auto obj = newObject();
+        obj->set("organizationId", orgId);
+        for (const auto& [name, count] : ctx.organizations->contents(orgId, p.userId)) obj->set(name, count);
+        return Response::json(200, obj);
+      },
+      "What an organization holds, counted (members): apps, channels, stored events, API keys (not revoked), "
+      "members, pending invitations, environments, webhook endpoints, export destinations, moderation rules, spend "
+      "policies and alert rules. Deleting the organization deletes all of it.",
+      "organizations");
+
+  router.add(
       "DELETE", "/organizations/:id",
       [&ctx](Request& req) {
         auto p = ctx.authenticator->user(credentialsOf(req));
         ctx.organizations->remove(pathId(req.param("id"), "Organization"), p.userId);
         return Response::noContent();
       },
-      "Delete an organization with its memberships, invitations and API keys (admin role).", "organizations");
+      "Delete an organization (admin role) and everything it holds: apps, channels, events, traces, API keys, "
+      "memberships, invitations, environments, webhooks, export destinations, moderation, spend and alert rules, "
+      "and its audit log (GET /organizations/{id}/contents counts them first). Members whose active organization "
+      "it was move to another of theirs; their accounts stay.",
+      "organizations");
 
   router.add(
       "PATCH", "/organization",

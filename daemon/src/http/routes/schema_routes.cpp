@@ -134,6 +134,7 @@ void documentFirstShapeRoutes(Router& router) {
       {"GET", "/users", "UserList"},
       {"PUT", "/users/{id}", "User"},
       {"GET", "/organizations/{id}/members", "MemberList"},
+      {"GET", "/organizations/{id}/contents", "OrganizationContents"},
       {"POST", "/organizations/{id}/invitations", "Invitation"},
       {"GET", "/organizations/{id}/invitations", "InvitationList"},
       {"POST", "/invitations/{code}/accept", "Membership"},

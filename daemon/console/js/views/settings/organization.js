@@ -66,13 +66,14 @@ function Organizations() {
   };
   return html`<section class="card" aria-labelledby="orgs-title">
     <h2 id="orgs-title" class="card-title">Your organizations</h2>
-    <table class="table dense"><caption class="sr-only">Your organizations</caption>
+    ${session.orgs.length ? null : html`<p class="hint" data-testid="no-organization">You belong to no organization now. Create one to publish events, or accept an invitation to join one.</p>`}
+    ${session.orgs.length ? html`<table class="table dense"><caption class="sr-only">Your organizations</caption>
       <thead><tr><th scope="col">Name</th><th scope="col">Slug</th><th scope="col">Your role</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
       <tbody>${session.orgs.map((o) => html`<tr class=${session.org && o.id === session.org.id ? 'selected' : ''}>
         <td>${o.name}</td><td class="mono">${o.slug}</td><td>${o.role}</td>
         <td class="num">${session.org && o.id === session.org.id ? html`<span class="badge badge-ok">Current</span>`
           : html`<button type="button" class="btn btn-sm" onClick=${() => navigate(href('/settings', { org: o.id }))}>Switch</button>`}</td></tr>`)}</tbody>
-    </table>
+    </table>` : null}
     <${InlineForm} id="new-org" label="New organization name" placeholder="New organization name" button="Create organization"
       onSubmit=${create} extra=${html`<label class="sr-only" for="new-org-slug">Slug</label><input id="new-org-slug" name="slug" placeholder="slug (optional)" class="w-s" pattern="[a-z0-9-]*" />`} />
   </section>`;
