@@ -194,17 +194,27 @@ TEST_F(OrganizationsApi, ContentsCountWhatADeletionTakes) {
   ASSERT_STATUS(key, 201);
   auto keyed = anon().withApiKey(strField(key.object(), "key"));
   for (int i = 0; i < 3; ++i)
-    ASSERT_STATUS(keyed.post("/event", obj({{"identifier", "e" + std::to_string(i)}, {"payload", obj({{"i", i}})},
-                                            {"channel_id", channels[0]}})),
-                  201);
+    ASSERT_STATUS(
+        keyed.post(
+            "/event",
+            obj({{"identifier", "e" + std::to_string(i)}, {"payload", obj({{"i", i}})}, {"channel_id", channels[0]}})),
+        201);
 
   auto r = owner.http.get(orgPath(id, "/contents"));
   ASSERT_STATUS(r, 200);
-  const std::map<std::string, std::int64_t> expected = {
-      {"organizationId", id}, {"apps", 1},         {"channels", 2},           {"events", 3},
-      {"apiKeys", 1},         {"members", 2},      {"pendingInvitations", 0}, {"environments", 0},
-      {"webhookEndpoints", 0}, {"exportDestinations", 0}, {"moderationRules", 0}, {"spendPolicies", 0},
-      {"alertRules", 0}};
+  const std::map<std::string, std::int64_t> expected = {{"organizationId", id},
+                                                        {"apps", 1},
+                                                        {"channels", 2},
+                                                        {"events", 3},
+                                                        {"apiKeys", 1},
+                                                        {"members", 2},
+                                                        {"pendingInvitations", 0},
+                                                        {"environments", 0},
+                                                        {"webhookEndpoints", 0},
+                                                        {"exportDestinations", 0},
+                                                        {"moderationRules", 0},
+                                                        {"spendPolicies", 0},
+                                                        {"alertRules", 0}};
   std::map<std::string, std::int64_t> got;
   const auto counted = r.object();
   for (const auto& [name, value] : *counted) got[name] = value.convert<std::int64_t>();

@@ -100,7 +100,7 @@ OrganizationUsage OrganizationService::usage(std::int64_t orgId, std::int64_t us
 }
 
 std::vector<std::pair<std::string, std::int64_t>> OrganizationService::contents(std::int64_t orgId,
-                                                                                 std::int64_t userId) {
+                                                                                std::int64_t userId) {
   auto c = db_.acquire();
   requireMember(*c, orgId, userId);
   return orgs_.contents(*c, orgId, clock::nowMicros());

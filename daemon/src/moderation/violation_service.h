@@ -49,8 +49,8 @@ class ViolationService {
                      std::optional<std::int64_t> until, std::int64_t page, std::int64_t limit);
   struct Efficacy {
     std::int64_t since = 0, until = 0;
-    std::vector<store::EfficacyRow> rows;            // per detector, action and target
-    std::vector<store::RuleViolationCount> rules;    // per rule
+    std::vector<store::EfficacyRow> rows;          // per detector, action and target
+    std::vector<store::RuleViolationCount> rules;  // per rule
   };
   Efficacy efficacy(std::int64_t orgId, std::optional<std::int64_t> since, std::optional<std::int64_t> until);
 

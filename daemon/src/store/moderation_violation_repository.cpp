@@ -97,17 +97,17 @@ std::vector<RuleViolationCount> ModerationViolationRepository::perRule(Connectio
                                                                        std::int64_t since, std::int64_t until) {
   // The newest violation of each rule (its highest id) carries the name a deleted rule had.
   std::vector<RuleViolationCount> out;
-  for (const auto& r : c.query(
-           "SELECT g.rule_id, g.n, g.last_at, COALESCE(r.name, newest.rule_name) AS rule_name, "
-           "COALESCE(r.action, newest.action) AS action, CASE WHEN r.id IS NULL THEN 1 ELSE 0 END AS deleted "
-           "FROM (SELECT rule_id, COUNT(*) AS n, MAX(created_at) AS last_at, MAX(id) AS newest_id "
-           "FROM moderation_violations WHERE org_id = ? AND created_at >= ? AND created_at < ? GROUP BY rule_id) g "
-           "JOIN moderation_violations newest ON newest.id = g.newest_id "
-           "LEFT JOIN moderation_rules r ON r.org_id = ? AND r.id = g.rule_id "
-           "ORDER BY g.n DESC, g.rule_id",
-           {orgId, since, until, orgId}))
-    out.push_back({r.i64("rule_id"), r.str("rule_name"), r.str("action"), r.i64("n"), r.i64("last_at"),
-                   r.i64("deleted") != 0});
+  for (const auto& r :
+       c.query("SELECT g.rule_id, g.n, g.last_at, COALESCE(r.name, newest.rule_name) AS rule_name, "
+               "COALESCE(r.action, newest.action) AS action, CASE WHEN r.id IS NULL THEN 1 ELSE 0 END AS deleted "
+               "FROM (SELECT rule_id, COUNT(*) AS n, MAX(created_at) AS last_at, MAX(id) AS newest_id "
+               "FROM moderation_violations WHERE org_id = ? AND created_at >= ? AND created_at < ? GROUP BY rule_id) g "
+               "JOIN moderation_violations newest ON newest.id = g.newest_id "
+               "LEFT JOIN moderation_rules r ON r.org_id = ? AND r.id = g.rule_id "
+               "ORDER BY g.n DESC, g.rule_id",
+               {orgId, since, until, orgId}))
+    out.push_back(
+        {r.i64("rule_id"), r.str("rule_name"), r.str("action"), r.i64("n"), r.i64("last_at"), r.i64("deleted") != 0});
   return out;
 }
 

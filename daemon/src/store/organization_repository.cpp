@@ -52,7 +52,7 @@ void OrganizationRepository::remove(Connection& c, std::int64_t id) {
 }
 
 std::vector<std::pair<std::string, std::int64_t>> OrganizationRepository::contents(Connection& c, std::int64_t id,
-                                                                                 std::int64_t now) {
+                                                                                   std::int64_t now) {
   struct Part {
     const char* name;
     const char* table;

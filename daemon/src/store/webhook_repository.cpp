@@ -92,8 +92,7 @@ std::vector<WebhookEndpointRecord> WebhookRepository::listForChannel(Connection&
   return out;
 }
 
-EndpointPage WebhookRepository::list(Connection& c, const EndpointFilter& f, std::int64_t offset,
-                                     std::int64_t limit) {
+EndpointPage WebhookRepository::list(Connection& c, const EndpointFilter& f, std::int64_t offset, std::int64_t limit) {
   Params params{f.orgId};
   std::string where = " WHERE org_id = ?";
   if (f.channelId) {

@@ -237,10 +237,16 @@ TEST_F(WebhookEndpointsApi, OrganizationListIsTheUnionOfTheChannelListsAndFilter
   EXPECT_EQ(intField(other.http.get("/webhooks/endpoints").object()->getObject("meta"), "total"), 1);
 
   // Bad filters and pages: a 422 naming the parameter, nothing listed.
-  for (const auto& [query, where] : std::vector<std::pair<std::string, std::string>>{
-           {"?channelId=abc", "query.channelId"}, {"?channelId=0", "query.channelId"}, {"?appId=-3", "query.appId"},
-           {"?appId=1.5", "query.appId"}, {"?active=yes", "query.active"}, {"?active=1", "query.active"},
-           {"?limit=0", "query.limit"}, {"?limit=101", "query.limit"}, {"?page=0", "query.page"}}) {
+  for (const auto& [query, where] :
+       std::vector<std::pair<std::string, std::string>>{{"?channelId=abc", "query.channelId"},
+                                                        {"?channelId=0", "query.channelId"},
+                                                        {"?appId=-3", "query.appId"},
+                                                        {"?appId=1.5", "query.appId"},
+                                                        {"?active=yes", "query.active"},
+                                                        {"?active=1", "query.active"},
+                                                        {"?limit=0", "query.limit"},
+                                                        {"?limit=101", "query.limit"},
+                                                        {"?page=0", "query.page"}}) {
     auto bad = t.http.get("/webhooks/endpoints" + query);
     ASSERT_TRUE(IsProblem(bad, 422)) << query;
     EXPECT_EQ(errorLocations(bad), std::vector<std::string>{where}) << query << " " << bad.body;

@@ -66,10 +66,11 @@ TEST_F(ReportsApi, EfficacyCountsEachRulesViolationsInOneAnswer) {
   auto refunds = createRule(p.tenant, "refunds", "flag", "keyword", "refund", "request");
   createRule(p.tenant, "quiet", "block", "keyword", "never-said", "request");
   createRule(other.tenant, "emails", "redact", "pii.email", "", "request");
-  const auto started = std::chrono::duration_cast<std::chrono::microseconds>(
-                           std::chrono::system_clock::now().time_since_epoch())
-                           .count();
-  for (int i = 0; i < 5; ++i) publishOn(other, Path::Single, Kind::Request, "their" + std::to_string(i) + "@example.com");
+  const auto started =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  for (int i = 0; i < 5; ++i)
+    publishOn(other, Path::Single, Kind::Request, "their" + std::to_string(i) + "@example.com");
   for (int i = 0; i < 3; ++i) publishOn(p, Path::Single, Kind::Request, "mail a" + std::to_string(i) + "@example.com");
   publishOn(p, Path::Batch, Kind::Request, "refund to b@example.com");
 
@@ -81,7 +82,7 @@ TEST_F(ReportsApi, EfficacyCountsEachRulesViolationsInOneAnswer) {
   auto r = p.keyed.get("/moderation/efficacy");
   ASSERT_STATUS(r, 200);
   auto list = objects(r.object()->getArray("rules"));
-  ASSERT_EQ(list.size(), 2u) << r.body;  // "quiet" matched nothing: absent
+  ASSERT_EQ(list.size(), 2u) << r.body;                                // "quiet" matched nothing: absent
   EXPECT_EQ(strField(list[0], "ruleId"), strField(emails, "ruleId"));  // most violations first
   EXPECT_EQ(strField(list[0], "ruleName"), "emails");
   EXPECT_EQ(strField(list[0], "action"), "redact");
