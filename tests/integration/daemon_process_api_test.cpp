@@ -12,6 +12,7 @@
 #include "support/api_fixture.h"
 #include "support/backend.h"
 #include "support/jwt_tools.h"
+#include "support/postgres_server.h"
 
 namespace aev::testing {
 namespace {
@@ -198,6 +199,31 @@ TEST(DaemonConfiguration, ConfiguredJwtSecretIsUsed) {
   parts.payload->set("jti", "forged-with-configured-secret");
   EXPECT_STATUS(http.withBearer(signJwt(parts.header, parts.payload, secret)).get("/users/me"), 200);
   EXPECT_TRUE(IsProblem(http.withBearer(signJwt(parts.header, parts.payload, secret + "x")).get("/users/me"), 401));
+  EXPECT_EQ(d.stop().code, 0);
+}
+
+// Poco's PostgreSQL connector cuts its connection string at every space: a passphrase or
+// several -c settings in `options` reach libpq through its environment variables instead.
+// Here the options set the session's application_name, which the server then shows.
+TEST(DaemonConfiguration, PostgresUrlValuesWithSpacesReachTheServer) {
+  if (currentBackend() != Backend::PostgreSQL) GTEST_SKIP() << "a PostgreSQL URL";
+  auto url = freshDatabaseUrl();  // postgresql://USER@127.0.0.1:PORT/NAME[?...]
+  const auto at = url.find('@');
+  const auto slash = url.find('/', at);
+  const auto query = url.find('?', slash);
+  const auto database = url.substr(slash + 1, query == std::string::npos ? std::string::npos : query - slash - 1);
+  // The test server trusts local connections: the passphrase must only not break the string.
+  url.insert(at, ":correct%20horse%20battery");
+  url += std::string(query == std::string::npos ? "?" : "&") +
+         "options=-c%20application_name%3Daev_conninfo_test%20-c%20lock_timeout%3D7s";
+  DaemonOptions o;
+  o.databaseUrl = url;
+  DaemonProcess d(o);
+  ASSERT_NO_THROW(d.start()) << d.logTail();
+  EXPECT_STATUS(d.client().get("/readyz"), 200);
+  const auto sessions = PostgresServer::instance().psql(
+      database, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'aev_conninfo_test'");
+  EXPECT_GE(std::stoi(sessions), 1) << sessions;
   EXPECT_EQ(d.stop().code, 0);
 }
 

@@ -112,6 +112,12 @@ Poco::JSON::Object::Ptr cacheable(Poco::JSON::Object::Ptr result) {
   return result;
 }
 
+Poco::JSON::Array::Ptr supportedVersionArray() {
+  Poco::JSON::Array::Ptr versions = new Poco::JSON::Array;
+  for (const auto& v : supportedVersions()) versions->add(v);
+  return versions;
+}
+
 bool hasCursor(const Poco::JSON::Object::Ptr& params) {
   return params && params->has("cursor") && !params->isNull("cursor");
 }
@@ -120,9 +126,7 @@ std::string unsupportedVersion(const Var& id, const std::string& requested) {
   auto err = errorObject(rpc::kUnsupportedProtocolVersion, "Unsupported protocol version \"" + requested.substr(0, 40) +
                                                                "\"; supported: " + supportedList());
   auto data = newObject();
-  Poco::JSON::Array::Ptr supported = new Poco::JSON::Array;
-  for (const auto& v : supportedVersions()) supported->add(v);
-  data->set("supported", supported);
+  data->set("supported", supportedVersionArray());
   data->set("requested", requested.substr(0, 40));
   err->set("data", data);
   return envelope(id, "error", err);
@@ -222,9 +226,7 @@ Answer Endpoint::modern(const Caller& caller, const RequestHeaders& headers, con
     return {problem->status, errorReply(id, problem->code, problem->message)};
   if (method == "server/discover") {
     auto result = newObject();
-    Poco::JSON::Array::Ptr versions = new Poco::JSON::Array;
-    for (const auto& v : supportedVersions()) versions->add(v);
-    result->set("supportedVersions", versions);
+    result->set("supportedVersions", supportedVersionArray());
     result->set("capabilities", capabilities());
     result->set("instructions", kInstructions);
     return {200, envelope(id, "result", cacheable(completed(result)))};

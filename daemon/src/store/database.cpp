@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
@@ -13,6 +14,7 @@
 #include "common/exceptions.h"
 #include "common/storage_unavailable.h"
 #include "store/database_url.h"
+#include "store/postgres_conninfo.h"
 #include "store/sqlite_wal_coalescer.h"
 #include "store/statement_runner.h"
 
@@ -151,37 +153,6 @@ void registerConnectors() {
   (void)once;
 }
 
-// Poco's PostgreSQL connector takes libpq key=value conninfo; translate the URL.
-std::string postgresConninfo(const std::string& url) {
-  Poco::URI uri(url);
-  auto quote = [](const std::string& v) {
-    std::string out = "'";
-    for (char c : v) {
-      if (c == '\\' || c == '\'') out += '\\';
-      out += c;
-    }
-    return out + "'";
-  };
-  std::string info;
-  auto add = [&](const std::string& k, const std::string& v) {
-    if (!v.empty()) info += (info.empty() ? "" : " ") + k + "=" + quote(v);
-  };
-  add("host", uri.getHost());
-  if (uri.getPort() != 0) add("port", std::to_string(uri.getPort()));
-  const auto userInfo = uri.getUserInfo();
-  const auto colon = userInfo.find(':');
-  std::string user, password;
-  Poco::URI::decode(userInfo.substr(0, colon), user);
-  if (colon != std::string::npos) Poco::URI::decode(userInfo.substr(colon + 1), password);
-  add("user", user);
-  add("password", password);
-  auto path = uri.getPath();
-  if (!path.empty() && path[0] == '/') path.erase(0, 1);
-  add("dbname", path);
-  for (const auto& [k, v] : uri.getQueryParameters()) add(k, v);
-  return info;
-}
-
 std::string redactUrl(const std::string& url) {
   try {
     Poco::URI uri(url);
@@ -208,7 +179,10 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
   if (isPostgresUrl(options_.url)) {
     dialect_ = Dialect::PostgreSQL;
     connector_ = "postgresql";
-    connectionString_ = postgresConninfo(options_.url);
+    auto settings = postgresConnectionSettings(options_.url);
+    // Before the first connection: libpq reads these when the conninfo lacks the keyword.
+    for (const auto& [name, value] : settings.environment) ::setenv(name.c_str(), value.c_str(), 1);
+    connectionString_ = std::move(settings.conninfo);
     description_ = "postgresql " + redactUrl(options_.url);
   } else {
     dialect_ = Dialect::SQLite;
