@@ -575,6 +575,16 @@ test('settings: a refused deletion shows the problem; deleting the last organiza
   await page.locator('[data-testid=no-organization]').waitFor({ timeout: WAIT });
   await checkScreen(page, 'settings-no-organization');
   assert.deepEqual(await daemon.expect(200, 'GET', '/users/me/organizations', undefined, erin.token), []);
+  // Every other screen says so once and leads to creating one, instead of the API's
+  // "no active organization" in each of its panels.
+  for (const screen of ['live', 'traces', 'delivery', 'audit']) {
+    await page.goto(`${daemon.base}/console/${screen}`);
+    await page.locator('[data-testid=no-organization-screen]').waitFor({ timeout: WAIT });
+    assert.ok(!(await page.locator('main').innerText()).includes('x-tenant-id'), `${screen}: no raw API error`);
+  }
+  await checkScreen(page, 'no-organization-audit', [403]);
+  await page.getByRole('link', { name: 'Create an organization' }).click();
+  await page.locator('[data-testid=no-organization]').waitFor({ timeout: WAIT });
   await page.getByLabel('New organization name').fill('Fresh Start');
   await page.getByRole('button', { name: 'Create organization' }).click();
   await page.locator('[data-testid=org-card] h2', { hasText: 'Fresh Start' }).waitFor({ timeout: WAIT });

@@ -5,7 +5,7 @@ import { html, render, useEffect, useState } from './lib.js';
 import { href, Link, navigate, useLocation } from './router.js';
 import { chooseOrg, loadSession, SessionContext } from './session.js';
 import { applyTheme, setTheme, themeChoice } from './theme.js';
-import { Icon, Spinner } from './ui.js';
+import { Empty, Icon, Spinner } from './ui.js';
 import { LoginView } from './views/login.js';
 
 // Each screen's module, and what only it imports (uPlot, for the analytics charts), loads
@@ -92,6 +92,17 @@ function OrgSwitch({ session, org, route }) {
     </select></label>`;
 }
 
+// With no organization (the last one deleted, or left), every screen but Settings could only
+// show the API's "no active organization": say it once, and lead to creating one there.
+function NoOrganization({ title }) {
+  return html`<div class="page" data-testid="no-organization-screen"><h1>${title}</h1>
+    <${Empty} title="You belong to no organization">
+      <p>Events, traces, delivery, rules and the audit log all live in an organization.</p>
+      <p><${Link} to=${href('/settings')} class="btn btn-primary">Create an organization</${Link}></p>
+      <p>Or ask an admin of an existing one to invite you.</p>
+    </${Empty}></div>`;
+}
+
 function Shell({ session, route }) {
   const org = chooseOrg(session, route.query.org);
   useEffect(() => {
@@ -126,7 +137,9 @@ function Shell({ session, route }) {
   if (redirect) return null;
   const orgKey = org ? org.id : 'none';
   let view;
-  if (SCREENS[route.name]) {
+  if (SCREENS[route.name] && !org && route.name !== 'settings') {
+    view = html`<${NoOrganization} title=${TITLES[route.name] || 'Console'} />`;
+  } else if (SCREENS[route.name]) {
     // Keyed by organization (and trace): another one is a fresh screen, not stale state.
     const key = route.name === 'trace' ? `${orgKey}-${route.params.id}` : orgKey;
     view = html`<${Screen} key=${`${route.name}-${key}`} name=${route.name} route=${route} />`;
