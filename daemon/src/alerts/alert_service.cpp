@@ -17,12 +17,6 @@ namespace aev::alerts {
 
 namespace {
 
-std::string listOf(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 bool oneOf(const std::vector<std::string>& names, const std::string& v) {
   return std::find(names.begin(), names.end(), v) != names.end();
 }
@@ -83,9 +77,9 @@ std::vector<FieldError> AlertService::problems(store::Connection& c, const store
   const auto length = utf8Length(r.name);
   if (length < 1 || length > 120) out.push_back({"body.name", "must be 1 to 120 characters", r.name.substr(0, 200)});
   if (!oneOf(metricNames(), r.metric))
-    out.push_back({"body.metric", "must be one of " + listOf(metricNames()), r.metric.substr(0, 200)});
+    out.push_back({"body.metric", "must be one of " + joinWithCommas(metricNames()), r.metric.substr(0, 200)});
   if (!oneOf(operatorNames(), r.op))
-    out.push_back({"body.operator", "must be one of " + listOf(operatorNames()), r.op.substr(0, 200)});
+    out.push_back({"body.operator", "must be one of " + joinWithCommas(operatorNames()), r.op.substr(0, 200)});
   if (!std::isfinite(r.threshold)) out.push_back({"body.threshold", "must be a finite number", ""});
   if (r.windowMins < 1 || r.windowMins > kMaxWindowMins)
     out.push_back({"body.windowMins", "must be 1 to " + std::to_string(kMaxWindowMins) + " minutes",
@@ -110,7 +104,7 @@ std::vector<FieldError> AlertService::problems(store::Connection& c, const store
     auto sink = registry_ ? registry_->alertSink(*r.destinationType) : nullptr;
     if (!sink) {
       out.push_back({"body.destinationType",
-                     "no loaded alert sink has this name" + (sinks.empty() ? "" : "; loaded: " + listOf(sinks)),
+                     "no loaded alert sink has this name" + (sinks.empty() ? "" : "; loaded: " + joinWithCommas(sinks)),
                      r.destinationType->substr(0, 200)});
     } else {
       // The sink checks its own configuration (URL form, scheme): its refusal is a 422

@@ -150,7 +150,11 @@ std::vector<SeriesPoint> zeroFilled(const std::map<std::int64_t, double>& values
   return out;
 }
 
-Latency latencyOf(std::vector<double> durations) {
+// The percentiles of every sample's duration, whatever its bucket.
+Latency latencyOf(const std::vector<std::pair<std::int64_t, double>>& samples) {
+  std::vector<double> durations;
+  durations.reserve(samples.size());
+  for (const auto& [_, d] : samples) durations.push_back(d);
   std::sort(durations.begin(), durations.end());
   Latency out;
   out.count = static_cast<std::int64_t>(durations.size());
@@ -203,9 +207,7 @@ Series AnalyticsService::timeseries(const Query& q, const std::string& metric, c
 Latency AnalyticsService::latency(const Query& q) {
   auto f = filterOf(q);
   auto conn = db_.acquire();
-  std::vector<double> durations;
-  for (const auto& [_, d] : repo_.durations(*conn, f, 0)) durations.push_back(d);
-  return latencyOf(std::move(durations));
+  return latencyOf(repo_.durations(*conn, f, 0));
 }
 
 Overview AnalyticsService::overview(const Query& q, const std::string& interval) {
@@ -225,10 +227,7 @@ Overview AnalyticsService::overview(const Query& q, const std::string& interval)
     out.series.push_back({metric, interval, zeroFilled(*values, b.first, b.filter.until, b.step)});
   out.series.push_back({"latency_p50_ms", interval, percentilePoints(samples, 50)});
   out.series.push_back({"latency_p95_ms", interval, percentilePoints(samples, 95)});
-  std::vector<double> durations;
-  durations.reserve(samples.size());
-  for (const auto& [_, d] : samples) durations.push_back(d);
-  out.latency = latencyOf(std::move(durations));
+  out.latency = latencyOf(samples);
   return out;
 }
 

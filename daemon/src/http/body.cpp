@@ -2,6 +2,7 @@
 
 #include <Poco/JSON/Array.h>
 
+#include <algorithm>
 #include <set>
 
 #include "common/clock.h"
@@ -151,9 +152,7 @@ std::optional<std::string> BodyReader::oneOf(const std::string& field, bool requ
   if (!s) return s;
   for (const auto& a : allowed)
     if (a == *s) return s;
-  std::string list;
-  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  fail(field, "must be one of: " + list, *s);
+  fail(field, "must be one of: " + joinWithCommas(allowed), *s);
   return std::nullopt;
 }
 
@@ -197,6 +196,13 @@ std::int64_t queryInt(const std::optional<std::string>& value, const std::string
     throw errors::invalidField("query." + name,
                                "must be an integer from " + std::to_string(min) + " to " + std::to_string(max), *value);
   return *out;
+}
+
+std::optional<std::string> queryChoice(const std::optional<std::string>& value, const std::string& name,
+                                       const std::vector<std::string>& allowed) {
+  if (value && std::find(allowed.begin(), allowed.end(), *value) == allowed.end())
+    throw errors::invalidField("query." + name, "must be one of " + joinWithCommas(allowed), value->substr(0, 200));
+  return value;
 }
 
 std::optional<std::int64_t> queryTime(const std::optional<std::string>& value, const std::string& name) {

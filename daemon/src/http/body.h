@@ -61,6 +61,10 @@ std::int64_t pathId(const std::string& value, const std::string& what);
 std::int64_t queryInt(const std::optional<std::string>& value, const std::string& name, std::int64_t defaultValue,
                       std::int64_t min, std::int64_t max);
 
+// An optional query value that must be one of `allowed` (422 naming them otherwise).
+std::optional<std::string> queryChoice(const std::optional<std::string>& value, const std::string& name,
+                                       const std::vector<std::string>& allowed);
+
 // An optional RFC 3339 query time in µs (422 when present but not a timestamp).
 std::optional<std::int64_t> queryTime(const std::optional<std::string>& value, const std::string& name);
 

@@ -25,49 +25,33 @@ std::vector<std::string> Router::split(const std::string& path) {
   return parts;
 }
 
+RouteInfo& Router::infoOf(const std::string& method, const std::string& pathTemplate, const char* caller) {
+  for (auto& r : routes_)
+    if (r.info.method == method && r.info.pathTemplate == pathTemplate) return r.info;
+  throw std::logic_error(std::string(caller) + "(): no route " + method + " " + pathTemplate);
+}
+
 void Router::document(const std::string& method, const std::string& pathTemplate,
                       std::vector<ops::QueryParamDoc> query, std::string responseSchema) {
-  for (auto& r : routes_) {
-    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
-      r.info.query = std::move(query);
-      r.info.responseSchema = std::move(responseSchema);
-      return;
-    }
-  }
-  throw std::logic_error("document(): no route " + method + " " + pathTemplate);
+  auto& info = infoOf(method, pathTemplate, "document");
+  info.query = std::move(query);
+  info.responseSchema = std::move(responseSchema);
 }
 
 void Router::documentAnswer(const std::string& method, const std::string& pathTemplate, std::string responseSchema) {
-  for (auto& r : routes_) {
-    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
-      r.info.responseSchema = std::move(responseSchema);
-      return;
-    }
-  }
-  throw std::logic_error("documentAnswer(): no route " + method + " " + pathTemplate);
+  infoOf(method, pathTemplate, "documentAnswer").responseSchema = std::move(responseSchema);
 }
 
 void Router::documentNoContent(const std::string& method, const std::string& pathTemplate) {
-  for (auto& r : routes_) {
-    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
-      r.info.noContent = true;
-      return;
-    }
-  }
-  throw std::logic_error("documentNoContent(): no route " + method + " " + pathTemplate);
+  infoOf(method, pathTemplate, "documentNoContent").noContent = true;
 }
 
 void Router::documentAccess(const std::string& method, const std::string& pathTemplate, std::string apiKeyScope,
                             std::string requestSchema, std::string responseMediaType) {
-  for (auto& r : routes_) {
-    if (r.info.method == method && r.info.pathTemplate == pathTemplate) {
-      r.info.apiKeyScope = std::move(apiKeyScope);
-      r.info.requestSchema = std::move(requestSchema);
-      r.info.responseMediaType = std::move(responseMediaType);
-      return;
-    }
-  }
-  throw std::logic_error("documentAccess(): no route " + method + " " + pathTemplate);
+  auto& info = infoOf(method, pathTemplate, "documentAccess");
+  info.apiKeyScope = std::move(apiKeyScope);
+  info.requestSchema = std::move(requestSchema);
+  info.responseMediaType = std::move(responseMediaType);
 }
 
 void Router::add(const std::string& method, const std::string& pathTemplate, Handler handler, std::string summary,

@@ -67,6 +67,8 @@ class Router {
     std::vector<Segment> segments;
     Handler handler;
   };
+  // The documentation of a registered route; std::logic_error naming `caller` otherwise.
+  RouteInfo& infoOf(const std::string& method, const std::string& pathTemplate, const char* caller);
   static std::vector<std::string> split(const std::string& path);
   static std::optional<std::map<std::string, std::string>> bind(const Route& route,
                                                                 const std::vector<std::string>& parts);

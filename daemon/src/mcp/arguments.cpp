@@ -67,12 +67,6 @@ const char* typeName(ParamType t) {
   return "string";
 }
 
-std::string joined(const std::vector<std::string>& values) {
-  std::string out;
-  for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
-  return out;
-}
-
 std::string shown(const Poco::Dynamic::Var& v) { return http::stringify(v).substr(0, 80); }
 
 // What is wrong with one argument's value, or "" when nothing is.
@@ -82,7 +76,7 @@ std::string problemOf(const Param& p, const Poco::Dynamic::Var& v) {
       if (!v.isString()) return "must be a string, not " + shown(v);
       const auto s = v.extract<std::string>();
       if (!p.values.empty() && std::find(p.values.begin(), p.values.end(), s) == p.values.end())
-        return "must be one of " + joined(p.values) + ", not \"" + s.substr(0, 80) + "\"";
+        return "must be one of " + joinWithCommas(p.values) + ", not \"" + s.substr(0, 80) + "\"";
       if (p.maxLength && utf8Length(s) > *p.maxLength)
         return "must be at most " + std::to_string(*p.maxLength) + " characters";
       if (p.required && s.empty()) return "must not be empty";
@@ -155,8 +149,8 @@ Arguments::Arguments(const std::vector<Param>& params, Poco::JSON::Object::Ptr a
   for (const auto& [name, value] : *args_) {
     auto it = std::find_if(params_.begin(), params_.end(), [&](const Param& p) { return p.name == name; });
     if (it == params_.end()) {
-      problems.push_back("unknown argument '" + name.substr(0, 80) +
-                         "' (this tool takes: " + (names.empty() ? std::string("no arguments") : joined(names)) + ")");
+      problems.push_back("unknown argument '" + name.substr(0, 80) + "' (this tool takes: " +
+                         (names.empty() ? std::string("no arguments") : joinWithCommas(names)) + ")");
       continue;
     }
     if (value.isEmpty()) continue;  // null reads as absent

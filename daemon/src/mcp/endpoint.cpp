@@ -200,18 +200,7 @@ Answer Endpoint::legacy(const Caller& caller, const std::string& version, const 
     return {200, envelope(id, "result", result)};
   }
   if (method == "ping") return {200, envelope(id, "result", newObject())};
-  if (method == "tools/list") {
-    if (hasCursor(params))
-      return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: unknown cursor (the tool list is one page)")};
-    return {200, envelope(id, "result", tools_.listResult())};
-  }
-  if (method == "tools/call") {
-    int rpcError = 0;
-    std::string rpcMessage;
-    auto result = callTool(caller, version, params, rpcError, rpcMessage);
-    if (rpcError) return {200, errorReply(id, rpcError, rpcMessage)};
-    return {200, envelope(id, "result", result)};
-  }
+  if (auto answer = toolMethod(caller, version, id, method, params, false)) return *answer;
   return {200, errorReply(id, rpc::kMethodNotFound,
                           "Method not found: " + method.substr(0, 80) +
                               " (this server offers initialize, ping, tools/list, tools/call)")};
@@ -231,21 +220,32 @@ Answer Endpoint::modern(const Caller& caller, const RequestHeaders& headers, con
     result->set("instructions", kInstructions);
     return {200, envelope(id, "result", cacheable(completed(result)))};
   }
+  if (auto answer = toolMethod(caller, metaVersion, id, method, params, true)) return *answer;
+  return {404, errorReply(id, rpc::kMethodNotFound,
+                          "Method not found: " + method.substr(0, 80) + " (" + kModernVersion +
+                              " requests may call server/discover, tools/list, tools/call)")};
+}
+
+// tools/list and tools/call, the same in both eras but for the modern result fields;
+// nothing for another method.
+std::optional<Answer> Endpoint::toolMethod(const Caller& caller, const std::string& version, const Var& id,
+                                           const std::string& method, const Poco::JSON::Object::Ptr& params,
+                                           bool modernEra) {
   if (method == "tools/list") {
     if (hasCursor(params))
-      return {200, errorReply(id, rpc::kInvalidParams, "Invalid params: unknown cursor (the tool list is one page)")};
-    return {200, envelope(id, "result", cacheable(completed(tools_.listResult())))};
+      return Answer{200,
+                    errorReply(id, rpc::kInvalidParams, "Invalid params: unknown cursor (the tool list is one page)")};
+    auto list = tools_.listResult();
+    return Answer{200, envelope(id, "result", modernEra ? cacheable(completed(list)) : list)};
   }
   if (method == "tools/call") {
     int rpcError = 0;
     std::string rpcMessage;
-    auto result = callTool(caller, metaVersion, params, rpcError, rpcMessage);
-    if (rpcError) return {200, errorReply(id, rpcError, rpcMessage)};
-    return {200, envelope(id, "result", completed(result))};
+    auto result = callTool(caller, version, params, rpcError, rpcMessage);
+    if (rpcError) return Answer{200, errorReply(id, rpcError, rpcMessage)};
+    return Answer{200, envelope(id, "result", modernEra ? completed(result) : result)};
   }
-  return {404, errorReply(id, rpc::kMethodNotFound,
-                          "Method not found: " + method.substr(0, 80) + " (" + kModernVersion +
-                              " requests may call server/discover, tools/list, tools/call)")};
+  return std::nullopt;
 }
 
 Poco::JSON::Object::Ptr Endpoint::callTool(const Caller& caller, const std::string& version,

@@ -7,6 +7,7 @@
 // Notifications and client responses are accepted (202). No session is kept, so any node
 // answers any request, before or after a restart. HTTP concerns (origin, auth, rate, body
 // size) are the route's.
+#include <optional>
 #include <string>
 
 #include "audit/actor.h"
@@ -50,6 +51,8 @@ class Endpoint {
                 const std::string& method, const Poco::JSON::Object::Ptr& params);
   Answer modern(const Caller& caller, const RequestHeaders& headers, const Poco::Dynamic::Var& id,
                 const std::string& method, const Poco::JSON::Object::Ptr& params, const std::string& metaVersion);
+  std::optional<Answer> toolMethod(const Caller& caller, const std::string& version, const Poco::Dynamic::Var& id,
+                                   const std::string& method, const Poco::JSON::Object::Ptr& params, bool modernEra);
   Poco::JSON::Object::Ptr callTool(const Caller& caller, const std::string& version, Poco::JSON::Object::Ptr params,
                                    int& rpcError, std::string& rpcMessage);
 

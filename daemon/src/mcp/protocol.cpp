@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/text.h"
+
 namespace aev::mcp {
 
 const std::vector<std::string>& supportedVersions() {
@@ -17,11 +19,7 @@ bool isSupported(const std::string& version) {
 // Revision identifiers are dates, so they compare as strings.
 bool isModern(const std::string& version) { return version >= kModernVersion; }
 
-std::string supportedList() {
-  std::string out;
-  for (const auto& v : supportedVersions()) out += (out.empty() ? "" : ", ") + v;
-  return out;
-}
+std::string supportedList() { return joinWithCommas(supportedVersions()); }
 
 std::string negotiateLegacy(const std::optional<std::string>& requested) {
   return requested && isSupported(*requested) && !isModern(*requested) ? *requested : kLatestLegacyVersion;

@@ -11,12 +11,6 @@ namespace aev::moderation {
 
 namespace {
 
-std::string choices(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 // What the audit log keeps of a rule (the pattern too: who changed what a rule matches
 // is the point of the log).
 Poco::JSON::Object::Ptr snapshot(const store::ModerationRuleRecord& rule) {
@@ -48,10 +42,10 @@ std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugi
         {"body.name", "must be 1 to 120 characters (surrounding whitespace is not counted)", rule.name.substr(0, 200)});
   auto action = actionOf(rule.action);
   if (!action)
-    problems.push_back({"body.action", "must be one of " + choices(actionNames()), rule.action.substr(0, 200)});
+    problems.push_back({"body.action", "must be one of " + joinWithCommas(actionNames()), rule.action.substr(0, 200)});
   auto target = targetOf(rule.target);
   if (!target)
-    problems.push_back({"body.target", "must be one of " + choices(targetNames()), rule.target.substr(0, 200)});
+    problems.push_back({"body.target", "must be one of " + joinWithCommas(targetNames()), rule.target.substr(0, 200)});
   if (rule.detector.empty()) {
     problems.push_back({"body.detector", "is required", ""});
   } else {

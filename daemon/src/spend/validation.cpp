@@ -16,12 +16,6 @@ constexpr std::size_t kScopeMax = 256;
 constexpr std::size_t kDestinationMax = 2048;
 constexpr std::size_t kModelMax = 256;
 
-std::string choices(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 std::string formatNumber(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", v);
@@ -57,7 +51,8 @@ void checkRungs(std::vector<FieldError>& problems, const std::vector<store::Spen
     previous = std::max(previous, rung.atPercent);
     auto action = rungActionOf(rung.action);
     if (!action) {
-      problems.push_back({at + "action", "must be one of " + choices(rungActionNames()), rung.action.substr(0, 200)});
+      problems.push_back(
+          {at + "action", "must be one of " + joinWithCommas(rungActionNames()), rung.action.substr(0, 200)});
       continue;
     }
     if (rung.blockMode) {
@@ -89,7 +84,8 @@ std::vector<FieldError> checkPolicy(store::SpendPolicyRecord& p, const plugins::
   if (!std::isfinite(p.limitUsd) || p.limitUsd <= 0 || p.limitUsd > kMaxLimitUsd)
     problems.push_back({"body.limitUsd", "must be a number greater than 0 and at most 1e9", formatNumber(p.limitUsd)});
   if (!windowTypeOf(p.windowType))
-    problems.push_back({"body.windowType", "must be one of " + choices(windowTypeNames()), p.windowType.substr(0, 200)});
+    problems.push_back(
+        {"body.windowType", "must be one of " + joinWithCommas(windowTypeNames()), p.windowType.substr(0, 200)});
   if (p.cooldownMins < 0 || p.cooldownMins > kMaxCooldownMins)
     problems.push_back(
         {"body.cooldownMins", "must be an integer from 0 to 525600", std::to_string(p.cooldownMins)});

@@ -21,17 +21,6 @@ namespace aev::http {
 
 namespace {
 
-std::optional<std::string> enumQuery(const Request& req, const std::string& name,
-                                     const std::vector<std::string>& allowed) {
-  auto v = req.queryFilter(name);
-  if (v && std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    throw errors::invalidField("query." + name, "must be one of " + list, v->substr(0, 200));
-  }
-  return v;
-}
-
 JsonObject matchJson(const moderation::RuleMatch& m) {
   auto obj = newObject();
   obj->set("ruleId", idString(m.ruleId));
@@ -79,8 +68,8 @@ void registerModerationReportRoutes(Router& router, AppContext& ctx) {
         if (auto rule = req.queryFilter("ruleId")) {
           filter.ruleId = queryInt(rule, "ruleId", 0, 1, std::numeric_limits<std::int64_t>::max());
         }
-        filter.action = enumQuery(req, "action", moderation::actionNames());
-        filter.target = enumQuery(req, "target", moderation::targetNames());
+        filter.action = queryChoice(req.queryFilter("action"), "action", moderation::actionNames());
+        filter.target = queryChoice(req.queryFilter("target"), "target", moderation::targetNames());
         auto result = ctx.violations->list(filter, queryTime(req.queryParam("since"), "since"),
                                            queryTime(req.queryParam("until"), "until"), page, limit);
         auto obj = withSchema(req.baseUrl, "ModerationViolationList");
