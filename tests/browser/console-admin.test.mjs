@@ -18,19 +18,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import {
-  CHROMIUM_ARGS, chromiumBin, consolePage, Daemon, daemonBin, signIn as signInTo, sleep, uid,
+  axeSource, consoleDaemon, consolePage, daemonBin, launchChromium, shot, signIn as signInTo, sleep, stopDaemon, uid,
+  VIEWPORT, WAIT,
 } from './support.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.AEV_SCREENSHOT_DIR || '';
-const WAIT = 20_000;
-const VIEWPORT = { width: 1280, height: 800 };
 
 let daemon;
 let browser;
@@ -78,7 +70,7 @@ const signIn = (page, user, to) => signInTo(page, daemon, user, to, WAIT);
 // not govern, so one strict page serves both checks. Whatever axe itself trips while it
 // probes the page is not the page's doing: cleanPage runs first, and the record is reset.
 async function axeCheck(page, what) {
-  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(AXE_SOURCE);
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(axeSource());
   const result = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
@@ -86,12 +78,6 @@ async function axeCheck(page, what) {
   await page.evaluate(() => { window.__csp = []; });
   const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(bad, [], `${what}: axe-core serious/critical findings`);
-}
-
-async function shot(page, name) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
 // Each screen state: clean (CSP, console), axe-clean, then light and dark screenshots.
@@ -123,12 +109,9 @@ let member; // joins the admin's organization with the user role (settings test)
 
 before(async () => {
   assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
-  assert.ok(fs.existsSync(chromiumBin), `${chromiumBin} is missing (apt-get install chromium)`);
-  const settings = { 'auth.registration': 'approval' };
-  if (process.env.AEV_CONSOLE_DIR) settings['console.dir'] = process.env.AEV_CONSOLE_DIR;
-  daemon = new Daemon(settings);
+  daemon = consoleDaemon({ 'auth.registration': 'approval' });
   await daemon.start();
-  browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   admin = await newUser('admin');
   other = await newUser('other');
   await daemon.expect(201, 'POST', '/apps', { name: 'other-private-app' }, other.token);
@@ -137,11 +120,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close().catch(() => {});
-  if (daemon) {
-    const status = await daemon.stop();
-    daemon.cleanup();
-    if (status) assert.deepEqual(status, { code: 0, signal: null }, 'agent-eventsd did not exit cleanly on SIGTERM');
-  }
+  if (daemon) await stopDaemon(daemon);
 });
 
 // ---------------------------------------------------------------- audit log

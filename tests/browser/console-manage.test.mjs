@@ -22,19 +22,10 @@
 // (AEV_CONSOLE_DIR=daemon/console serves the console's files from the source tree.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
 import {
-  axeCheck, CHROMIUM_ARGS, chromiumBin, cleanPage, consolePage, Daemon, daemonBin, newUser, receiver, signIn, sleep, uid,
+  axeCheck, axeSource, cleanPage, consoleDaemon, consolePage, daemonBin, launchChromium, newUser, receiver,
+  shot as shotOf, signIn, sleep, stopDaemon, uid, VIEWPORT, WAIT,
 } from './support.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.AEV_SCREENSHOT_DIR || '';
-const WAIT = 20_000;
-const VIEWPORT = { width: 1280, height: 800 };
 
 let daemon;
 let browser;
@@ -45,11 +36,8 @@ let aliceChannel;
 let bob; // another organization
 const BOB = `bob-secret-${uid()}`; // in the names of everything Bob creates
 
-async function shot(page, name) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+// These screens are longer than the window: the whole page.
+const shot = (page, name) => shotOf(page, name, { fullPage: true });
 
 // In-app navigation (as a link click does): no reload, no new sign-in round trip.
 async function go(page, where) {
@@ -83,10 +71,8 @@ async function newPage(scheme = 'light', bypassCSP = false) {
 
 before(async () => {
   assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
-  assert.ok(fs.existsSync(chromiumBin), `${chromiumBin} is missing (apt-get install chromium)`);
   hooks = await receiver((req) => (req.url.startsWith('/down') ? { status: 503, body: 'receiver down for maintenance' } : { status: 200, body: '{"received":true}' }));
-  daemon = new Daemon({
-    ...(process.env.AEV_CONSOLE_DIR ? { 'console.dir': process.env.AEV_CONSOLE_DIR } : {}),
+  daemon = consoleDaemon({
     // The receiver is on loopback: allowed here, refused by default.
     'outbound.allow_private_addresses': 'true',
     'outbound.timeout_ms': '2000',
@@ -95,7 +81,7 @@ before(async () => {
     'alerts.evaluate_interval_seconds': '1',
   });
   await daemon.start();
-  browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 
   alice = await newUser(daemon, 'alice');
   const a = await setUpOrg(alice, 'support-bot');
@@ -116,11 +102,7 @@ before(async () => {
 after(async () => {
   if (browser) await browser.close().catch(() => {});
   if (hooks) await hooks.close();
-  if (daemon) {
-    const status = await daemon.stop();
-    daemon.cleanup();
-    if (status) assert.deepEqual(status, { code: 0, signal: null }, 'agent-eventsd did not exit cleanly on SIGTERM');
-  }
+  if (daemon) await stopDaemon(daemon);
 });
 
 // ---------------------------------------------------------------- delivery
@@ -545,7 +527,7 @@ test('every screen: no CSP violation or console error, axe-core clean, screensho
   for (const scheme of ['dark', 'light']) {
     const { context, page } = await newPage(scheme, true);
     await signIn(page, daemon, alice, screens[0].path);
-    await page.addScriptTag({ content: AXE_SOURCE }); // survives in-app navigation
+    await page.addScriptTag({ content: axeSource() }); // survives in-app navigation
     for (const s of screens) {
       await show(page, s, scheme);
       if (scheme === 'dark') {

@@ -21,19 +21,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import {
-  axeCheck as axeCheckWith, CHROMIUM_ARGS, chromiumBin, cleanPage, consolePage, cuttableRelay, Daemon, daemonBin,
-  newUser as newUserOf, signIn as signInTo, sleep, uid,
+  axeCheck as axeCheckWith, axeSource, cleanPage, consoleDaemon, consolePage, cuttableRelay, daemonBin, launchChromium,
+  newUser as newUserOf, shot, SHOTS, signIn as signInTo, sleep, stopDaemon, uid, VIEWPORT, WAIT,
 } from './support.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.AEV_SCREENSHOT_DIR || '';
-const WAIT = 20_000;
-const VIEWPORT = { width: 1280, height: 800 };
 
 let daemon;
 let browser;
@@ -67,13 +59,7 @@ async function publishWithKey(key, body) {
 
 // The shared helpers (support.mjs), bound to this file's daemon, wait and axe-core.
 const signIn = (page, user, where = '/console/live') => signInTo(page, daemon, user, where, WAIT);
-const axeCheck = (page, what) => axeCheckWith(page, what, AXE_SOURCE);
-
-async function shot(page, name) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
+const axeCheck = (page, what) => axeCheckWith(page, what, axeSource());
 
 // ---------------------------------------------------------------- set-up
 
@@ -87,12 +73,9 @@ let seededTrace;
 
 before(async () => {
   assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
-  assert.ok(fs.existsSync(chromiumBin), `${chromiumBin} is missing (apt-get install chromium)`);
-  // AEV_CONSOLE_DIR=daemon/console: the files from the source tree (console.dir), to work
-  // on the console without rebuilding the daemon.
-  daemon = new Daemon(process.env.AEV_CONSOLE_DIR ? { 'console.dir': process.env.AEV_CONSOLE_DIR } : {});
+  daemon = consoleDaemon();
   await daemon.start();
-  browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 
   alice = await newUser('alice');
   aliceMain = await newChannel(alice, 'support-bot', 'prod');
@@ -139,11 +122,7 @@ before(async () => {
 after(async () => {
   if (SHOTS) fs.writeFileSync(path.join(SHOTS, 'report.json'), JSON.stringify(report, null, 2));
   if (browser) await browser.close().catch(() => {});
-  if (daemon) {
-    const status = await daemon.stop();
-    daemon.cleanup();
-    if (status) assert.deepEqual(status, { code: 0, signal: null }, 'agent-eventsd did not exit cleanly on SIGTERM');
-  }
+  if (daemon) await stopDaemon(daemon);
 });
 
 // ---------------------------------------------------------------- tests

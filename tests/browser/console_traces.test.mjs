@@ -18,18 +18,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
 import {
-  CHROMIUM_ARGS, chromiumBin, cleanPage, consolePage, Daemon, daemonBin, signIn as signInTo, sleep,
+  axeSource, cleanPage, consoleDaemon, consolePage, daemonBin, launchChromium, newUser, shot, signIn as signInTo, sleep,
+  stopDaemon, VIEWPORT, WAIT,
 } from './support.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.AEV_SCREENSHOT_DIR || '';
-const WAIT = 20_000;
-const VIEWPORT = { width: 1280, height: 800 };
 const SPANS = 600;
 
 let daemon;
@@ -107,14 +100,10 @@ const focusedKey = (page) => page.evaluate(() => document.activeElement?.dataset
 
 before(async () => {
   assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
-  daemon = new Daemon(process.env.AEV_CONSOLE_DIR ? { 'console.dir': process.env.AEV_CONSOLE_DIR } : {});
+  daemon = consoleDaemon();
   await daemon.start();
-  browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
-  const id = `${process.pid}x${Date.now().toString(36)}`;
-  user = { username: `traces_${id}`, email: `traces-${id}@example.test`, password: `pw-${id}-Secret!` };
-  const reg = await daemon.expect(201, 'POST', '/auth/register', user);
-  user.orgId = reg.organizationId;
-  user.token = (await daemon.expect(200, 'POST', '/auth/login', { login: user.username, password: user.password })).access_token;
+  browser = await launchChromium();
+  user = await newUser(daemon, 'traces');
   const app = await daemon.expect(201, 'POST', '/apps', { name: 'scale' }, user.token);
   channelId = (await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'prod' }, user.token)).id;
   key = (await daemon.expect(201, 'POST', '/api-keys', { name: 'k', scopes: ['publish', 'read'] }, user.token)).key;
@@ -137,10 +126,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close().catch(() => {});
-  if (daemon) {
-    await daemon.stop();
-    daemon.cleanup();
-  }
+  if (daemon) await stopDaemon(daemon);
 });
 
 test('a 600-span waterfall draws only the rows near the viewport, each at its place, in order', { timeout: 120_000 }, async () => {
@@ -263,11 +249,8 @@ test('the large waterfall: axe-core clean, screenshots light and dark', { timeou
     await signIn(page, `/console/traces/${traceId}?org=${user.orgId}&span=s120`);
     await page.locator('.wf-row[aria-selected=true]').waitFor({ timeout: WAIT });
     await sleep(300);
-    if (SHOTS) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: path.join(SHOTS, `trace-large-${scheme}.png`) });
-    }
-    await page.addScriptTag({ content: AXE_SOURCE });
+    await shot(page, `trace-large-${scheme}`);
+    await page.addScriptTag({ content: axeSource() });
     const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
       .violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
     assert.deepEqual(found.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `axe (${scheme})`);
@@ -295,7 +278,7 @@ test('the traces list shows, sorts by and filters on tokens, cost, environment a
     await waitFor(page, [stageTrace, prodTrace, traceId]);
     await page.getByRole('button', { name: 'Cost' }).click();
     await waitFor(page, [prodTrace, traceId, stageTrace]);
-    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `traces-usage-${scheme}.png`) });
+    await shot(page, `traces-usage-${scheme}`);
 
     await page.getByLabel('Environment').fill('staging');
     await page.getByLabel('Environment').press('Enter');
@@ -311,7 +294,7 @@ test('the traces list shows, sorts by and filters on tokens, cost, environment a
     await page.getByLabel('Tag').press('Enter');
     await page.getByText('The tag filter is written key=value').waitFor({ timeout: WAIT });
     await waitFor(page, [prodTrace, traceId, stageTrace]);
-    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `traces-filters-${scheme}.png`) });
+    await shot(page, `traces-filters-${scheme}`);
     await cleanPage(page, `traces list (${scheme})`);
     await context.close();
 
@@ -319,7 +302,7 @@ test('the traces list shows, sorts by and filters on tokens, cost, environment a
     const axePage = await consolePage(axeContext);
     await signIn(axePage, `/console/traces?org=${user.orgId}&sort=cost&tag=team`);
     await axePage.locator('tr[data-trace-id]').first().waitFor({ timeout: WAIT });
-    await axePage.addScriptTag({ content: AXE_SOURCE });
+    await axePage.addScriptTag({ content: axeSource() });
     const found = await axePage.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
       .violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
     assert.deepEqual(found.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `axe traces (${scheme})`);

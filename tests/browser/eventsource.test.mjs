@@ -16,7 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumBin, Daemon, daemonBin, freePort } from './support.mjs';
+import { CHROMIUM_ARGS, chromiumBin, Daemon, daemonBin, freePort, stopDaemon } from './support.mjs';
 
 const WAIT = 20_000; // bounded waits for the browser (reconnects wait `retry: 3000`)
 
@@ -121,11 +121,7 @@ after(async () => {
   if (context) await context.close().catch(() => {});
   if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   if (pageServer) await new Promise((r) => pageServer.close(r));
-  if (daemon) {
-    const status = await daemon.stop();
-    daemon.cleanup();
-    if (status) assert.deepEqual(status, { code: 0, signal: null }, 'agent-eventsd did not exit cleanly on SIGTERM');
-  }
+  if (daemon) await stopDaemon(daemon);
 });
 
 // ---------------------------------------------------------------- tests

@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 
 export const daemonBin = process.env.AEV_DAEMON_BIN;
 export const chromiumBin = process.env.AEV_CHROMIUM || '/usr/bin/chromium';
@@ -15,6 +17,45 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// What the console tests share: a bounded wait, one window size, and where screenshots go
+// (AEV_SCREENSHOT_DIR; none when unset).
+export const WAIT = 20_000;
+export const VIEWPORT = { width: 1280, height: 800 };
+export const SHOTS = process.env.AEV_SCREENSHOT_DIR || '';
+
+let axeText;
+// axe-core's source, read once, to inject into a page.
+export function axeSource() {
+  axeText ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  return axeText;
+}
+
+// A PNG of the page in SHOTS (`options`: Playwright's, e.g. {fullPage: true}).
+export async function shot(page, name, options = {}) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), ...options });
+}
+
+// A daemon for the console tests, with `settings`; AEV_CONSOLE_DIR=daemon/console serves
+// the console's files from the source tree (console.dir), to work on it without a rebuild.
+export function consoleDaemon(settings = {}) {
+  return new Daemon({ ...(process.env.AEV_CONSOLE_DIR ? { 'console.dir': process.env.AEV_CONSOLE_DIR } : {}), ...settings });
+}
+
+// Debian's Chromium with the project's flags (fails when it is not installed).
+export async function launchChromium() {
+  assert.ok(fs.existsSync(chromiumBin), `${chromiumBin} is missing (apt-get install chromium)`);
+  return chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS });
+}
+
+// Stops the daemon with SIGTERM, removes its files, and fails unless it exited cleanly.
+export async function stopDaemon(daemon) {
+  const status = await daemon.stop();
+  daemon.cleanup();
+  if (status) assert.deepEqual(status, { code: 0, signal: null }, 'agent-eventsd did not exit cleanly on SIGTERM');
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -205,9 +246,9 @@ export async function signIn(page, daemon, user, where = '/console/live', timeou
 }
 
 // axe-core's serious and critical findings fail; the rest is returned to be reported.
-// axeSource: injected first unless the page already has axe.
-export async function axeCheck(page, what, axeSource) {
-  if (axeSource) await page.addScriptTag({ content: axeSource });
+// source: axe-core, injected first unless the page already has it.
+export async function axeCheck(page, what, source) {
+  if (source) await page.addScriptTag({ content: source });
   const result = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
