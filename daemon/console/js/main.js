@@ -66,9 +66,8 @@ const NAV = [
   { name: 'settings', path: '/settings', label: 'Settings', icon: 'settings' },
 ];
 
-const TITLES = { live: 'Live tail', traces: 'Traces', trace: 'Trace', analytics: 'Analytics', settings: 'Settings' };
-Object.assign(TITLES, { delivery: 'Delivery', moderation: 'Moderation', spend: 'Spend', alerts: 'Alerts' });
-TITLES.audit = 'Audit log';
+// Page titles: the navigation's labels, and one for a single trace.
+const TITLES = { ...Object.fromEntries(NAV.map((n) => [n.name, n.label])), trace: 'Trace' };
 
 function ThemeSwitch() {
   const [choice, setChoice] = useState(themeChoice());
