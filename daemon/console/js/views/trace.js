@@ -172,7 +172,10 @@ export function TraceView({ route }) {
     });
   };
 
-  useEffect(() => {
+  // A layout effect, not an effect: a selected row drawn by this render (End, a parent far
+  // above) takes the focus before the frame is painted, so no key pressed in between goes
+  // to the row that had it.
+  useLayoutEffect(() => {
     if (!selectedKey || !gridRef.current) return;
     const el = gridRef.current.querySelector(`[data-key="${CSS.escape(selectedKey)}"]`);
     if (el && document.activeElement !== el && gridRef.current.contains(document.activeElement)) el.focus();
