@@ -82,6 +82,8 @@ function EntryPanel({ seq, rows, onClose }) {
   const inPage = rows.find((r) => String(r.seq) === String(seq));
   // An entry named by the URL but not on this page (a deep link, or "show the broken seq").
   const fetched = useAsync(() => (inPage ? null : api.get('/audit-logs', { beforeSeq: Number(seq) + 1, limit: 1 })), [seq, Boolean(inPage)]);
+  // An effect, not a layout effect: the panel opens on a row's Enter keydown, and a focus
+  // moved before that key's keypress would let it press Close at once.
   useEffect(() => closeRef.current?.focus(), [seq]);
   const e = inPage || (fetched.data?.data || []).find((r) => String(r.seq) === String(seq));
   return html`<aside class="panel" aria-label=${`Audit entry ${seq}`} data-testid="audit-entry">

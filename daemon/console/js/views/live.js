@@ -73,6 +73,8 @@ function useRate(events) {
 
 function EventPanel({ row, onClose }) {
   const closeRef = useRef(null);
+  // An effect, not a layout effect: the panel opens on a row's Enter keydown, and a focus
+  // moved before that key's keypress would let it press Close at once.
   useEffect(() => closeRef.current?.focus(), [row?.id]);
   if (!row) return null;
   const { arrived, old, ...event } = row; // the tail's own bookkeeping is not part of the event
