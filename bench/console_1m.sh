@@ -23,7 +23,8 @@
 # dir), REUSE (a work dir kept by KEEP=1: time again without seeding), OUT
 # (bench/results/console-1m-<UTC time>). Needs sqlite3, jq, curl, g++, and PostgreSQL for
 # STORE=postgresql (apt-get them). PG_SESSION: more settings for the daemon's PostgreSQL
-# sessions, URL-encoded (`-cjit%3Doff`: a what-if).
+# sessions, URL-encoded (`-cjit%3Doff`: a what-if). PG_SETTINGS, when set (even empty): the
+# daemon's database.postgresql_settings instead of its default (empty: the server's settings).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$(realpath "${1:-$ROOT/build/daemon/agent-eventsd}")
@@ -96,6 +97,7 @@ if [ "$STORE" = postgresql ]; then
   source "$work/keys.env"
   store_flags=(--database-url "postgresql://postgres@127.0.0.1:$P_PG/aev_console?options=-cclient_min_messages%3Dwarning${PG_SESSION:+%20$PG_SESSION}"
     --set auth.jwt_secret="$JWT" --set webhooks.secret_key="$WEBHOOK" --set audit.signing_key_file="$work/audit-signing.key")
+  [ -n "${PG_SETTINGS+set}" ] && store_flags+=(--set database.postgresql_settings="$PG_SETTINGS")
 fi
 
 start_aev() {
@@ -229,6 +231,7 @@ declare -A TRACE_QUERIES=(
   echo "## Console over $N events ($STORE), $(date -u +%Y-%m-%dT%H:%MZ), $(git -C "$ROOT" rev-parse --short HEAD)"
   echo
   echo "$TRACES traces, $DAY_TRACES of them in the default 24-hour window; loadavg $(cut -d' ' -f1-3 /proc/loadavg)."
+  [ "$STORE" = postgresql ] && echo "database.postgresql_settings: ${PG_SETTINGS-the default}${PG_SESSION:+; URL options $PG_SESSION}."
   echo
   echo "| traces list, 50 a page, last 24 h | ms, median [min..max] of $REPEAT | target |"
   echo "|---|---|---|"

@@ -205,13 +205,25 @@ TEST(DaemonConfiguration, ConfiguredJwtSecretIsUsed) {
 // Poco's PostgreSQL connector cuts its connection string at every space: a passphrase or
 // several -c settings in `options` reach libpq through its environment variables instead.
 // Here the options set the session's application_name, which the server then shows.
+// The database's name in postgresql://USER@127.0.0.1:PORT/NAME[?...].
+std::string databaseNameOf(const std::string& url) {
+  const auto slash = url.find('/', url.find('@'));
+  const auto query = url.find('?', slash);
+  return url.substr(slash + 1, query == std::string::npos ? std::string::npos : query - slash - 1);
+}
+
+// The daemon's PostgreSQL sessions named by their application_name.
+int sessionsNamed(const std::string& database, const std::string& applicationName) {
+  return std::stoi(PostgresServer::instance().psql(
+      database, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '" + applicationName + "'"));
+}
+
 TEST(DaemonConfiguration, PostgresUrlValuesWithSpacesReachTheServer) {
   if (currentBackend() != Backend::PostgreSQL) GTEST_SKIP() << "a PostgreSQL URL";
-  auto url = freshDatabaseUrl();  // postgresql://USER@127.0.0.1:PORT/NAME[?...]
+  auto url = freshDatabaseUrl();
+  const auto database = databaseNameOf(url);
   const auto at = url.find('@');
-  const auto slash = url.find('/', at);
-  const auto query = url.find('?', slash);
-  const auto database = url.substr(slash + 1, query == std::string::npos ? std::string::npos : query - slash - 1);
+  const auto query = url.find('?', at);
   // The test server trusts local connections: the passphrase must only not break the string.
   url.insert(at, ":correct%20horse%20battery");
   url += std::string(query == std::string::npos ? "?" : "&") +
@@ -221,10 +233,39 @@ TEST(DaemonConfiguration, PostgresUrlValuesWithSpacesReachTheServer) {
   DaemonProcess d(o);
   ASSERT_NO_THROW(d.start()) << d.logTail();
   EXPECT_STATUS(d.client().get("/readyz"), 200);
-  const auto sessions = PostgresServer::instance().psql(
-      database, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'aev_conninfo_test'");
-  EXPECT_GE(std::stoi(sessions), 1) << sessions;
+  EXPECT_GE(sessionsNamed(database, "aev_conninfo_test"), 1);
   EXPECT_EQ(d.stop().code, 0);
+}
+
+// database.postgresql_settings: given to each session as it opens (here its
+// application_name, which the server shows); one PostgreSQL refuses stops start-up.
+TEST(DaemonConfiguration, PostgresqlSettingsReachTheSessionsAndARefusedOneStopsStartUp) {
+  if (currentBackend() != Backend::PostgreSQL) GTEST_SKIP() << "PostgreSQL settings";
+  {
+    DaemonOptions o;
+    o.databaseUrl = freshDatabaseUrl();
+    o.set = {{"database.postgresql_settings", "jit=off, random_page_cost=1.1, application_name=aev_settings_test"}};
+    DaemonProcess d(o);
+    ASSERT_NO_THROW(d.start()) << d.logTail();
+    EXPECT_STATUS(d.client().get("/readyz"), 200);
+    EXPECT_GE(sessionsNamed(databaseNameOf(*o.databaseUrl), "aev_settings_test"), 1);
+    EXPECT_EQ(d.stop().code, 0);
+  }
+  {
+    DaemonOptions o;
+    o.databaseUrl = freshDatabaseUrl();
+    o.set = {{"database.postgresql_settings", "jit=off, random_page_cost=cheap"}};
+    DaemonProcess d(o);
+    try {
+      d.start();
+      ADD_FAILURE() << "started with random_page_cost=cheap";
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("database.postgresql_settings: PostgreSQL refused random_page_cost=cheap"),
+                std::string::npos)
+          << what;
+    }
+  }
 }
 
 class LogHygieneApi : public ApiTest {};

@@ -415,5 +415,42 @@ TEST(DatabasePostgreSQL, DescriptionRedactsPassword) {
   EXPECT_EQ(db.describe().find("s3cret"), std::string::npos) << db.describe();
 }
 
+// database.postgresql_settings reach every pooled session, each as it opens; a setting
+// the server refuses stops the store from opening, naming the key.
+TEST(DatabasePostgreSQL, SessionSettingsReachEveryPooledConnection) {
+  if (!PostgresServer::available()) GTEST_SKIP() << "PostgreSQL is not installed";
+  DatabaseOptions o;
+  o.url = PostgresServer::instance().createDatabase();
+  o.poolSize = 3;
+  o.postgresSettings = "jit=off, random_page_cost=1.1,work_mem=17MB";
+  Database db(o);
+  // Three connections at once: the one opened at start-up and two opened on demand.
+  std::vector<std::unique_ptr<Connection>> held;
+  for (int i = 0; i < 3; ++i) held.push_back(db.acquire());
+  for (auto& c : held) {
+    auto rows = c->query(
+        "SELECT current_setting('jit') AS jit, current_setting('random_page_cost') AS rpc, "
+        "current_setting('work_mem') AS wm");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows.front().str("jit"), "off");
+    EXPECT_EQ(rows.front().str("rpc"), "1.1");
+    EXPECT_EQ(rows.front().str("wm"), "17MB");
+  }
+  held.clear();
+
+  for (const char* refused : {"random_page_cost=cheap", "no_such_setting=1", "jit=off, work_mem=-5"}) {
+    o.postgresSettings = refused;
+    try {
+      Database bad(o);
+      ADD_FAILURE() << refused << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("database.postgresql_settings: PostgreSQL refused"), std::string::npos) << what;
+    }
+  }
+  o.postgresSettings = "jit";  // malformed: refused before connecting
+  EXPECT_THROW(Database{o}, std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace aev::store

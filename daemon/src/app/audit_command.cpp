@@ -47,8 +47,7 @@ int runAuditCommand(const Poco::Util::AbstractConfiguration& cfg, const std::vec
     }
   }
 
-  store::Database db(store::DatabaseOptions{cfg.getString("database.url"), cfg.getString("data.dir"), 2,
-                                            cfg.getString("database.sqlite_synchronous"), 10000});
+  store::Database db(databaseOptionsFrom(cfg, 2));
   if (store::currentSchemaVersion(db) < kAuditSchemaVersion) {
     out << "audit verify: the store at " << db.describe() << " has no audit log (schema older than v"
         << kAuditSchemaVersion << ")\n";

@@ -209,6 +209,16 @@ cluster::FanOutOptions fanOutFrom(const Poco::Util::AbstractConfiguration& cfg) 
 
 }  // namespace
 
+store::DatabaseOptions databaseOptionsFrom(const Poco::Util::AbstractConfiguration& cfg, int poolSize) {
+  store::DatabaseOptions o;
+  o.url = cfg.getString("database.url");
+  o.dataDir = cfg.getString("data.dir");
+  o.poolSize = poolSize;
+  o.sqliteSynchronous = cfg.getString("database.sqlite_synchronous");
+  o.postgresSettings = cfg.getString("database.postgresql_settings");
+  return o;
+}
+
 std::string auditKeyPath(const Poco::Util::AbstractConfiguration& cfg) {
   const auto configured = cfg.getString("audit.signing_key_file");
   return configured.empty() ? (std::filesystem::path(cfg.getString("data.dir")) / "audit-signing.key").string()
@@ -240,9 +250,7 @@ struct Components {
         dataDir(cfg.getString("data.dir")),
         secrets(cluster::resolveSharedSecrets(cfg, store::isPostgresUrl(cfg.getString("database.url")))),
         secret(secrets.jwtSecret),
-        database(std::make_unique<store::Database>(
-            store::DatabaseOptions{cfg.getString("database.url"), dataDir, cfg.getInt("database.pool_size"),
-                                   cfg.getString("database.sqlite_synchronous"), 10000})),
+        database(std::make_unique<store::Database>(databaseOptionsFrom(cfg, cfg.getInt("database.pool_size")))),
         auditSigner(audit::CheckpointSigner::loadOrCreate(secrets.auditKeyPath)),
         auditLog(*database, &auditSigner),
         auditCheckpoints("audit checkpoints", std::chrono::seconds(cfg.getInt64("audit.checkpoint_interval_seconds")),

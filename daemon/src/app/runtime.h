@@ -7,6 +7,7 @@
 #include <string>
 
 #include "plugins/host.h"
+#include "store/database.h"
 
 namespace aev::app {
 
@@ -15,6 +16,8 @@ namespace aev::app {
 std::unique_ptr<plugins::Host> makePluginHost(const Poco::Util::AbstractConfiguration& config,
                                               plugins::LoadReport& report);
 plugins::LoadReport checkPlugins(const Poco::Util::AbstractConfiguration& config);
+// database.*: the store's options, with this pool size (the audit command needs two).
+store::DatabaseOptions databaseOptionsFrom(const Poco::Util::AbstractConfiguration& config, int poolSize);
 // The audit checkpoint key: audit.signing_key_file, else data.dir/audit-signing.key.
 std::string auditKeyPath(const Poco::Util::AbstractConfiguration& config);
 

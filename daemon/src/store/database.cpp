@@ -15,6 +15,7 @@
 #include "common/storage_unavailable.h"
 #include "store/database_url.h"
 #include "store/postgres_conninfo.h"
+#include "store/postgres_session_settings.h"
 #include "store/sqlite_wal_coalescer.h"
 #include "store/statement_runner.h"
 
@@ -184,6 +185,7 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
     for (const auto& [name, value] : settings.environment) ::setenv(name.c_str(), value.c_str(), 1);
     connectionString_ = std::move(settings.conninfo);
     description_ = "postgresql " + redactUrl(options_.url);
+    sessionSettings_ = parsePostgresSessionSettings(options_.postgresSettings);
   } else {
     dialect_ = Dialect::SQLite;
     connector_ = "sqlite";
@@ -228,8 +230,22 @@ PooledSession Database::openSession() {
   PooledSession pooled;
   pooled.runner = dialect_ == Dialect::SQLite ? makeSqliteRunner(*session, options_.statementCacheSize)
                                               : makePostgresRunner(*session, options_.statementCacheSize);
+  if (dialect_ == Dialect::PostgreSQL) applySessionSettings(*pooled.runner);
   pooled.session = std::move(session);
   return pooled;
+}
+
+void Database::applySessionSettings(StatementRunner& runner) {
+  for (const auto& s : sessionSettings_) {
+    try {
+      runner.run("SELECT set_config(?, ?, false)", Params{s.name, s.value});
+    } catch (const std::exception& e) {
+      // A name PostgreSQL does not know or a value it refuses: the same on every
+      // connection, so it stops start-up rather than fail each request.
+      throw std::invalid_argument("database.postgresql_settings: PostgreSQL refused " + s.name + "=" + s.value +
+                                  ": " + describeException(e));
+    }
+  }
 }
 
 std::unique_ptr<Connection> Database::acquire() {

@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "store/postgres_session_settings.h"
+
 namespace aev::store {
 
 enum class Dialect { SQLite, PostgreSQL };
@@ -71,6 +73,8 @@ struct DatabaseOptions {
   std::string sqliteSynchronous = "FULL";
   int busyTimeoutMs = 10000;
   std::size_t statementCacheSize = 256;  // prepared statements kept per connection
+  // database.postgresql_settings, given to every PostgreSQL session as it opens.
+  std::string postgresSettings;
 };
 
 class Database;
@@ -157,6 +161,7 @@ class Database {
  private:
   friend class Connection;
   PooledSession openSession();
+  void applySessionSettings(StatementRunner& runner);
   void release(PooledSession session);
 
   DatabaseOptions options_;
@@ -164,6 +169,7 @@ class Database {
   std::string connector_;
   std::string connectionString_;
   std::string description_;
+  std::vector<PostgresSessionSetting> sessionSettings_;
   std::mutex mutex_;
   std::condition_variable available_;
   std::vector<PooledSession> idle_;
