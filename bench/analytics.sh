@@ -453,6 +453,13 @@ time_daemon() {  # query -> wall cpu (curl time_total: connect + request + answe
   [ "$code" = 200 ] || { echo "daemon answered $code to $(path_of "$1"): $(head -c 300 "$work/answer.json")" >&2; exit 1; }
   echo "$(ms_of "$t") $(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')"
 }
+# The hand-written SQL runs under the settings the daemon gives its own PostgreSQL sessions
+# (database.postgresql_settings, read from the binary's defaults), so that both sides plan
+# alike: "jit=off, random_page_cost=1.1" becomes PGOPTIONS="-c jit=off -c random_page_cost=1.1".
+pg_session_options() {
+  "$BIN" --print-config-file | sed -n 's/^database\.postgresql_settings = //p' |
+    tr ', ' '\n\n' | awk 'NF { printf "%s-c %s", sep, $0; sep = " " }'
+}
 time_sql() {  # store db query -> wall cpu: the statement run twice in one session, the second timed
   local store=$1 db=$2 q=$3 now sql
   now=$(now_us)
@@ -464,7 +471,7 @@ time_sql() {  # store db query -> wall cpu: the statement run twice in one sessi
   else
     # \timing: the client's round trip; the backend's CPU from its schedstat around it.
     printf '\\timing on\n\\o /dev/null\nSELECT pg_backend_pid() AS bpid \\gset\n\\setenv BPID :bpid\n%s;\n\\! cat /proc/$BPID/schedstat\n%s;\n\\! cat /proc/$BPID/schedstat\n' "$sql" "$sql" |
-      taskset -c "$CLIENT_CPUS" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$P_PG" -U postgres -d "$db" |
+      PGOPTIONS=$(pg_session_options) taskset -c "$CLIENT_CPUS" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$P_PG" -U postgres -d "$db" |
       awk '/^Time:/ { t = $2 } /^[0-9]+ [0-9]+ [0-9]+$/ { c[++n] = $1 } END { printf "%.3f %.3f", t, (c[2] - c[1]) / 1e6 }'
   fi
 }
