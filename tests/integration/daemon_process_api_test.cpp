@@ -261,8 +261,7 @@ TEST(DaemonConfiguration, PostgresqlSettingsReachTheSessionsAndARefusedOneStopsS
       ADD_FAILURE() << "started with random_page_cost=cheap";
     } catch (const std::runtime_error& e) {
       const std::string what = e.what();
-      EXPECT_NE(what.find("database.postgresql_settings: PostgreSQL refused random_page_cost=cheap"),
-                std::string::npos)
+      EXPECT_NE(what.find("database.postgresql_settings: PostgreSQL refused random_page_cost=cheap"), std::string::npos)
           << what;
     }
   }

@@ -242,8 +242,8 @@ void Database::applySessionSettings(StatementRunner& runner) {
     } catch (const std::exception& e) {
       // A name PostgreSQL does not know or a value it refuses: the same on every
       // connection, so it stops start-up rather than fail each request.
-      throw std::invalid_argument("database.postgresql_settings: PostgreSQL refused " + s.name + "=" + s.value +
-                                  ": " + describeException(e));
+      throw std::invalid_argument("database.postgresql_settings: PostgreSQL refused " + s.name + "=" + s.value + ": " +
+                                  describeException(e));
     }
   }
 }
