@@ -239,6 +239,8 @@ void Database::applySessionSettings(StatementRunner& runner) {
   for (const auto& s : sessionSettings_) {
     try {
       runner.run("SELECT set_config(?, ?, false)", Params{s.name, s.value});
+    } catch (const StorageUnavailable&) {
+      throw;  // the connection went away: a 503 like any other, not a refused setting
     } catch (const std::exception& e) {
       // A name PostgreSQL does not know or a value it refuses: the same on every
       // connection, so it stops start-up rather than fail each request.
