@@ -544,11 +544,11 @@ record_plans() {  # store db n now [queries...]
     if [ "$store" = sqlite ]; then
       sqlite3 "$db" "EXPLAIN QUERY PLAN $sql" >>"$f"
     else
-      pgsql "$db" -c "EXPLAIN (ANALYZE, BUFFERS) $sql" >>"$f"
+      PGOPTIONS=$(pg_session_options) pgsql "$db" -c "EXPLAIN (ANALYZE, BUFFERS) $sql" >>"$f"
       # The daemon runs prepared statements (libpq): after 5 executions PostgreSQL may
       # switch to a generic plan. Its shape, for the record:
       echo "-- the same as a prepared statement, generic plan (plan_cache_mode = force_generic_plan):" >>"$f"
-      pgsql "$db" -c "SET plan_cache_mode = force_generic_plan" \
+      PGOPTIONS=$(pg_session_options) pgsql "$db" -c "SET plan_cache_mode = force_generic_plan" \
         -c "PREPARE q(bigint, bigint, bigint) AS $(sql_of "$q" '$1' '$2' '$3')" \
         -c "EXPLAIN EXECUTE q($ORG, $((now - DAY_US)), $now)" >>"$f" 2>&1 || true
     fi
@@ -631,7 +631,11 @@ for n in $SIZES; do
       dir=$work/pgaev-$n
       db=aev_$n
       runuser -u postgres -- "$PGBIN/createdb" -h 127.0.0.1 -p "$P_PG" -U postgres "$db"
-      extra=(--database-url "postgresql://postgres@127.0.0.1:$P_PG/$db?options=-cclient_min_messages%3Dwarning")
+      # The keys every node on PostgreSQL must share (docs/operations.md), made once per run.
+      [ -f "$work/audit-signing.key" ] || head -c 32 /dev/urandom | base64 >"$work/audit-signing.key"
+      [ -n "${PG_JWT:-}" ] || { PG_JWT=$(head -c 48 /dev/urandom | base64 -w0); PG_SEAL=$(head -c 32 /dev/urandom | base64 -w0); }
+      extra=(--database-url "postgresql://postgres@127.0.0.1:$P_PG/$db?options=-cclient_min_messages%3Dwarning"
+        --set auth.jwt_secret="$PG_JWT" --set webhooks.secret_key="$PG_SEAL" --set audit.signing_key_file="$work/audit-signing.key")
     fi
     start_aev "$dir" "${extra[@]}"
     setup_aev
