@@ -1,5 +1,7 @@
 #include "store/postgres_session_settings.h"
 
+#include <Poco/StringTokenizer.h>
+
 #include <cctype>
 #include <stdexcept>
 
@@ -13,26 +15,13 @@ bool isParameterName(const std::string& name) {
   return true;
 }
 
-std::vector<std::string> items(const std::string& list) {
-  std::vector<std::string> out;
-  std::string current;
-  for (char c : list) {
-    if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
-      if (!current.empty()) out.push_back(std::move(current));
-      current.clear();
-    } else {
-      current += c;
-    }
-  }
-  if (!current.empty()) out.push_back(std::move(current));
-  return out;
-}
-
 }  // namespace
 
 std::vector<PostgresSessionSetting> parsePostgresSessionSettings(const std::string& list) {
   std::vector<PostgresSessionSetting> out;
-  for (const auto& item : items(list)) {
+  // Items are separated by commas (the documented form) or whitespace.
+  const Poco::StringTokenizer items(list, ", \t\r\n", Poco::StringTokenizer::TOK_IGNORE_EMPTY);
+  for (const auto& item : items) {
     const auto eq = item.find('=');
     auto refuse = [&](const std::string& why) {
       return std::invalid_argument("database.postgresql_settings: \"" + item + "\" " + why);
