@@ -115,24 +115,16 @@ TEST(McpModernEnvelope, HeadersMustAgreeWithTheBody) {
                                    modernParams("get_context"), "2026-07-28"));
   auto code = [](const std::optional<EnvelopeProblem>& p) { return p ? p->code : 0; };
   // Missing or disagreeing headers: 400 HeaderMismatch.
-  EXPECT_EQ(code(checkModernEnvelope({"", "tools/call", "get_context"}, "tools/call", modernParams("get_context"),
-                                     "2026-07-28")),
-            rpc::kHeaderMismatch);
-  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "", "get_context"}, "tools/call", modernParams("get_context"),
-                                     "2026-07-28")),
-            rpc::kHeaderMismatch);
-  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "tools/list", "get_context"}, "tools/call",
-                                     modernParams("get_context"), "2026-07-28")),
-            rpc::kHeaderMismatch);
-  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "tools/call", ""}, "tools/call", modernParams("get_context"),
-                                     "2026-07-28")),
-            rpc::kHeaderMismatch);
-  EXPECT_EQ(code(checkModernEnvelope({"2026-07-28", "tools/call", "list_alerts"}, "tools/call",
-                                     modernParams("get_context"), "2026-07-28")),
-            rpc::kHeaderMismatch);
-  EXPECT_EQ(code(checkModernEnvelope({"2025-11-25", "tools/call", "get_context"}, "tools/call",
-                                     modernParams("get_context"), "2026-07-28")),
-            rpc::kHeaderMismatch);
+  const RequestHeaders mismatched[] = {{"", "tools/call", "get_context"},             // no version
+                                       {"2026-07-28", "", "get_context"},             // no method
+                                       {"2026-07-28", "tools/list", "get_context"},   // another method
+                                       {"2026-07-28", "tools/call", ""},              // no tool name
+                                       {"2026-07-28", "tools/call", "list_alerts"},   // another tool
+                                       {"2025-11-25", "tools/call", "get_context"}};  // another version
+  for (const auto& headers : mismatched)
+    EXPECT_EQ(code(checkModernEnvelope(headers, "tools/call", modernParams("get_context"), "2026-07-28")),
+              rpc::kHeaderMismatch)
+        << headers.protocolVersion << " / " << headers.method << " / " << headers.name;
   // Mcp-Name is only required where the spec requires it.
   EXPECT_FALSE(checkModernEnvelope({"2026-07-28", "tools/list", ""}, "tools/list", modernParams("x"), "2026-07-28"));
   // The client capabilities are required in _meta: 400 Invalid params.
