@@ -471,7 +471,7 @@ time_sql() {  # store db query -> wall cpu: the statement run twice in one sessi
   else
     # \timing: the client's round trip; the backend's CPU from its schedstat around it.
     printf '\\timing on\n\\o /dev/null\nSELECT pg_backend_pid() AS bpid \\gset\n\\setenv BPID :bpid\n%s;\n\\! cat /proc/$BPID/schedstat\n%s;\n\\! cat /proc/$BPID/schedstat\n' "$sql" "$sql" |
-      PGOPTIONS=$(pg_session_options) taskset -c "$CLIENT_CPUS" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$P_PG" -U postgres -d "$db" |
+      PGOPTIONS=$PG_SESSION_OPTIONS taskset -c "$CLIENT_CPUS" psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$P_PG" -U postgres -d "$db" |
       awk '/^Time:/ { t = $2 } /^[0-9]+ [0-9]+ [0-9]+$/ { c[++n] = $1 } END { printf "%.3f %.3f", t, (c[2] - c[1]) / 1e6 }'
   fi
 }
@@ -544,11 +544,11 @@ record_plans() {  # store db n now [queries...]
     if [ "$store" = sqlite ]; then
       sqlite3 "$db" "EXPLAIN QUERY PLAN $sql" >>"$f"
     else
-      PGOPTIONS=$(pg_session_options) pgsql "$db" -c "EXPLAIN (ANALYZE, BUFFERS) $sql" >>"$f"
+      PGOPTIONS=$PG_SESSION_OPTIONS pgsql "$db" -c "EXPLAIN (ANALYZE, BUFFERS) $sql" >>"$f"
       # The daemon runs prepared statements (libpq): after 5 executions PostgreSQL may
       # switch to a generic plan. Its shape, for the record:
       echo "-- the same as a prepared statement, generic plan (plan_cache_mode = force_generic_plan):" >>"$f"
-      PGOPTIONS=$(pg_session_options) pgsql "$db" -c "SET plan_cache_mode = force_generic_plan" \
+      PGOPTIONS=$PG_SESSION_OPTIONS pgsql "$db" -c "SET plan_cache_mode = force_generic_plan" \
         -c "PREPARE q(bigint, bigint, bigint) AS $(sql_of "$q" '$1' '$2' '$3')" \
         -c "EXPLAIN EXECUTE q($ORG, $((now - DAY_US)), $now)" >>"$f" 2>&1 || true
     fi
@@ -617,6 +617,7 @@ whatif() {  # store db n
 # ---------------------------------------------------------------------------------------
 # The run: per size, per store: set up, seed, restart, check, plans, measure, drop.
 # ---------------------------------------------------------------------------------------
+PG_SESSION_OPTIONS=$(pg_session_options)  # once: the binary is built by now
 for n in $SIZES; do
   NOW=$(( $(date +%s) * 1000000 ))  # whole seconds: the check's RFC 3339 window is exact
   CH_LOADED=0
