@@ -117,6 +117,11 @@ bool DaemonProcess::launchOnce(std::string& failure) {
   return false;
 }
 
+void DaemonProcess::prepare() {
+  std::filesystem::create_directories(dataDir_);
+  writeConfig();
+}
+
 void DaemonProcess::start() {
   if (pid_ > 0) throw std::logic_error("daemon already running");
   std::filesystem::create_directories(dataDir_);

@@ -47,6 +47,9 @@ class DaemonProcess {
   // SIGTERM and wait; returns how it ended. Kills it after `timeout`.
   ExitStatus stop(std::chrono::milliseconds timeout = std::chrono::seconds(20));
   void kill();
+  // Writes the configuration file (and makes the data dir) without starting: for commands
+  // run on the daemon's store before its first start (restore). start() writes it again.
+  void prepare();
   // stop() then start() on the same port, data dir and database.
   ExitStatus restart();
   bool running();

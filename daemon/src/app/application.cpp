@@ -18,6 +18,7 @@
 extern char** environ;
 
 #include "app/audit_command.h"
+#include "app/backup_command.h"
 #include "app/config_defaults.h"
 #include "app/config_keys.h"
 #include "app/config_reference.h"
@@ -102,6 +103,10 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
   options.addOption(
       Option("check-plugins", "", "load and validate the plugins, print what loaded or was refused, and exit")
           .callback(cb));
+  options.addOption(Option("in-place", "",
+                           "with restore: the store in place was restored by hand (copied files, pg_restore, psql); "
+                           "make it safe to serve")
+                        .callback(cb));
   options.addOption(Option("set", "s", "set any configuration key: --set key=value")
                         .argument("KEY=VALUE")
                         .repeatable(true)
@@ -130,6 +135,8 @@ void Application::onOption(const std::string& name, const std::string& value) {
     commandLine_["database.url"] = value;
   } else if (name == "plugins-dir") {
     commandLine_["plugins.dir"] = value;
+  } else if (name == "in-place") {
+    restoreInPlace_ = true;
   } else if (name == "check-plugins") {
     checkPlugins_ = true;
   } else if (name == "set") {
@@ -181,7 +188,7 @@ void Application::loadConfiguration() {
 void Application::printHelp() {
   Poco::Util::HelpFormatter help(options());
   help.setCommand("agent-eventsd");
-  help.setUsage("[options] [audit verify [ORG_ID]]");
+  help.setUsage("[options] [audit verify [ORG_ID] | backup DIR | restore DIR | restore --in-place]");
   help.setHeader(
       "agent-events daemon: ingest, stream and govern AI-agent events.\n"
       "Configuration: defaults < properties file < AGENT_EVENTS_* environment < options.");
@@ -235,8 +242,18 @@ int Application::main(const std::vector<std::string>& args) {
     }
     if (!args.empty() && args[0] == "audit")
       return runAuditCommand(config(), std::vector<std::string>(args.begin() + 1, args.end()), std::cout);
+    if (!args.empty() && args[0] == "backup")
+      return runBackupCommand(config(), std::vector<std::string>(args.begin() + 1, args.end()), std::cout);
+    if (!args.empty() && args[0] == "restore")
+      return runRestoreCommand(config(), std::vector<std::string>(args.begin() + 1, args.end()), restoreInPlace_,
+                               std::cout);
+    if (restoreInPlace_) {
+      std::cerr << "agent-eventsd: --in-place goes with the restore command (see --help)" << std::endl;
+      return EXIT_USAGE;
+    }
     if (!args.empty()) {
-      std::cerr << "agent-eventsd: unknown command " << args[0] << " (commands: audit verify; see --help)" << std::endl;
+      std::cerr << "agent-eventsd: unknown command " << args[0]
+                << " (commands: audit verify, backup, restore; see --help)" << std::endl;
       return EXIT_USAGE;
     }
     if (checkPlugins_) {

@@ -33,6 +33,7 @@ class Application : public Poco::Util::ServerApplication {
   bool helpRequested_ = false;
   bool versionRequested_ = false;
   bool checkPlugins_ = false;
+  bool restoreInPlace_ = false;           // --in-place, for the restore command
   std::string configReferenceRequested_;  // the --print-config-* option given, if any
   std::string configFile_;
   std::map<std::string, std::string> commandLine_;

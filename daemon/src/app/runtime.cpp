@@ -12,6 +12,7 @@
 #include "alerts/alert_evaluator.h"
 #include "alerts/alert_service.h"
 #include "analytics/analytics_service.h"
+#include "app/backup_command.h"
 #include "apps/app_service.h"
 #include "audit/audit_log.h"
 #include "audit/checkpoint_signer.h"
@@ -63,6 +64,7 @@
 #include "store/database_url.h"
 #include "store/migrations.h"
 #include "store/spend_ledger_repository.h"
+#include "store/store_identity.h"
 #include "stream/hub.h"
 #include "telemetry/extractor.h"
 #include "traces/trace_service.h"
@@ -536,6 +538,9 @@ Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
   const int applied = store::migrate(*c_->database);
   spdlog::info("store {} at schema version {} ({} migrations applied now)", c_->database->describe(),
                store::currentSchemaVersion(*c_->database), applied);
+  // A backup copied into place, or a database restored by hand, is refused until restore
+  // has moved its ids past the original's (store/store_identity.h).
+  store::checkStoreServable(*c_->database, restoreInPlaceHint(config));
   // Spend counters are durable, but recounting the current windows from the stored events
   // at start-up also repairs what a crash or a policy change racing a publish left.
   const auto rebuilt = c_->spendAccountant.rebuildAll();

@@ -173,6 +173,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(alertsMigration(d));
   list.push_back(eventIndexesMigration(d));
   list.push_back(traceUsageMigration(d));
+  list.push_back(storeIdentityMigration(d));
   return list;
 }
 
@@ -196,8 +197,23 @@ int currentSchemaVersion(Database& db) {
   return static_cast<int>(rows.front().i64("v"));
 }
 
+int latestSchemaVersion(Dialect dialect) { return migrationsFor(dialect).back().version; }
+
+SchemaTooNew::SchemaTooNew(int found, int known)
+    : std::runtime_error("the store's schema is version " + std::to_string(found) + ", newer than this agent-eventsd " +
+                         AEV_VERSION + " knows (version " + std::to_string(known) +
+                         "): a newer release wrote it. Nothing was changed; run that release (or a newer one), or "
+                         "restore a backup taken before the upgrade"),
+      found(found),
+      known(known) {}
+
 int migrate(Database& db) {
   ensureBookkeeping(db);
+  // Before anything runs: an older build must not half-migrate, or write rows in an old
+  // shape into, a store a newer release has moved on.
+  const int found = currentSchemaVersion(db);
+  const int known = latestSchemaVersion(db.dialect());
+  if (found > known) throw SchemaTooNew(found, known);
   int applied = 0;
   for (const auto& m : migrationsFor(db.dialect())) {
     db.transaction([&](Connection& conn) {
