@@ -57,8 +57,8 @@ int runBackupCommand(const Poco::Util::AbstractConfiguration& cfg, const std::ve
         << static_cast<double>(m.durationMicros) / 1e6 << " s: " << megabytes(bytes) << " in " << m.files.size()
         << " files\n";
     for (const auto& f : m.files) out << "  " << f.name << "  " << f.bytes << " bytes  sha256 " << f.sha256 << "\n";
-    out << "restore it with: agent-eventsd" << storeArguments(cfg) << " restore " << args[0]
-        << "  (into an empty data dir or database)\n";
+    out << "restore it into an empty " << (m.store == "sqlite" ? "data dir" : "database")
+        << " with: agent-eventsd --config FILE restore " << args[0] << "\n";
     return kOk;
   } catch (const store::SchemaTooNew& e) {
     out << "backup refused: " << e.what() << "\n";
