@@ -305,17 +305,22 @@ TEST_P(AccountantTest, RebuildsRacingPublishesLoseAndDoubleNothing) {
   const auto policy = addPolicy(1e6, "day", {rung(100, "alert")});
   constexpr int kThreads = 4, kPerThread = 40;
   std::atomic<bool> publishing{true};
+  std::atomic<bool> rebuilding{false};
   std::atomic<int> rebuilds{0};
-  // What a policy change or another node's start-up does while this node publishes.
+  // What a policy change or another node's start-up does while this node publishes. The
+  // publishers wait for it to be running, and it rebuilds at least once, so the race is
+  // there however a loaded machine schedules the threads.
   std::thread rebuilder([&] {
-    while (publishing.load()) {
+    rebuilding = true;
+    do {
       rebuild(policy);
       ++rebuilds;
-    }
+    } while (publishing.load());
   });
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
+      while (!rebuilding.load()) std::this_thread::yield();
       for (int i = 0; i < kPerThread; ++i) publish(event(0.01 * (1 + (t + i) % 9)));
     });
   for (auto& th : threads) th.join();
