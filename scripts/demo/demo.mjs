@@ -99,8 +99,14 @@ async function spendLadder(token, org) {
   const auth = { token, tenant: org };
   const existing = await must('GET', '/spend-policies', auth, 200);
   for (const p of existing.policies ?? []) if (p.name === 'Daily model budget') return;
-  const byModel = await must('GET', `/analytics/breakdown?dimension=model&since=${new Date(Date.now() - 24 * 3600e3).toISOString()}`, auth, 200);
-  const spent = (byModel.rows ?? []).reduce((sum, row) => sum + (row.costUsd ?? 0), 0);
+  // What the last 24 hours cost, from the trace rollups (core, no plugin needed).
+  const since = new Date(Date.now() - 24 * 3600e3).toISOString();
+  let spent = 0;
+  for (let page = 1; page <= 20; page++) {
+    const traces = await must('GET', `/traces?since=${since}&limit=100&page=${page}`, auth, 200);
+    spent += (traces.data ?? []).reduce((sum, t) => sum + (t.costUsd ?? 0), 0);
+    if ((traces.data ?? []).length < 100) break;
+  }
   const limitUsd = Math.max(0.01, Math.round((spent / 0.85) * 10000) / 10000);
   await must('POST', '/spend-policies', { ...auth, body: {
     name: 'Daily model budget', limitUsd, windowType: 'rolling_24h',
@@ -149,7 +155,13 @@ async function main() {
       const wait = Date.parse(e.timestamp) - Date.now();
       if (wait > 0) await sleep(wait);
       if (stopping) break;
-      const res = await call('POST', '/event', { key, body: { ...e, channel_id: channel.id } });
+      let res;
+      try {
+        res = await call('POST', '/event', { key, body: { ...e, channel_id: channel.id } });
+      } catch (err) {
+        if (stopping) break;  // Ctrl-C reaches the daemon too: it may be gone already
+        throw err;
+      }
       if (res.status !== 201) log(`publish answered ${res.status}: ${res.text.slice(0, 200)}`);
       else published++;
     }

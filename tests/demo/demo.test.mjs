@@ -48,7 +48,10 @@ test('make demo fills the console within 30 s and keeps it live', { timeout: 120
   const base = `http://127.0.0.1:${port}`;
   try {
     // The sign-in the demo prints.
-    await until('the demo printed the console sign-in', deadline, () => /sign in as demo \/ agent-events demo/.test(output.join('')));
+    await until('the demo printed the console sign-in', deadline, () => {
+      if (/\[demo\] failed/.test(output.join(''))) assert.fail(output.join(''));
+      return /sign in as demo \/ agent-events demo/.test(output.join(''));
+    });
     const login = await (await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'demo', password: 'agent-events demo' }) })).json();
     const me = await (await fetch(`${base}/users/me`, { headers: { authorization: `Bearer ${login.access_token}` } })).json();
     const headers = { authorization: `Bearer ${login.access_token}`, 'x-tenant-id': String(me.organizationId) };
@@ -95,10 +98,10 @@ test('make demo fills the console within 30 s and keeps it live', { timeout: 120
     reader.cancel().catch(() => {});
     assert.match(`\n${text}`, /\nid: \d+/, 'the live tail received no event within 20 s');
     console.log(`make demo: seeded and checked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    assert.ok(!output.join('').includes('[demo] failed'), output.join(''));
   } finally {
     try { process.kill(-demo.pid, 'SIGINT'); } catch { /* already gone */ }
     await new Promise((r) => { demo.once('exit', r); setTimeout(r, 10_000); });
     rmSync(dataDir, { recursive: true, force: true });
   }
-  if (output.join('').includes('[demo] failed')) assert.fail(output.join(''));
 });
