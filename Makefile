@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
-.PHONY: configure build run test test-asan fuzz fuzz-ci package package-check bench bench-peers bench-analytics bench-moderation clean
+.PHONY: configure build run demo test test-asan fuzz fuzz-ci package package-check bench bench-peers bench-analytics bench-moderation clean
 
 configure:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -19,6 +19,12 @@ build: configure
 run: configure
 	cmake --build $(BUILD) -j$(JOBS) --target aev_runtime
 	./$(BUILD)/daemon/agent-eventsd --data-dir $(DATA_DIR)
+
+# The daemon in ./data-demo with a demo organization full of generated agent traffic and
+# live traffic until Ctrl-C (scripts/demo/). DEMO_PORT (8080) and DEMO_DATA_DIR change them.
+demo: configure
+	cmake --build $(BUILD) -j$(JOBS) --target aev_runtime
+	bash scripts/demo/run.sh ./$(BUILD)/daemon/agent-eventsd
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

@@ -271,6 +271,14 @@ int Application::main(const std::vector<std::string>& args) {
                  config().getString("http.host"), runtime_->port(), runtime_->storeDescription(), ms);
     serviceManager_.ready(
         fmt::format("listening on port {} (store: {})", runtime_->port(), runtime_->storeDescription()));
+    if (runtime_->hasNoAccounts()) {
+      // The first minute of a new instance: say where to go next.
+      const auto base = fmt::format("http://{}:{}", probeHostFor(config().getString("http.host")), runtime_->port());
+      spdlog::info(
+          "no account yet: open {}/console/ and choose Create account (the first account administers this "
+          "instance), or POST {}/auth/register; docs: README.md's five-minute tour",
+          base, base);
+    }
   } catch (const std::exception& e) {
     spdlog::critical("start-up failed: {}", describeException(e));
     std::cerr << "agent-eventsd: start-up failed: " << describeException(e) << std::endl;

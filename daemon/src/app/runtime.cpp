@@ -65,6 +65,7 @@
 #include "store/migrations.h"
 #include "store/spend_ledger_repository.h"
 #include "store/store_identity.h"
+#include "store/user_repository.h"
 #include "stream/hub.h"
 #include "telemetry/extractor.h"
 #include "traces/trace_service.h"
@@ -581,5 +582,10 @@ void Runtime::stop() {
 int Runtime::port() const { return c_->server->port(); }
 
 std::string Runtime::storeDescription() const { return c_->database->describe(); }
+
+bool Runtime::hasNoAccounts() const {
+  auto conn = c_->database->acquire();
+  return store::UserRepository().count(*conn) == 0;
+}
 
 }  // namespace aev::app

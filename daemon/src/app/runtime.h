@@ -31,6 +31,8 @@ class Runtime {
   void stop();
   int port() const;
   std::string storeDescription() const;
+  // No account exists yet: the first one registered becomes the instance administrator.
+  bool hasNoAccounts() const;
 
  private:
   std::unique_ptr<Components> c_;

@@ -10,6 +10,7 @@ import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { ChannelStream } from '../stream.js';
 import { Empty, ErrorBox, FilterInput, Icon, JsonView, ShortId, Sparkline, Spinner, useAsync } from '../ui.js';
+import { PublishHelp } from './publish_help.js';
 
 const KEEP = 1000; // rows kept on screen
 const BACKLOG = 50; // events shown from before the page opened
@@ -223,7 +224,8 @@ export function LiveView({ route }) {
               <td class="payload">${payloadPreview(e)}</td></tr>`)}
           </tbody>
         </table>
-        ${rows.length === 0 ? html`<${Empty} title=${paused ? 'Paused' : 'Waiting for events'}><p>New events on this channel appear here as they are published.</p></${Empty}>` : null}
+        ${rows.length === 0 ? html`<${Empty} title=${paused ? 'Paused' : 'Waiting for events'}><p>New events on this channel appear here as they are published.</p>
+          ${!paused && channel && !q.type && !q.agent && !q.trace ? html`<${PublishHelp} channel=${channel} />` : null}</${Empty}>` : null}
       </div>
     </div>
     ${selected ? html`<${EventPanel} row=${selected} onClose=${() => setQuery({ event: '' })} />` : null}

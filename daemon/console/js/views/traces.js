@@ -8,6 +8,7 @@ import { ago, dateTime, ms, num, RANGES, rangeOf, usd } from '../format.js';
 import { html, useMemo } from '../lib.js';
 import { href, navigate, setQuery } from '../router.js';
 import { Empty, ErrorBox, FilterInput, Icon, Select, ShortId, Spinner, useAsync } from '../ui.js';
+import { PublishHelp } from './publish_help.js';
 
 const LIMIT = 50;
 
@@ -114,7 +115,8 @@ export function TracesView({ route }) {
       </table>
       ${traces.loading && !rows.length ? html`<div class="center"><${Spinner} /></div>` : null}
       ${!traces.loading && !rows.length && !traces.error ? html`<${Empty} title="No traces in this window">
-        <p>Events that carry a <code>traceId</code> roll up into traces. Try a longer time window.</p></${Empty}>` : null}
+        <p>Events that carry a <code>traceId</code> roll up into traces. Try a longer time window.</p>
+        ${chans.length ? html`<${PublishHelp} channel=${chans.find((c) => String(c.id) === String(q.channel)) || chans[0]} withTrace />` : null}</${Empty}>` : null}
     </div>
     ${meta && meta.totalPages > 1 ? html`<nav class="pager" aria-label="Pages">
       <button type="button" class="btn" disabled=${page <= 1} onClick=${() => setQuery({ page: page - 1 > 1 ? page - 1 : '' }, { replace: false })}><${Icon} name="chevron" size=${12} />Previous</button>
