@@ -125,8 +125,10 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
     // A tool span without a tool attribute is named after its tool (Langfuse observations,
     // OpenLLMetry's decorated tools).
     if (!tool && kind == Kind::Tool) {
-      if (auto entity = stringMember(metadata, "traceloop.entity.name")) tool = entity;
-      else if (!span.name.empty()) tool = span.name.rfind("execute_tool ", 0) == 0 ? span.name.substr(13) : span.name;
+      if (auto entity = stringMember(metadata, "traceloop.entity.name"))
+        tool = entity;
+      else if (!span.name.empty())
+        tool = span.name.rfind("execute_tool ", 0) == 0 ? span.name.substr(13) : span.name;
     }
     if (tool) metadata->set("tool", *tool);
   }
@@ -148,12 +150,11 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
 
 // The agent a span belongs to: the conventions' agent name; an agent span without one is
 // named by its graph node (OpenInference's Agents bridge).
+// Names are strings: other attribute kinds name nothing.
 std::optional<std::string> agentOf(const Object::Ptr& attributes, Kind kind) {
-  if (auto name = conventions::text(attributes, conventions::Field::Agent)) return name;
-  if (kind == Kind::Agent && attributes->has("graph.node.id")) {
-    auto v = attributes->get("graph.node.id");
-    if (v.isString() && !v.extract<std::string>().empty()) return v.extract<std::string>();
-  }
+  for (const auto& row : conventions::rowsOf(conventions::Field::Agent))
+    if (auto name = stringMember(attributes, row.key)) return name;
+  if (kind == Kind::Agent) return stringMember(attributes, "graph.node.id");
   return std::nullopt;
 }
 

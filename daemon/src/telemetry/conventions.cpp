@@ -247,6 +247,19 @@ std::string normalisedProvider(std::string id) {
   return id;
 }
 
+// The AI SDK's provider ids name the API after a dot ("openai.chat", "openai.responses");
+// OTel ids with dots ("azure.ai.openai", "aws.bedrock") are left whole.
+std::string withoutApiSuffix(std::string id) {
+  for (std::string_view api :
+       {".chat", ".responses", ".completion", ".embedding", ".image", ".transcription", ".speech", ".messages"}) {
+    if (id.size() > api.size() && id.compare(id.size() - api.size(), api.size(), api) == 0) {
+      id.resize(id.size() - api.size());
+      break;
+    }
+  }
+  return id;
+}
+
 std::string normalisedFinishReason(std::string reason) {
   if (reason == "tool_calls" || reason == "tool-calls" || reason == "function_call") return "tool_call";
   if (reason == "content-filter") return "content_filter";
@@ -301,7 +314,7 @@ std::optional<std::string> rowText(const Object::Ptr& metadata, const Row& row) 
   auto t = scalarText(*v);
   if (!t) return std::nullopt;
   if (row.convention == C::AgentEvents) return t;
-  if (row.read == R::ProviderId) t = t->substr(0, t->find('.'));
+  if (row.read == R::ProviderId) t = withoutApiSuffix(std::move(*t));
   if (row.field == F::Provider) return normalisedProvider(std::move(*t));
   if (row.field == F::FinishReason) return normalisedFinishReason(std::move(*t));
   return t;
@@ -506,9 +519,7 @@ std::optional<double> number(const Object::Ptr& metadata, Field field, bool conv
   return Lookup(metadata).number(field, conventionsOnly);
 }
 
-std::vector<std::string> textList(const Object::Ptr& metadata, Field field) {
-  return Lookup(metadata).textList(field);
-}
+std::vector<std::string> textList(const Object::Ptr& metadata, Field field) { return Lookup(metadata).textList(field); }
 
 std::string_view kindName(Kind kind) {
   switch (kind) {

@@ -56,7 +56,7 @@ enum class Read {
   JsonMember,  // a JSON object (or JSON text of one): its member `member`
   JsonSum,     // a JSON object (or its text): `member` plus every `member`_* detail (Langfuse usage)
   JsonTotal,   // a JSON object (or its text): `total`, else the sum of its numbers (Langfuse cost)
-  ProviderId,  // text up to the first '.' ("openai.chat" → "openai"), as the AI SDK writes it
+  ProviderId,  // text without the AI SDK's API suffix ("openai.chat" → "openai")
   TextList,    // an array of strings (or JSON text of one)
 };
 
