@@ -204,8 +204,10 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = hexEncode(span.parentSpanId);
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
-  e.metadataJson = stringify(metadataObject(span, resource, kind));
-  e.payloadJson = stringify(payloadObject(span, scope));
+  e.metadata = metadataObject(span, resource, kind);
+  e.payload = payloadObject(span, scope);
+  e.metadataJson = stringify(e.metadata);
+  e.payloadJson = stringify(e.payload);
   e.isError = span.statusCode == kStatusError;
   return e;
 }

@@ -49,6 +49,8 @@
 //                "scope": {"name", "version"}?,
 //                "events": [{"name", "timeUnixNano", "attributes": {flat}}],
 //                "links": <count>, "droppedAttributesCount"?: <n when > 0>}
+#include <Poco/JSON/Object.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -63,6 +65,8 @@ struct SpanEvent {
   std::string identifier;
   std::string payloadJson;   // condensed JSON object
   std::string metadataJson;  // condensed JSON object
+  // The same two as objects, so the publish path need not parse them again.
+  Poco::JSON::Object::Ptr payload, metadata;
   std::optional<std::string> agentId;
   std::string eventType;
   std::string traceId;  // 32 lowercase hex digits
