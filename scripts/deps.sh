@@ -46,6 +46,11 @@ fi
 if [ ! -d "$root/tests/otlp/node_modules/@opentelemetry/sdk-trace-base" ]; then
   npm ci --prefix "$root/tests/otlp" --no-audit --no-fund >/dev/null
 fi
+# The GenAI instrumentations the interop conformance test drives (OpenInference, OpenLLMetry,
+# OTel contrib, Vercel AI SDK, Langfuse, OpenAI Agents) and the OpenTelemetry SDK they export through.
+if [ ! -d "$root/tests/interop/node_modules/@arizeai/openinference-instrumentation-openai-agents" ]; then
+  npm ci --prefix "$root/tests/interop" --no-audit --no-fund >/dev/null
+fi
 # The reference Standard Webhooks library, which verifies the daemon's webhook signatures.
 if [ ! -d "$root/tests/webhooks/node_modules/standardwebhooks" ]; then
   npm ci --prefix "$root/tests/webhooks" --no-audit --no-fund >/dev/null

@@ -1,4 +1,4 @@
-// dimension_standard: the 17 analytics dimensions over docs/features.md#telemetry-fields.
+// dimension_standard: the 19 analytics dimensions over docs/features.md#telemetry-fields.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -50,7 +50,7 @@ TEST_F(StandardDimensions, AllSeventeenAreRegistered) {
   const char* names[] = {"model", "provider", "status",       "source",       "app",     "channel",
                          "apiKey", "user",    "agent",        "tool",         "eventType", "finishReason",
                          "semanticKind", "service", "operation", "errorType", "tag"};
-  EXPECT_EQ(host_->registry().dimensions().size(), 17u);
+  EXPECT_EQ(host_->registry().dimensions().size(), 19u);
   for (const char* n : names) EXPECT_NE(host_->registry().dimension(n), nullptr) << n;
 }
 

@@ -14,13 +14,24 @@ namespace {
 // The event column behind each standard dimension (the telemetry extractor fills them
 // by the dimension_standard rules). `tag` is the custom attribute table instead.
 const std::map<std::string, std::string>& dimensionColumns() {
-  static const std::map<std::string, std::string> columns = {
-      {"model", "model"},           {"provider", "provider"},         {"status", "status"},
-      {"source", "source"},         {"app", "app_id"},                {"channel", "channel_id"},
-      {"apiKey", "api_key_id"},     {"user", "end_user"},             {"agent", "agent"},
-      {"tool", "tool"},             {"eventType", "event_type"},      {"finishReason", "finish_reason"},
-      {"semanticKind", "semantic_kind"}, {"service", "service"},      {"operation", "operation"},
-      {"errorType", "error_type"}};
+  static const std::map<std::string, std::string> columns = {{"model", "model"},
+                                                             {"provider", "provider"},
+                                                             {"status", "status"},
+                                                             {"source", "source"},
+                                                             {"app", "app_id"},
+                                                             {"channel", "channel_id"},
+                                                             {"apiKey", "api_key_id"},
+                                                             {"user", "end_user"},
+                                                             {"agent", "agent"},
+                                                             {"tool", "tool"},
+                                                             {"eventType", "event_type"},
+                                                             {"finishReason", "finish_reason"},
+                                                             {"semanticKind", "semantic_kind"},
+                                                             {"service", "service"},
+                                                             {"operation", "operation"},
+                                                             {"errorType", "error_type"},
+                                                             {"session", "session"},
+                                                             {"traceName", "trace_name"}};
   return columns;
 }
 
@@ -31,10 +42,12 @@ struct FilterColumn {
 
 const std::map<std::string, FilterColumn>& filterColumns() {
   static const std::map<std::string, FilterColumn> columns = {
-      {"source", {"source", false}},       {"model", {"model", false}},     {"provider", {"provider", false}},
-      {"app", {"app_id", true}},           {"channel", {"channel_id", true}}, {"apiKey", {"api_key_id", true}},
-      {"user", {"end_user", false}},       {"service", {"service", false}}, {"operation", {"operation", false}},
-      {"errorType", {"error_type", false}}};
+      {"source", {"source", false}},       {"model", {"model", false}},
+      {"provider", {"provider", false}},   {"app", {"app_id", true}},
+      {"channel", {"channel_id", true}},   {"apiKey", {"api_key_id", true}},
+      {"user", {"end_user", false}},       {"service", {"service", false}},
+      {"operation", {"operation", false}}, {"errorType", {"error_type", false}},
+      {"session", {"session", false}}};
   return columns;
 }
 

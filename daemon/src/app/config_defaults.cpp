@@ -169,6 +169,10 @@ const std::vector<ConfigKey>& configKeys() {
        "when it reports token usage but no cost. config/prices.json is built in; a file "
        "named here (same format) is laid over it entry by entry. A file that does not parse "
        "stops start-up."},
+      {"telemetry.max_message_chars", "32768",
+       "Characters of prompt and completion text an LLM call keeps in payload.messages "
+       "(every convention's messages are normalised there): past it, text is cut, whole "
+       "characters kept, and marked with \"\u2026[+N chars]\"."},
       {"outbound.allow_private_addresses", "false",
        "Outbound requests (webhooks, export destinations, alert sinks) use http/https only, "
        "never follow redirects, and check the address actually connected to at every "

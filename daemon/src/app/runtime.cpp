@@ -287,7 +287,8 @@ struct Components {
                       [this] { retention.sweep(clock::nowMicros(), [this] { return !retentionTask.stopping(); }); }),
         streamTokens(secret, cfg.getInt("stream.token_ttl_seconds")),
         traces(*database),
-        telemetry(pricesFrom(cfg)),
+        telemetry(pricesFrom(cfg),
+                  static_cast<std::size_t>(std::max<std::int64_t>(1, cfg.getInt64("telemetry.max_message_chars")))),
         analytics(*database, dimensionNames(*pluginHost)),
         // One node per SQLite store: this node's own invalidations are complete. On
         // PostgreSQL other nodes change rules too, noticed within two seconds.

@@ -144,9 +144,12 @@ std::vector<Publisher::Result> Publisher::publishBatch(std::vector<Item> items) 
 // ---------------------------------------------------------------- 1. extract
 
 void Publisher::extract(const telemetry::Extractor& telemetry, Submission& s) {
-  // The payload as an object only when the telemetry reads it (a tool call's tool).
+  // The payload as an object only when the telemetry reads it (a tool call's tool) or an
+  // LLM call's messages move into it (before moderation, which screens them there).
   static const Poco::JSON::Object::Ptr none;
-  const auto& payload = telemetry::Extractor::readsPayload(s.event) ? s.payload() : none;
+  const bool messages = telemetry::Extractor::carriesMessages(s.event, s.metadata) &&
+                        telemetry.normalizeMessages(s.event, s.payload(), s.metadata);
+  const auto& payload = messages || telemetry::Extractor::readsPayload(s.event) ? s.payload() : none;
   auto tagProblems = telemetry.apply(s.event, payload, s.metadata, s.location);
   if (s.problems.empty() && tagProblems.empty()) return;
   auto problems = std::move(s.problems);

@@ -30,6 +30,16 @@ void setUsage(JsonObject& obj, const store::TraceRecord& t) {
   obj->set("costUsd", t.costUsd);
 }
 
+// The trace's session, end user and name (null when none of its events named one).
+void setNames(JsonObject& obj, const store::TraceRecord& t) {
+  const auto orNull = [](const std::optional<std::string>& v) {
+    return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var();
+  };
+  obj->set("sessionId", orNull(t.sessionId));
+  obj->set("userId", orNull(t.userId));
+  obj->set("name", orNull(t.name));
+}
+
 }  // namespace
 
 JsonObject traceItem(const store::TraceRecord& t) {
@@ -43,6 +53,7 @@ JsonObject traceItem(const store::TraceRecord& t) {
   obj->set("handoffCount", t.handoffCount);
   obj->set("agents", stringArray(t.agents));
   setUsage(obj, t);
+  setNames(obj, t);
   return obj;
 }
 
@@ -156,6 +167,7 @@ JsonObject traceSummaryJson(const store::TraceRecord& t) {
   obj->set("toolCallCount", t.toolCallCount);
   obj->set("handoffCount", t.handoffCount);
   setUsage(obj, t);
+  setNames(obj, t);
   return obj;
 }
 

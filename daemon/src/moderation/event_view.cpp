@@ -1,5 +1,6 @@
 #include "moderation/event_view.h"
 
+#include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
 
@@ -67,7 +68,23 @@ void TargetView::build() {
   toolName_.reset();
   argsSource_.reset();
   argsFromText_ = false;
-  if (payloadText_ && e.payload) collectStrings(rootSlot("payload", e.payload), texts_);
+  // payload.messages (an LLM call's normalised prompt and completion, telemetry/messages.h):
+  // its input is request text, its output response text.
+  const JsonSlot payloadRootSlot = rootSlot("payload", e.payload);
+  JsonSlot messages, completion;
+  const bool normalised = e.payload && memberSlot(payloadRootSlot, "messages", messages) && isObject(messages.value);
+  if (payloadText_ && e.payload) {
+    forEachChild(payloadRootSlot, [&](JsonSlot child) {
+      if (normalised && target_ == Target::Request && child.path == messages.path) {
+        JsonSlot input;
+        if (memberSlot(child, "input", input)) collectStrings(input, texts_);
+        return;
+      }
+      collectStrings(child, texts_);
+    });
+  } else if (normalised && target_ == Target::Response && memberSlot(messages, "output", completion)) {
+    collectStrings(completion, texts_);
+  }
   const JsonSlot metadataRoot = rootSlot("metadata", e.metadata);
   for (const char* key : contentAttributes(target_)) {
     JsonSlot slot;
@@ -146,7 +163,8 @@ std::vector<TargetView> viewsOf(EventDocument& event) {
   std::vector<TargetView> views;
   const auto& type = event.eventType;
   const bool otlpToolSpan =
-      event.source == "otlp" && stringMember(event.metadata, "gen_ai.operation.name").value_or("") == "execute_tool";
+      event.source == "otlp" && (stringMember(event.metadata, "gen_ai.operation.name").value_or("") == "execute_tool" ||
+                                 stringMember(event.metadata, "semantic_kind").value_or("") == "tool");
   if (type == "agent.tool_call.start" || otlpToolSpan) {
     views.emplace_back(Target::ToolCall, event, true);
   } else if (type == "agent.start") {
@@ -158,7 +176,10 @@ std::vector<TargetView> viewsOf(EventDocument& event) {
       views.emplace_back(Target::Response, event, true);
     } else {
       views.emplace_back(Target::Request, event, true);
-      if (event.metadata && (event.metadata->has("gen_ai.completion") || event.metadata->has("gen_ai.output.messages")))
+      const auto messages = event.payload ? event.payload->getObject("messages") : nullptr;
+      const auto output = messages ? messages->getArray("output") : nullptr;
+      if ((output && output->size() > 0) || (event.metadata && (event.metadata->has("gen_ai.completion") ||
+                                                                event.metadata->has("gen_ai.output.messages"))))
         views.emplace_back(Target::Response, event, false);
     }
   }

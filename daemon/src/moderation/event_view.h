@@ -5,14 +5,15 @@
 // Targets of an event (an event has at most one view per target):
 //   request    agent.start; agent.message unless payload.role is "assistant"
 //   response   agent.end; agent.message with payload.role "assistant"; and the completion
-//              attributes (gen_ai.completion, gen_ai.output.messages) of any other
+//              (payload.messages.output, gen_ai.completion, gen_ai.output.messages) of any other
 //              agent.message, since an OTLP chat span carries both sides of the exchange
-//   tool_call  agent.tool_call.start; an OTLP execute_tool span (the only record OTLP
+//   tool_call  agent.tool_call.start; an OTLP tool span (execute_tool, or semantic_kind tool: the only record OTLP
 //              gives of a tool call, mapped to agent.tool_call.end / agent.error)
 // So the agent.message overlap resolves by role: an assistant message is a response and
 // never a request; any other message is a request.
 //
-// Text of a view: every string in `payload` (recursively), plus these metadata
+// Text of a view: every string in `payload` (recursively; of payload.messages, an LLM
+// call's normalised messages, a request reads the input and a response the output), plus these metadata
 // attributes (OpenTelemetry GenAI names, where OTLP puts the content):
 //   request    gen_ai.prompt, gen_ai.input.messages, gen_ai.system_instructions
 //   response   gen_ai.completion, gen_ai.output.messages (their only text for a request-side message)

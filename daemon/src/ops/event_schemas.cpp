@@ -73,7 +73,10 @@ const std::map<std::string, std::string>& eventSchemas() {
         "agents": {"type": "array", "items": {"type": "string"}},
         "inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"},
         "totalTokens": {"type": "integer", "description": "inputTokens + outputTokens."},
-        "costUsd": {"type": "number", "description": "Sum of the events' cost_usd."}}}},
+        "costUsd": {"type": "number", "description": "Sum of the events' cost_usd."},
+        "sessionId": {"type": ["string", "null"], "description": "The session (conversation) of the trace: the first its events name."},
+        "userId": {"type": ["string", "null"], "description": "The end user of the trace: the first its events name."},
+        "name": {"type": ["string", "null"], "description": "The trace's name: a stated one (langfuse.trace.name, metadata.trace_name, ...), else the OTLP root span's name."}}}},
     "meta": {"$ref": "PageMeta.json"}
   }})"},
       {"TraceSummary", R"({
@@ -84,10 +87,15 @@ const std::map<std::string, std::string>& eventSchemas() {
     "agents": {"type": "array", "items": {"type": "string"}}, "eventTypes": {"type": "array", "items": {"type": "string"}},
     "startTime": {"type": "string", "format": "date-time"}, "endTime": {"type": "string", "format": "date-time"},
     "duration": {"type": "number", "description": "Milliseconds, endTime - startTime."},
-    "errorCount": {"type": "integer"}, "toolCallCount": {"type": "integer"}, "handoffCount": {"type": "integer"},
+    "errorCount": {"type": "integer"},
+    "toolCallCount": {"type": "integer", "description": "Tool calls, each counted once: an agent.tool_call.start event, or one OTLP tool span (agent.tool_call.end, or agent.error when it failed)."},
+    "handoffCount": {"type": "integer", "description": "agent.handoff events and OTLP hand-off spans."},
     "inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"},
     "totalTokens": {"type": "integer", "description": "inputTokens + outputTokens."},
-    "costUsd": {"type": "number", "description": "Sum of the events' cost_usd."}
+    "costUsd": {"type": "number", "description": "Sum of the events' cost_usd."},
+    "sessionId": {"type": ["string", "null"], "description": "The session (conversation) of the trace: the first its events name."},
+    "userId": {"type": ["string", "null"], "description": "The end user of the trace: the first its events name."},
+    "name": {"type": ["string", "null"], "description": "The trace's name: a stated one (langfuse.trace.name, metadata.trace_name, ...), else the OTLP root span's name."}
   }})"},
       {"RegisterInput", R"({
   "title": "RegisterInput", "type": "object", "required": ["email", "username", "password"],

@@ -9,12 +9,15 @@
 
 #include "common/encoding.h"
 #include "otlp/attribute_json.h"
+#include "telemetry/conventions.h"
 
 namespace aev::otlp {
 
 namespace {
 
 using Poco::JSON::Object;
+using Kind = telemetry::conventions::Kind;
+namespace conventions = telemetry::conventions;
 
 constexpr std::size_t kTraceIdBytes = 16;
 constexpr std::size_t kSpanIdBytes = 8;
@@ -69,49 +72,93 @@ const char* statusName(int code) {
   }
 }
 
-// A string attribute's text; other kinds do not name things.
-std::optional<std::string> stringAttribute(const std::vector<KeyValue>& attributes, std::string_view key) {
-  const AnyValue* v = findAttribute(attributes, key);
-  if (v == nullptr || v->kind != AnyValue::Kind::String) return std::nullopt;
-  return v->text;
-}
-
 void setIfAbsent(Object& object, const std::string& key, const Poco::Dynamic::Var& value) {
   if (!object.has(key)) object.set(key, value);
 }
 
-// Copies the first of `sources` found on the span, else on the resource, to `key`.
-void alias(Object& metadata, const std::string& key, std::initializer_list<std::string_view> sources, const Span& span,
-           const std::vector<KeyValue>& resource) {
-  if (metadata.has(key)) return;
-  for (const auto* attributes : {&span.attributes, &resource}) {
-    for (auto source : sources) {
-      if (const AnyValue* v = findAttribute(*attributes, source)) {
-        metadata.set(key, jsonValue(*v));
-        return;
-      }
-    }
-  }
+// The first exception event's attribute `key` (exception.type / exception.message).
+std::optional<Poco::Dynamic::Var> exceptionAttribute(const Span& span, std::string_view key) {
+  for (const auto& e : span.events)
+    if (e.name == "exception")
+      if (const AnyValue* v = findAttribute(e.attributes, key)) return jsonValue(*v);
+  return std::nullopt;
 }
 
-std::string metadataJson(const Span& span, const std::vector<KeyValue>& resource) {
+// A string attribute of the flat metadata, or none.
+std::optional<std::string> stringMember(const Object::Ptr& metadata, const char* key) {
+  if (!metadata->has(key)) return std::nullopt;
+  auto v = metadata->get(key);
+  if (!v.isString() || v.extract<std::string>().empty()) return std::nullopt;
+  return v.extract<std::string>();
+}
+
+// The span's attributes as flat metadata keys, with the aliases of the header: every
+// short name is read through the convention table (telemetry/conventions.h), so an
+// OpenInference, OpenLLMetry, AI SDK or Langfuse span gets the same keys as a gen_ai one.
+Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resource, Kind kind) {
+  using conventions::Field;
   Object::Ptr metadata = attributeObject(span.attributes);
   if (!resource.empty()) setIfAbsent(*metadata, "resource", attributeObject(resource));
   if (const AnyValue* service = findAttribute(resource, "service.name"))
     setIfAbsent(*metadata, "service.name", jsonValue(*service));
-  alias(*metadata, "environment", {"deployment.environment.name", "deployment.environment"}, span, resource);
-  alias(*metadata, "release", {"service.version"}, span, resource);
-  alias(*metadata, "operation", {"gen_ai.operation.name"}, span, resource);
-  alias(*metadata, "tool", {"gen_ai.tool.name"}, span, resource);
+  for (const char* key : {"exception.type", "exception.message"})
+    if (auto v = exceptionAttribute(span, key)) setIfAbsent(*metadata, key, *v);
+  // Resource-level fields: the span's own attribute first, then the resource's.
+  const Object::Ptr resourceObject = attributeObject(resource);
+  for (const auto& [key, field] :
+       {std::pair{"environment", Field::Environment}, std::pair{"release", Field::Release}}) {
+    if (metadata->has(key)) continue;
+    auto v = conventions::text(metadata, field, true);
+    if (!v) v = conventions::text(resourceObject, field, true);
+    if (v) metadata->set(key, *v);
+  }
+  const std::pair<const char*, Field> aliases[] = {
+      {"operation", Field::Operation},  {"provider", Field::Provider}, {"finish_reason", Field::FinishReason},
+      {"session", Field::Session},      {"user", Field::EndUser},      {"trace_name", Field::TraceName},
+      {"error_type", Field::ErrorType},
+  };
+  for (const auto& [key, field] : aliases)
+    if (!metadata->has(key))
+      if (auto v = conventions::text(metadata, field, true)) metadata->set(key, *v);
+  if (kind != Kind::Handoff && !metadata->has("tool")) {
+    auto tool = conventions::text(metadata, Field::Tool, true);
+    // A tool span without a tool attribute is named after its tool (Langfuse observations,
+    // OpenLLMetry's decorated tools).
+    if (!tool && kind == Kind::Tool) {
+      if (auto entity = stringMember(metadata, "traceloop.entity.name"))
+        tool = entity;
+      else if (!span.name.empty())
+        tool = span.name.rfind("execute_tool ", 0) == 0 ? span.name.substr(13) : span.name;
+    }
+    if (tool) metadata->set("tool", *tool);
+  }
+  if (kind == Kind::Handoff && !metadata->has("handoff_to"))
+    if (auto v = conventions::handoffTarget(metadata, span.name)) metadata->set("handoff_to", *v);
+  if (kind != Kind::Unknown) setIfAbsent(*metadata, "semantic_kind", std::string(conventions::kindName(kind)));
+  if (span.statusCode == kStatusError && !metadata->has("error_message")) {
+    auto message = span.statusMessage.empty() ? conventions::text(metadata, Field::ErrorMessage, true)
+                                              : std::optional<std::string>(span.statusMessage);
+    if (message) metadata->set("error_message", *message);
+  }
 
   if (span.startTimeUnixNano != 0 && span.endTimeUnixNano >= span.startTimeUnixNano)
     metadata->set("duration_ms", static_cast<double>(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6);
   if (span.statusCode == kStatusError || span.statusCode == kStatusOk)
     metadata->set("status", std::string(statusName(span.statusCode)));
-  return stringify(metadata);
+  return metadata;
 }
 
-std::string payloadJson(const Span& span, const ScopeSpans& scope) {
+// The agent a span belongs to: the conventions' agent name; an agent span without one is
+// named by its graph node (OpenInference's Agents bridge).
+// Names are strings: other attribute kinds name nothing.
+std::optional<std::string> agentOf(const Object::Ptr& attributes, Kind kind) {
+  for (const auto& row : conventions::rowsOf(conventions::Field::Agent))
+    if (auto name = stringMember(attributes, row.key)) return name;
+  if (kind == Kind::Agent) return stringMember(attributes, "graph.node.id");
+  return std::nullopt;
+}
+
+Object::Ptr payloadObject(const Span& span, const ScopeSpans& scope) {
   Object::Ptr payload = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
   payload->set("name", span.name);
   payload->set("kind", std::string(kindName(span.kind)));
@@ -142,22 +189,25 @@ std::string payloadJson(const Span& span, const ScopeSpans& scope) {
   payload->set("links", static_cast<Poco::UInt64>(span.linkCount));
   if (span.droppedAttributesCount > 0)
     payload->set("droppedAttributesCount", static_cast<Poco::UInt32>(span.droppedAttributesCount));
-  return stringify(payload);
+  return payload;
 }
 
 SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource) {
   SpanEvent e;
+  const Object::Ptr attributes = attributeObject(span.attributes);
+  const Kind kind = conventions::kindOf(attributes, span.name);
   e.identifier = span.name;
-  e.agentId = stringAttribute(span.attributes, "gen_ai.agent.name");
-  e.eventType =
-      eventTypeForSpan(stringAttribute(span.attributes, "gen_ai.operation.name").value_or(""), span.statusCode);
+  e.agentId = agentOf(attributes, kind);
+  e.eventType = conventions::eventTypeFor(kind, span.statusCode == kStatusError);
   e.traceId = hexEncode(span.traceId);
   e.spanId = hexEncode(span.spanId);
   if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = hexEncode(span.parentSpanId);
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
-  e.metadataJson = metadataJson(span, resource);
-  e.payloadJson = payloadJson(span, scope);
+  e.metadata = metadataObject(span, resource, kind);
+  e.payload = payloadObject(span, scope);
+  e.metadataJson = stringify(e.metadata);
+  e.payloadJson = stringify(e.payload);
   e.isError = span.statusCode == kStatusError;
   return e;
 }
@@ -165,13 +215,9 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
 }  // namespace
 
 std::string eventTypeForSpan(std::string_view operationName, int statusCode) {
-  if (statusCode == kStatusError) return "agent.error";
-  if (operationName == "execute_tool") return "agent.tool_call.end";
-  if (operationName == "invoke_agent") return "agent.end";
-  if (operationName == "chat" || operationName == "text_completion" || operationName == "generate_content")
-    return "agent.message";
-  if (operationName == "handoff") return "agent.handoff";
-  return "custom";
+  Object::Ptr attributes = new Object;
+  if (!operationName.empty()) attributes->set("gen_ai.operation.name", std::string(operationName));
+  return conventions::eventTypeFor(conventions::kindOf(attributes, ""), statusCode == kStatusError);
 }
 
 SpanBatch spanEvents(const TraceRequest& request) {

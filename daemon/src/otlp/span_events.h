@@ -3,15 +3,19 @@
 // types: the ingest route turns it into a NewEvent, adding the channel, app, organization,
 // receive time, API key and `source` ("otlp").
 //
+// The span's kind and its convention keys are read through one table, telemetry/conventions.h
+// (docs/integrations.md): OTel GenAI (current and deprecated names), OpenInference,
+// OpenLLMetry (traceloop.*), the Vercel AI SDK (ai.*) and Langfuse (langfuse.*).
+//
 // identifier    the span name
-// agentId       attribute gen_ai.agent.name (string values only)
-// eventType     agent.error when the span status is ERROR; else from gen_ai.operation.name:
-//               execute_tool → agent.tool_call.end, invoke_agent → agent.end,
-//               chat / text_completion / generate_content → agent.message,
-//               handoff → agent.handoff; else custom. An error wins over the operation so
-//               a failed tool call or agent run is seen by anyone watching agent.error;
-//               the operation stays readable in metadata ("gen_ai.operation.name",
-//               "operation") and the status in metadata.status.
+// agentId       the conventions' agent name (gen_ai.agent.name | agent.name); an agent span
+//               without one: its graph.node.id (OpenInference's Agents bridge)
+// eventType     agent.error when the span status is ERROR; else by the span's kind
+//               (conventions::kindOf): LLM call → agent.message, tool → agent.tool_call.end,
+//               agent → agent.end, hand-off → agent.handoff, anything else → custom. An
+//               error wins over the kind so a failed tool call or agent run is seen by anyone
+//               watching agent.error; the kind stays readable in metadata.semantic_kind and
+//               the status in metadata.status.
 // traceId, spanId, parentSpanId
 //               lowercase hex. A span is rejected when its trace id is not 16 bytes or its
 //               span id not 8 (absent and all-zero ids included), when a parent id is
@@ -20,19 +24,24 @@
 // occurredAtMicros
 //               span start in microseconds since the epoch; absent when the span has no
 //               start time (the caller falls back to the receive time).
-// metadata      the span attributes as flat keys ("gen_ai.usage.input_tokens": 12), then,
-//               only where the span did not set the same key itself:
-//                 "resource"     the resource attributes as an object
-//                 "service.name" from the resource
-//                 "environment"  from deployment.environment.name | deployment.environment
-//                 "release"      from service.version
-//                 "operation"    from gen_ai.operation.name
-//                 "tool"         from gen_ai.tool.name
+// metadata      the span attributes as flat keys ("gen_ai.usage.input_tokens": 12), the
+//               first exception event's exception.type / exception.message, then, only where
+//               the span did not set the same key itself:
+//                 "resource"      the resource attributes as an object
+//                 "service.name"  from the resource
+//                 "environment", "release"   by the table, from the span, else the resource
+//                 "operation", "provider" (normalised), "finish_reason" (normalised),
+//                 "session", "user", "trace_name", "error_type", "tool" (not on a hand-off)
+//                                 by the table, from the span
+//                 "handoff_to"    a hand-off span's target
+//                 "semantic_kind" the span's kind (llm, tool, agent, handoff, chain, ...)
+//                 "error_message" a failed span's status message, else its exception message
 //               (the short names are the analytics dimensions of docs/api.md#otlp-ingest), and always
 //               the facts of the span itself, which override attributes of the same name:
 //                 "duration_ms"  (end − start) / 1e6, when both times are set and end ≥ start
 //                 "status"       "error" for status ERROR, "ok" for OK (absent when unset)
-//               error.type, gen_ai.usage.* etc. arrive as ordinary attributes.
+//               The message attributes (prompt and completion) are moved into
+//               payload.messages on the publish path (telemetry/messages.h).
 // payload       {"name", "kind": "internal"|"server"|"client"|"producer"|"consumer"|"unspecified",
 //                "startTimeUnixNano", "endTimeUnixNano" (decimal strings: nanoseconds exceed
 //                the 2^53 that JSON numbers keep exactly),
@@ -40,6 +49,8 @@
 //                "scope": {"name", "version"}?,
 //                "events": [{"name", "timeUnixNano", "attributes": {flat}}],
 //                "links": <count>, "droppedAttributesCount"?: <n when > 0>}
+#include <Poco/JSON/Object.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,6 +65,8 @@ struct SpanEvent {
   std::string identifier;
   std::string payloadJson;   // condensed JSON object
   std::string metadataJson;  // condensed JSON object
+  // The same two as objects, so the publish path need not parse them again.
+  Poco::JSON::Object::Ptr payload, metadata;
   std::optional<std::string> agentId;
   std::string eventType;
   std::string traceId;  // 32 lowercase hex digits
@@ -79,7 +92,8 @@ struct SpanBatch {
 
 SpanBatch spanEvents(const TraceRequest& request);
 
-// The event type for a span's gen_ai.operation.name ("" when absent) and status code.
+// The event type for a span whose only convention key is gen_ai.operation.name ("" when
+// absent), and its status code.
 std::string eventTypeForSpan(std::string_view operationName, int statusCode);
 
 }  // namespace aev::otlp

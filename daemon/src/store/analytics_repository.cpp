@@ -10,10 +10,10 @@ namespace {
 // The columns a caller may name (group by or filter): analytics maps its dimension and
 // filter names onto these; anything else is a programming error, not user input.
 bool isTelemetryColumn(const std::string& c) {
-  static const char* const kColumns[] = {"model",        "provider",  "status",     "source",       "app_id",
-                                         "channel_id",   "api_key_id", "end_user",  "agent",        "tool",
-                                         "event_type",   "finish_reason", "semantic_kind", "service", "operation",
-                                         "error_type",   "environment", "release_tag"};
+  static const char* const kColumns[] = {"model",      "provider",      "status",        "source",  "app_id",
+                                         "channel_id", "api_key_id",    "end_user",      "agent",   "tool",
+                                         "event_type", "finish_reason", "semantic_kind", "service", "operation",
+                                         "error_type", "environment",   "release_tag",   "session", "trace_name"};
   for (const char* k : kColumns)
     if (c == k) return true;
   return false;

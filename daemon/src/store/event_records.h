@@ -13,6 +13,8 @@ namespace aev::store {
 struct TelemetryFields {
   std::optional<std::string> model, provider, status, agent, tool, finishReason, semanticKind, service, operation,
       errorType, environment, release, endUser;
+  // The session (conversation) the event belongs to, and the name of its trace.
+  std::optional<std::string> session, traceName;
   std::optional<std::int64_t> inputTokens, outputTokens;
   std::optional<double> costUsd, durationMs;
   // Custom attributes (metadata.tags): key → scalar value as text.

@@ -8,7 +8,8 @@ namespace aev::store {
 
 const char* const kEventColumns =
     "id, org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, span_id, "
-    "parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id";
+    "parent_span_id, metadata, occurred_at, received_at, source, api_key_id, user_id, semantic_kind, end_user, "
+    "session, trace_name";
 
 StoredEvent eventFromRow(const Row& r) {
   StoredEvent e;
@@ -30,6 +31,11 @@ StoredEvent eventFromRow(const Row& r) {
   e.source = r.str("source");
   e.apiKeyId = r.optI64("api_key_id");
   e.userId = r.optI64("user_id");
+  // What a trace rollup reads besides the event's own fields (TraceRepository::rebuild).
+  e.telemetry.semanticKind = r.optStr("semantic_kind");
+  e.telemetry.endUser = r.optStr("end_user");
+  e.telemetry.session = r.optStr("session");
+  e.telemetry.traceName = r.optStr("trace_name");
   return e;
 }
 
@@ -40,9 +46,9 @@ namespace {
 // batch size: a group of 15 single publishes is 8 + 4 + 2 + 1 rows, four statements. Each
 // statement costs SQLite about as much as a third of a row (its cursors on the table and
 // the indexes, the AUTOINCREMENT counter), so fewer and larger statements are cheaper
-// (35 parameters a row keeps 64 rows far under SQLite's parameter limit).
+// (37 parameters a row keeps 64 rows far under SQLite's parameter limit).
 constexpr std::size_t kStatementShapes[] = {64, 32, 16, 8, 4, 2, 1};
-constexpr std::size_t kInsertColumns = 35;
+constexpr std::size_t kInsertColumns = 37;
 
 std::size_t rowsForNextStatement(std::size_t remaining) {
   for (auto shape : kStatementShapes)
@@ -54,7 +60,7 @@ constexpr const char* kInsertColumnList =
     "org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, span_id, parent_span_id, "
     "metadata, occurred_at, received_at, source, api_key_id, user_id, ts, model, provider, status, agent, tool, "
     "finish_reason, semantic_kind, service, operation, error_type, environment, release_tag, end_user, input_tokens, "
-    "output_tokens, cost_usd, duration_ms";
+    "output_tokens, cost_usd, duration_ms, session, trace_name";
 
 const std::string& insertSql(std::size_t rows) {
   static const auto texts = [] {
@@ -72,7 +78,7 @@ const std::string& insertSql(std::size_t rows) {
   return texts.at(rows);
 }
 
-// The 35 values of an event's row, in insertColumnsSql() order.
+// The 37 values of an event's row, in insertColumnsSql() order.
 void appendRow(Params& params, const StoredEvent& e) {
   // One push_back per column (GCC 12 misreports a braced list of variants here).
   params.emplace_back(e.orgId);
@@ -101,14 +107,16 @@ void appendRow(Params& params, const StoredEvent& e) {
   params.push_back(optionalValue(t.outputTokens));
   params.push_back(optionalValue(t.costUsd));
   params.push_back(optionalValue(t.durationMs));
+  params.push_back(optionalValue(t.session));
+  params.push_back(optionalValue(t.traceName));
 }
 
 // PostgreSQL array types of the columns, in appendRow order.
 constexpr const char* kColumnArrayTypes[kInsertColumns] = {
-    "bigint[]", "bigint[]", "bigint[]", "bigint[]", "text[]",   "text[]",   "text[]",   "text[]",   "text[]",
-    "text[]",   "text[]",   "text[]",   "bigint[]", "bigint[]", "text[]",   "bigint[]", "bigint[]", "bigint[]",
-    "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",
-    "text[]",   "text[]",   "text[]",   "text[]",   "bigint[]", "bigint[]", "float8[]", "float8[]"};
+    "bigint[]", "bigint[]", "bigint[]", "bigint[]", "text[]",   "text[]",   "text[]",   "text[]",   "text[]", "text[]",
+    "text[]",   "text[]",   "bigint[]", "bigint[]", "text[]",   "bigint[]", "bigint[]", "bigint[]", "text[]", "text[]",
+    "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]", "text[]",
+    "text[]",   "bigint[]", "bigint[]", "float8[]", "float8[]", "text[]",   "text[]"};
 
 // Appends a value as an element of a PostgreSQL array literal.
 void appendArrayElement(std::string& out, const SqlValue& v) {

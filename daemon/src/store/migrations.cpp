@@ -174,6 +174,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(eventIndexesMigration(d));
   list.push_back(traceUsageMigration(d));
   list.push_back(storeIdentityMigration(d));
+  list.push_back(sessionsMigration(d));
   return list;
 }
 

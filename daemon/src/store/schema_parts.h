@@ -21,5 +21,6 @@ Migration alertsMigration(Dialect d);        // v11: alert rules and their state
 Migration eventIndexesMigration(Dialect d);  // v12: the events index the v3 one made redundant
 Migration traceUsageMigration(Dialect d);    // v13: tokens and cost on the trace rollup
 Migration storeIdentityMigration(Dialect d);  // v14: live or backup, and the database it was written in
+Migration sessionsMigration(Dialect d);       // v15: session and trace name (events, rollups)
 
 }  // namespace aev::store

@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kTraceColumns =
     "trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, tool_call_count, handoff_count, "
-    "agents, event_types, input_tokens, output_tokens, cost_usd";
+    "agents, event_types, input_tokens, output_tokens, cost_usd, session_id, user_id, name";
 
 std::string toJsonArray(const std::vector<std::string>& values) {
   std::string out = "[";
@@ -54,6 +54,9 @@ TraceRecord traceFromRow(const Row& r) {
   t.inputTokens = r.i64("input_tokens");
   t.outputTokens = r.i64("output_tokens");
   t.costUsd = r.f64("cost_usd");
+  t.sessionId = r.optStr("session_id");
+  t.userId = r.optStr("user_id");
+  t.name = r.optStr("name");
   return t;
 }
 
@@ -69,6 +72,18 @@ bool isErrorEvent(const StoredEvent& e) {
   } catch (...) {
     return false;
   }
+}
+
+// One tool call, counted once (docs/api.md#traces): the start of a start/end pair, or a
+// tool span (OTLP sends a call as one span: agent.tool_call.end, or agent.error when it
+// failed). A hand-off span is a hand-off, never a tool.
+bool isToolCall(const StoredEvent& e) {
+  if (e.eventType == "agent.tool_call.start") return true;
+  return e.source == "otlp" && e.telemetry.semanticKind == "tool";
+}
+
+bool isHandoff(const StoredEvent& e) {
+  return e.eventType == "agent.handoff" || (e.source == "otlp" && e.telemetry.semanticKind == "handoff");
 }
 
 void addUnique(std::vector<std::string>& list, const std::string& value) {
@@ -150,6 +165,7 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
     const auto& [orgId, traceId] = key;
     // This batch's share of the rollup.
     TraceRecord delta;
+    std::optional<std::string> explicitName, rootName;
     delta.startTime = delta.endTime = list.front()->effectiveTime();
     for (const auto* e : list) {
       const auto when = e->effectiveTime();
@@ -157,14 +173,20 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       delta.endTime = std::max(delta.endTime, when);
       ++delta.eventCount;
       if (e->isError) ++delta.errorCount;
-      if (e->eventType == "agent.tool_call.start") ++delta.toolCallCount;
-      if (e->eventType == "agent.handoff") ++delta.handoffCount;
+      if (isToolCall(*e)) ++delta.toolCallCount;
+      if (isHandoff(*e)) ++delta.handoffCount;
+      const auto& t = e->telemetry;
+      if (!delta.sessionId && t.session) delta.sessionId = t.session;
+      if (!delta.userId && t.endUser) delta.userId = t.endUser;
+      if (!explicitName && t.traceName) explicitName = t.traceName;
+      if (!rootName && e->source == "otlp" && !e->parentSpanId && !e->identifier.empty()) rootName = e->identifier;
       if (e->agentId && !e->agentId->empty()) addUnique(delta.agents, *e->agentId);
       if (e->eventType) addUnique(delta.eventTypes, *e->eventType);
       delta.inputTokens += e->telemetry.inputTokens.value_or(0);
       delta.outputTokens += e->telemetry.outputTokens.value_or(0);
       delta.costUsd += e->telemetry.costUsd.value_or(0.0);
     }
+    delta.name = explicitName ? explicitName : rootName;
 
     std::optional<KnownLists> known;
     {
@@ -187,11 +209,15 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
                               "(end_time, ?), event_count = event_count + ?, error_count = error_count + ?, "
                               "tool_call_count = tool_call_count + ?, handoff_count = handoff_count + ?, "
                               "input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
-                              "cost_usd = cost_usd + ?, agents = ?, event_types = ? "
+                              "cost_usd = cost_usd + ?, agents = ?, event_types = ?, "
+                              "session_id = COALESCE(session_id, ?), user_id = COALESCE(user_id, ?), "
+                              "name = COALESCE(?, name, ?) "
                               "WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ?";
       done = c.exec(sql, {delta.startTime, delta.endTime, delta.eventCount, delta.errorCount, delta.toolCallCount,
                           delta.handoffCount, delta.inputTokens, delta.outputTokens, delta.costUsd, written.agentsJson,
-                          written.eventTypesJson, orgId, traceId, known->agentsJson, known->eventTypesJson}) == 1;
+                          written.eventTypesJson, optionalValue(delta.sessionId), optionalValue(delta.userId),
+                          optionalValue(explicitName), optionalValue(rootName), orgId, traceId, known->agentsJson,
+                          known->eventTypesJson}) == 1;
     }
     if (!done) {
       // Read and rewrite the rollup under its row lock: another node's transaction may be
@@ -214,11 +240,12 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
             c.exec(
                 "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
                 "error_count, tool_call_count, handoff_count, input_tokens, output_tokens, cost_usd, agents, "
-                "event_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (org_id, trace_id) "
-                "DO NOTHING",
+                "event_types, session_id, user_id, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?) ON CONFLICT (org_id, trace_id) DO NOTHING",
                 {orgId, traceId, first->appId, first->channelId, delta.startTime, delta.endTime, delta.eventCount,
                  delta.errorCount, delta.toolCallCount, delta.handoffCount, delta.inputTokens, delta.outputTokens,
-                 delta.costUsd, written.agentsJson, written.eventTypesJson}) == 1;
+                 delta.costUsd, written.agentsJson, written.eventTypesJson, optionalValue(delta.sessionId),
+                 optionalValue(delta.userId), optionalValue(delta.name)}) == 1;
       }
       if (!existing && !inserted)
         throw std::runtime_error("the rollup of trace " + traceId +
@@ -236,16 +263,23 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         t.costUsd += delta.costUsd;
         for (const auto& a : delta.agents) addUnique(t.agents, a);
         for (const auto& type : delta.eventTypes) addUnique(t.eventTypes, type);
+        if (!t.sessionId) t.sessionId = delta.sessionId;
+        if (!t.userId) t.userId = delta.userId;
+        if (explicitName)
+          t.name = explicitName;
+        else if (!t.name)
+          t.name = rootName;
         written.agents = t.agents;
         written.eventTypes = t.eventTypes;
         written.agentsJson = toJsonArray(t.agents);
         written.eventTypesJson = toJsonArray(t.eventTypes);
         c.exec(
             "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
-            "handoff_count = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, agents = ?, event_types = ? "
-            "WHERE org_id = ? AND trace_id = ?",
+            "handoff_count = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, agents = ?, event_types = ?, "
+            "session_id = ?, user_id = ?, name = ? WHERE org_id = ? AND trace_id = ?",
             {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, t.inputTokens,
-             t.outputTokens, t.costUsd, written.agentsJson, written.eventTypesJson, orgId, traceId});
+             t.outputTokens, t.costUsd, written.agentsJson, written.eventTypesJson, optionalValue(t.sessionId),
+             optionalValue(t.userId), optionalValue(t.name), orgId, traceId});
       }
     }
     std::lock_guard lock(knownMutex_);

@@ -28,6 +28,10 @@ struct TraceRecord {
   std::int64_t inputTokens = 0;
   std::int64_t outputTokens = 0;
   double costUsd = 0;
+  // The trace's session (conversation), end user and name: the first its events named
+  // (docs/features.md#traces); a name some event states outright (langfuse.trace.name,
+  // metadata.trace_name, ...) replaces the root span's name.
+  std::optional<std::string> sessionId, userId, name;
 };
 
 struct TraceQuery {

@@ -1,35 +1,23 @@
 #include "telemetry/extractor.h"
 
+#include <Poco/JSON/Stringifier.h>
+
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <sstream>
 
 #include "common/text.h"
+#include "telemetry/conventions.h"
+#include "telemetry/messages.h"
 
 namespace aev::telemetry {
 
 namespace {
 
+using conventions::Field;
 using Poco::Dynamic::Var;
 using Poco::JSON::Object;
-
-// A metadata key: the flat key first, then the dotted path through nested objects.
-std::optional<Var> lookup(const Object::Ptr& metadata, const std::string& key) {
-  if (!metadata) return std::nullopt;
-  if (metadata->has(key)) return metadata->get(key);
-  Object::Ptr node = metadata;
-  std::size_t start = 0;
-  for (;;) {
-    const auto dot = key.find('.', start);
-    if (dot == std::string::npos) {
-      const std::string last = key.substr(start);
-      if (start == 0 || !node->has(last)) return std::nullopt;
-      return node->get(last);
-    }
-    node = node->getObject(key.substr(start, dot - start));
-    if (!node) return std::nullopt;
-    start = dot + 1;
-  }
-}
 
 // A scalar as key text; objects, null and empty strings give none; an array gives its
 // first element's text (gen_ai.response.finish_reasons is an array).
@@ -47,81 +35,16 @@ std::optional<std::string> keyText(const std::optional<Var>& v) {
   return text;
 }
 
-std::optional<std::string> firstText(const Object::Ptr& metadata, std::initializer_list<const char*> keys) {
-  if (!metadata) return std::nullopt;  // most events: no key strings built at all
-  for (const char* k : keys)
-    if (auto t = keyText(lookup(metadata, k))) return t;
-  return std::nullopt;
-}
-
-std::optional<double> number(const std::optional<Var>& v) {
-  if (!v || v->isEmpty() || v->isBoolean()) return std::nullopt;
-  try {
-    if (v->isNumeric()) return v->convert<double>();
-    if (v->isString()) {
-      const auto s = v->extract<std::string>();
-      std::size_t used = 0;
-      const double d = std::stod(s, &used);
-      if (used == s.size()) return d;
-    }
-  } catch (...) {
-  }
-  return std::nullopt;
-}
-
-std::optional<double> firstNumber(const Object::Ptr& metadata, std::initializer_list<const char*> keys) {
-  if (!metadata) return std::nullopt;
-  for (const char* k : keys)
-    if (auto d = number(lookup(metadata, k)); d && std::isfinite(*d) && *d >= 0) return d;
-  return std::nullopt;
-}
-
-std::optional<std::int64_t> tokens(const Object::Ptr& metadata, std::initializer_list<const char*> keys) {
-  auto d = firstNumber(metadata, keys);
+std::optional<std::int64_t> tokens(const conventions::Lookup& metadata, Field field) {
+  auto d = metadata.number(field);
   if (!d || *d > 9e15) return std::nullopt;
   return static_cast<std::int64_t>(std::floor(*d));
 }
 
-}  // namespace
-
-bool Extractor::readsPayload(const store::NewEvent& e) {
-  return e.eventType && e.eventType->rfind("agent.tool_call.", 0) == 0;
-}
-
-std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
-                                         const Poco::JSON::Object::Ptr& metadata, const std::string& location) const {
-  auto& t = e.telemetry;
-  const std::string eventType = e.eventType.value_or("");
-  t.model = firstText(metadata, {"model", "gen_ai.request.model", "gen_ai.response.model"});
-  t.provider = firstText(metadata, {"provider", "gen_ai.system", "gen_ai.provider.name"});
-  t.endUser = firstText(metadata, {"user", "enduser.id", "user.id"});
-  t.agent = e.agentId && !e.agentId->empty() ? e.agentId : firstText(metadata, {"gen_ai.agent.name"});
-  t.tool = firstText(metadata, {"tool", "gen_ai.tool.name"});
-  if (!t.tool && readsPayload(e) && payload) {
-    for (const char* k : {"tool", "name"})
-      if (payload->has(k) && (t.tool = keyText(payload->get(k)))) break;
-  }
-  t.finishReason = firstText(metadata, {"finish_reason", "gen_ai.response.finish_reasons"});
-  t.semanticKind = firstText(metadata, {"semantic_kind"});
-  t.service = firstText(metadata, {"service", "service.name"});
-  t.operation = firstText(metadata, {"operation", "gen_ai.operation.name"});
-  if (!t.operation && e.source == "otlp" && !e.identifier.empty()) t.operation = e.identifier;
-  t.errorType = firstText(metadata, {"error_type", "error.type"});
-  t.environment = firstText(metadata, {"environment", "deployment.environment.name", "deployment.environment"});
-  t.release = firstText(metadata, {"release", "service.version"});
-  t.status = eventType == "agent.error" ? std::optional<std::string>("error") : firstText(metadata, {"status"});
-  if (!t.status) t.status = "ok";
-  e.isError = *t.status == "error";
-
-  t.inputTokens = tokens(metadata, {"usage.input_tokens", "gen_ai.usage.input_tokens"});
-  t.outputTokens = tokens(metadata, {"usage.output_tokens", "gen_ai.usage.output_tokens"});
-  t.durationMs = firstNumber(metadata, {"duration_ms"});
-  t.costUsd = firstNumber(metadata, {"cost_usd"});
-  if (!t.costUsd && t.model && (t.inputTokens || t.outputTokens))
-    t.costUsd = prices_.cost(*t.model, t.inputTokens.value_or(0), t.outputTokens.value_or(0));
-
+// metadata.tags: an object of custom attributes (scalars), checked and kept in `out`.
+std::vector<FieldError> customAttributes(const Object::Ptr& metadata, const std::string& location,
+                                         std::vector<std::pair<std::string, std::string>>& out) {
   std::vector<FieldError> problems;
-  t.attributes.clear();
   const auto tags = metadata && metadata->has("tags") ? std::optional<Var>(metadata->get("tags")) : std::nullopt;
   if (!tags || tags->isEmpty()) return problems;
   const std::string where = location + ".metadata.tags";
@@ -151,7 +74,106 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
           {where + "." + key, "is longer than " + std::to_string(kMaxAttributeValue) + " characters", ""});
       continue;
     }
-    t.attributes.emplace_back(key, std::move(text));
+    out.emplace_back(key, std::move(text));
+  }
+  return problems;
+}
+
+std::string condensed(const Object::Ptr& object) {
+  std::ostringstream out;
+  Poco::JSON::Stringifier::condense(object, out);
+  return out.str();
+}
+
+}  // namespace
+
+bool Extractor::carriesMessages(const store::NewEvent& e, const Poco::JSON::Object::Ptr& metadata) {
+  return telemetry::carriesMessages(metadata, e.eventType.value_or(""), e.identifier);
+}
+
+bool Extractor::normalizeMessages(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                                  const Poco::JSON::Object::Ptr& metadata) const {
+  if (!payload || !metadata) return false;
+  // A const Ptr& gives only a const object; the objects themselves are the caller's to change.
+  Poco::JSON::Object::Ptr writableMetadata = metadata, writablePayload = payload;
+  auto messages = takeMessages(*writableMetadata, maxMessageChars_);
+  if (!messages) return false;
+  writablePayload->set("messages", messages);
+  e.payloadJson = condensed(payload);
+  e.metadataJson = condensed(metadata);
+  return true;
+}
+
+bool Extractor::readsPayload(const store::NewEvent& e) {
+  return e.eventType && e.eventType->rfind("agent.tool_call.", 0) == 0;
+}
+
+std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                                         const Poco::JSON::Object::Ptr& metadata, const std::string& location) const {
+  const conventions::Lookup lookup(metadata);
+  const auto text = [&lookup](Field f) { return lookup.text(f); };
+  auto& t = e.telemetry;
+  const std::string eventType = e.eventType.value_or("");
+  t.model = text(Field::Model);
+  t.provider = text(Field::Provider);
+  t.endUser = text(Field::EndUser);
+  t.session = text(Field::Session);
+  t.traceName = text(Field::TraceName);
+  t.agent = e.agentId && !e.agentId->empty() ? e.agentId : text(Field::Agent);
+  t.tool = text(Field::Tool);
+  if (t.tool && text(Field::SemanticKind) == "handoff") t.tool.reset();  // a hand-off is not a tool
+  if (!t.tool && readsPayload(e) && payload) {
+    for (const char* k : {"tool", "name"})
+      if (payload->has(k) && (t.tool = keyText(payload->get(k)))) break;
+  }
+  // A tool the model asked for (its output's tool calls) is the LLM call's tool when the
+  // event names none; a hand-off names no tool.
+  if (!t.tool && payload && payload->has("messages") && text(Field::SemanticKind) != "handoff")
+    t.tool = requestedTool(payload->getObject("messages"));
+  t.finishReason = text(Field::FinishReason);
+  t.semanticKind = text(Field::SemanticKind);
+  t.service = text(Field::Service);
+  t.operation = text(Field::Operation);
+  if (!t.operation && e.source == "otlp" && !e.identifier.empty()) t.operation = e.identifier;
+  t.errorType = text(Field::ErrorType);
+  t.environment = text(Field::Environment);
+  t.release = text(Field::Release);
+  t.status = eventType == "agent.error" ? std::optional<std::string>("error") : text(Field::Status);
+  if (!t.status && keyText(conventions::lookup(metadata, "langfuse.observation.level")) == "ERROR") t.status = "error";
+  if (!t.status) t.status = "ok";
+  e.isError = *t.status == "error";
+
+  t.inputTokens = tokens(lookup, Field::InputTokens);
+  t.outputTokens = tokens(lookup, Field::OutputTokens);
+  if (t.inputTokens || t.outputTokens) {
+    // A total without one side gives that side; a total is never added on top.
+    if (auto total = tokens(lookup, Field::TotalTokens)) {
+      if (!t.outputTokens && *total >= *t.inputTokens) t.outputTokens = *total - *t.inputTokens;
+      if (!t.inputTokens && *total >= *t.outputTokens) t.inputTokens = *total - *t.outputTokens;
+    }
+    // Agent and chain spans of some conventions repeat their children's usage: counted
+    // once, on the LLM calls. An agent-events `usage` object always counts.
+    if (!conventions::lookup(metadata, "usage") &&
+        !conventions::ownsUsage(conventions::kindOf(metadata, e.identifier))) {
+      t.inputTokens.reset();
+      t.outputTokens.reset();
+    }
+  }
+  t.durationMs = lookup.number(Field::DurationMs);
+  t.costUsd = lookup.number(Field::CostUsd);
+  if (!t.costUsd && t.model && (t.inputTokens || t.outputTokens))
+    t.costUsd = prices_.cost(*t.model, t.inputTokens.value_or(0), t.outputTokens.value_or(0));
+
+  t.attributes.clear();
+  auto problems = customAttributes(metadata, location, t.attributes);
+  // Tag lists of the conventions (Langfuse, OpenInference, AI SDK) are labels: each is an
+  // attribute "<tag>" = "true", so the tag filter finds them; what does not fit is dropped
+  // (a span's sender cannot correct it).
+  for (auto& tag : lookup.textList(Field::Tags)) {
+    if (t.attributes.size() >= kMaxAttributes || utf8Length(tag) > kMaxAttributeKey) continue;
+    const bool known =
+        std::any_of(t.attributes.begin(), t.attributes.end(), [&](const auto& a) { return a.first == tag; });
+    if (!known) t.attributes.emplace_back(std::move(tag), "true");
   }
   return problems;
 }

@@ -23,9 +23,22 @@ constexpr std::size_t kMaxAttributes = 64;
 constexpr std::size_t kMaxAttributeKey = 128;
 constexpr std::size_t kMaxAttributeValue = 512;
 
+// Characters of message text an event keeps by default (telemetry.max_message_chars).
+constexpr std::size_t kDefaultMaxMessageChars = 32768;
+
 class Extractor {
  public:
-  explicit Extractor(PriceTable prices) : prices_(std::move(prices)) {}
+  explicit Extractor(PriceTable prices, std::size_t maxMessageChars = kDefaultMaxMessageChars)
+      : prices_(std::move(prices)), maxMessageChars_(maxMessageChars) {}
+
+  // Whether normalizeMessages() has anything to do for this event (no parsing: a look at
+  // the metadata's keys).
+  static bool carriesMessages(const store::NewEvent& e, const Poco::JSON::Object::Ptr& metadata);
+  // Moves the prompt and completion of an LLM call, from any convention's metadata keys,
+  // into payload.messages (telemetry/messages.h), rewriting e.payloadJson and
+  // e.metadataJson; false when there was nothing to move (payload may not be null).
+  bool normalizeMessages(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                         const Poco::JSON::Object::Ptr& metadata) const;
 
   // Fills e.telemetry (and e.isError) from the event's fields, payload and metadata
   // (either may be null). Returns problems with metadata.tags (location-prefixed), which
@@ -41,6 +54,7 @@ class Extractor {
 
  private:
   PriceTable prices_;
+  std::size_t maxMessageChars_;
 };
 
 }  // namespace aev::telemetry

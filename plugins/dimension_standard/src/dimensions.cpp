@@ -92,22 +92,66 @@ class StandardDimension final : public aev::Dimension {
 
 using W = Spec::Where;
 
-const Spec kModel{{{W::Metadata, "model"}, {W::Metadata, "gen_ai.request.model"}, {W::Metadata, "gen_ai.response.model"}}};
-const Spec kProvider{{{W::Metadata, "provider"}, {W::Metadata, "gen_ai.system"}, {W::Metadata, "gen_ai.provider.name"}}};
+// The key chains of the daemon's convention table (daemon/src/telemetry/conventions.cpp,
+// docs/integrations.md), for the text dimensions: agent-events keys > langfuse.* > gen_ai.* >
+// OpenInference > traceloop.* > ai.* > deprecated gen_ai.*.
+const Spec kModel{{{W::Metadata, "model"},
+                   {W::Metadata, "langfuse.observation.model.name"},
+                   {W::Metadata, "gen_ai.request.model"},
+                   {W::Metadata, "llm.request.model_name"},
+                   {W::Metadata, "llm.model_name"},
+                   {W::Metadata, "embedding.model_name"},
+                   {W::Metadata, "ai.model.id"},
+                   {W::Metadata, "gen_ai.response.model"},
+                   {W::Metadata, "llm.response.model_name"},
+                   {W::Metadata, "ai.response.model"}}};
+// (Provider ids and finish reasons of other conventions are normalised by the daemon, which
+// writes them as metadata.provider / metadata.finish_reason on OTLP spans.)
+const Spec kProvider{{{W::Metadata, "provider"},
+                      {W::Metadata, "gen_ai.provider.name"},
+                      {W::Metadata, "llm.provider"},
+                      {W::Metadata, "llm.system"},
+                      {W::Metadata, "ai.model.provider"},
+                      {W::Metadata, "gen_ai.system"}}};
 const Spec kStatus{{{W::Metadata, "status"}}, true};
 const Spec kSource{{{W::Top, "source"}}};
 const Spec kApp{{{W::Top, "appId"}}};
 const Spec kChannel{{{W::Top, "channelId"}, {W::Top, "channel_id"}}};
 const Spec kApiKey{{{W::Top, "apiKeyId"}}};
-const Spec kUser{{{W::Metadata, "user"}, {W::Metadata, "enduser.id"}, {W::Metadata, "user.id"}}};
-const Spec kAgent{{{W::Top, "agentId"}, {W::Metadata, "gen_ai.agent.name"}}};
-const Spec kTool{{{W::Metadata, "tool"}, {W::Metadata, "gen_ai.tool.name"}}, false, true};
+const Spec kUser{{{W::Metadata, "user"},
+                  {W::Metadata, "langfuse.user.id"},
+                  {W::Metadata, "enduser.id"},
+                  {W::Metadata, "user.id"},
+                  {W::Metadata, "traceloop.association.properties.user_id"},
+                  {W::Metadata, "ai.telemetry.metadata.userId"}}};
+const Spec kSession{{{W::Metadata, "session"},
+                     {W::Metadata, "langfuse.session.id"},
+                     {W::Metadata, "session.id"},
+                     {W::Metadata, "gen_ai.conversation.id"},
+                     {W::Metadata, "traceloop.association.properties.session_id"},
+                     {W::Metadata, "ai.telemetry.metadata.sessionId"}}};
+const Spec kTraceName{{{W::Metadata, "trace_name"},
+                       {W::Metadata, "langfuse.trace.name"},
+                       {W::Metadata, "gen_ai.workflow.name"},
+                       {W::Metadata, "traceloop.workflow.name"},
+                       {W::Metadata, "ai.telemetry.functionId"}}};
+const Spec kAgent{{{W::Top, "agentId"}, {W::Metadata, "gen_ai.agent.name"}, {W::Metadata, "agent.name"}}};
+const Spec kTool{{{W::Metadata, "tool"},
+                  {W::Metadata, "gen_ai.tool.name"},
+                  {W::Metadata, "tool.name"},
+                  {W::Metadata, "ai.toolCall.name"}},
+                 false,
+                 true};
 const Spec kEventType{{{W::Top, "eventType"}}};
-const Spec kFinishReason{{{W::Metadata, "finish_reason"}, {W::Metadata, "gen_ai.response.finish_reasons"}}};
+const Spec kFinishReason{{{W::Metadata, "finish_reason"},
+                          {W::Metadata, "gen_ai.response.finish_reasons"},
+                          {W::Metadata, "llm.finish_reason"},
+                          {W::Metadata, "gen_ai.completion.0.finish_reason"},
+                          {W::Metadata, "ai.response.finishReason"}}};
 const Spec kSemanticKind{{{W::Metadata, "semantic_kind"}}};
 const Spec kService{{{W::Metadata, "service"}, {W::Metadata, "service.name"}}};
 const Spec kOperation{{{W::Metadata, "operation"}, {W::Metadata, "gen_ai.operation.name"}}, false, false, true};
-const Spec kErrorType{{{W::Metadata, "error_type"}, {W::Metadata, "error.type"}}};
+const Spec kErrorType{{{W::Metadata, "error_type"}, {W::Metadata, "error.type"}, {W::Metadata, "exception.type"}}};
 const Spec kTag{{}, false, false, false, true};
 
 template <const Spec& S>
@@ -117,15 +161,17 @@ aev::Component dim(const char* name, const char* description) {
 
 }  // namespace
 
-AEV_PLUGIN("dimension_standard", "1.0.0", "agent-events",
-           dim<kModel>("model", "metadata.model | gen_ai.request.model"),
-           dim<kProvider>("provider", "metadata.provider | gen_ai.system | gen_ai.provider.name"),
+AEV_PLUGIN("dimension_standard", "1.0.0", "agent-events", dim<kModel>("model", "metadata.model | gen_ai.request.model"),
+           dim<kProvider>("provider", "metadata.provider | gen_ai.provider.name | llm.provider | llm.system | ..."),
            dim<kStatus>("status", "metadata.status; agent.error events are error; default ok"),
-           dim<kSource>("source", "api, batch or otlp (set by the service)"),
-           dim<kApp>("app", "the event's app id"),
+           dim<kSource>("source", "api, batch or otlp (set by the service)"), dim<kApp>("app", "the event's app id"),
            dim<kChannel>("channel", "the event's channel id"),
            dim<kApiKey>("apiKey", "id of the API key that published the event"),
-           dim<kUser>("user", "end user: metadata.user | enduser.id"),
+           dim<kUser>("user", "end user: metadata.user | langfuse.user.id | enduser.id | user.id | ..."),
+           dim<kSession>("session",
+                         "session: metadata.session | langfuse.session.id | session.id | gen_ai.conversation.id | ..."),
+           dim<kTraceName>("traceName",
+                           "trace name: metadata.trace_name | langfuse.trace.name | gen_ai.workflow.name | ..."),
            dim<kAgent>("agent", "agentId | gen_ai.agent.name"),
            dim<kTool>("tool", "metadata.tool; for agent.tool_call.* payload.tool | payload.name"),
            dim<kEventType>("eventType", "the event type"),

@@ -1,5 +1,6 @@
 #include "integration/moderation/moderation_support.h"
 
+#include <Poco/JSON/Array.h>
 #include <Poco/JSON/Stringifier.h>
 
 #include <atomic>
@@ -165,7 +166,13 @@ std::string ModerationTest::textOf(Kind kind, const Poco::JSON::Object::Ptr& e) 
   };
   if (strField(e, "identifier").rfind("span-", 0) == 0) {  // OTLP: the content attributes
     switch (kind) {
-      case Kind::Request: return str(metadata, "gen_ai.prompt");
+      case Kind::Request: {
+        // A chat span's prompt is normalised into payload.messages (docs/integrations.md#messages).
+        auto messages = payload ? payload->getObject("messages") : nullptr;
+        auto input = messages ? messages->getArray("input") : nullptr;
+        if (input && input->size() > 0) return str(input->getObject(0), "content");
+        return str(metadata, "gen_ai.prompt");
+      }
       case Kind::Response: return str(metadata, "gen_ai.completion");
       case Kind::ToolCall: return str(metadata, "gen_ai.tool.call.arguments");
     }

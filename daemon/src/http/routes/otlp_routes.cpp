@@ -72,8 +72,9 @@ events::Publisher::Item toSubmission(otlp::SpanEvent&& span, const auth::Princip
     e.userId = p.userId;
   else
     e.apiKeyId = p.apiKeyId;
-  s.metadata = Poco::JSON::Parser().parse(span.metadataJson).extract<Poco::JSON::Object::Ptr>();
-  e.payloadJson = std::move(span.payloadJson);  // parsed by the publisher if a step reads it
+  s.metadata = std::move(span.metadata);  // as the mapping built them: nothing parsed again
+  s.payloadIs(std::move(span.payload));
+  e.payloadJson = std::move(span.payloadJson);
   e.metadataJson = std::move(span.metadataJson);
   return s;
 }

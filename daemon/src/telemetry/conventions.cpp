@@ -1,0 +1,597 @@
+#include "telemetry/conventions.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Parser.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace aev::telemetry::conventions {
+
+namespace {
+
+using Poco::Dynamic::Var;
+using Poco::JSON::Array;
+using Poco::JSON::Object;
+using C = Convention;
+using F = Field;
+using R = Read;
+
+// The table. Sources: the conventions' own registries (OTel GenAI semantic conventions,
+// OpenInference semantic_conventions.md, OpenLLMetry SemanticAttributes, the AI SDK telemetry
+// docs, the Langfuse SDK attribute constants); docs/integrations.md lists them.
+const std::vector<Row> kTable = {
+    // model: the requested model first, the response model when no request model is sent.
+    {F::Model, C::AgentEvents, "model"},
+    {F::Model, C::Langfuse, "langfuse.observation.model.name"},
+    {F::Model, C::GenAi, "gen_ai.request.model"},
+    {F::Model, C::OpenInference, "llm.request.model_name"},
+    {F::Model, C::OpenInference, "llm.model_name"},
+    {F::Model, C::OpenInference, "embedding.model_name"},
+    {F::Model, C::AiSdk, "ai.model.id"},
+    {F::Model, C::GenAi, "gen_ai.response.model"},
+    {F::Model, C::OpenInference, "llm.response.model_name"},
+    {F::Model, C::AiSdk, "ai.response.model"},
+
+    {F::Provider, C::AgentEvents, "provider"},
+    {F::Provider, C::GenAi, "gen_ai.provider.name"},
+    {F::Provider, C::OpenInference, "llm.provider"},
+    {F::Provider, C::OpenInference, "llm.system"},
+    {F::Provider, C::AiSdk, "ai.model.provider", R::ProviderId},
+    {F::Provider, C::GenAiDeprecated, "gen_ai.system", R::ProviderId},
+
+    {F::InputTokens, C::AgentEvents, "usage.input_tokens", R::Number},
+    {F::InputTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonSum, "input"},
+    {F::InputTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "promptTokens"},
+    {F::InputTokens, C::GenAi, "gen_ai.usage.input_tokens", R::Number},
+    {F::InputTokens, C::OpenInference, "llm.token_count.prompt", R::Number},
+    {F::InputTokens, C::AiSdk, "ai.usage.inputTokens", R::Number},
+    {F::InputTokens, C::AiSdk, "ai.usage.promptTokens", R::Number},
+    {F::InputTokens, C::GenAiDeprecated, "gen_ai.usage.prompt_tokens", R::Number},
+
+    {F::OutputTokens, C::AgentEvents, "usage.output_tokens", R::Number},
+    {F::OutputTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonSum, "output"},
+    {F::OutputTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "completionTokens"},
+    {F::OutputTokens, C::GenAi, "gen_ai.usage.output_tokens", R::Number},
+    {F::OutputTokens, C::OpenInference, "llm.token_count.completion", R::Number},
+    {F::OutputTokens, C::AiSdk, "ai.usage.outputTokens", R::Number},
+    {F::OutputTokens, C::AiSdk, "ai.usage.completionTokens", R::Number},
+    {F::OutputTokens, C::GenAiDeprecated, "gen_ai.usage.completion_tokens", R::Number},
+
+    {F::TotalTokens, C::AgentEvents, "usage.total_tokens", R::Number},
+    {F::TotalTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "total"},
+    {F::TotalTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "totalTokens"},
+    {F::TotalTokens, C::OpenInference, "llm.token_count.total", R::Number},
+    {F::TotalTokens, C::Traceloop, "gen_ai.usage.total_tokens", R::Number},
+    {F::TotalTokens, C::Traceloop, "llm.usage.total_tokens", R::Number},
+    {F::TotalTokens, C::AiSdk, "ai.usage.totalTokens", R::Number},
+    {F::TotalTokens, C::AiSdk, "ai.usage.tokens", R::Number},
+
+    {F::CachedTokens, C::AgentEvents, "usage.cached_input_tokens", R::Number},
+    {F::CachedTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "input_cached_tokens"},
+    {F::CachedTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "input_cache_read"},
+    {F::CachedTokens, C::GenAi, "gen_ai.usage.cache_read.input_tokens", R::Number},
+    {F::CachedTokens, C::OpenInference, "llm.token_count.prompt_details.cache_read", R::Number},
+    {F::CachedTokens, C::Traceloop, "gen_ai.usage.cache_read_input_tokens", R::Number},
+    {F::CachedTokens, C::AiSdk, "ai.usage.cachedInputTokens", R::Number},
+    {F::CachedTokens, C::AiSdk, "ai.usage.inputTokenDetails.cacheReadTokens", R::Number},
+
+    {F::ReasoningTokens, C::AgentEvents, "usage.reasoning_tokens", R::Number},
+    {F::ReasoningTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "output_reasoning_tokens"},
+    {F::ReasoningTokens, C::Langfuse, "langfuse.observation.usage_details", R::JsonMember, "output_reasoning"},
+    {F::ReasoningTokens, C::GenAi, "gen_ai.usage.reasoning.output_tokens", R::Number},
+    {F::ReasoningTokens, C::OpenInference, "llm.token_count.completion_details.reasoning", R::Number},
+    {F::ReasoningTokens, C::Traceloop, "gen_ai.usage.reasoning_tokens", R::Number},
+    {F::ReasoningTokens, C::Traceloop, "llm.usage.reasoning_tokens", R::Number},
+    {F::ReasoningTokens, C::AiSdk, "ai.usage.reasoningTokens", R::Number},
+
+    {F::CostUsd, C::AgentEvents, "cost_usd", R::Number},
+    {F::CostUsd, C::Langfuse, "langfuse.observation.cost_details", R::JsonTotal},
+    {F::CostUsd, C::GenAi, "gen_ai.usage.cost", R::Number},
+    {F::CostUsd, C::OpenInference, "llm.cost.total", R::Number},
+
+    {F::Tool, C::AgentEvents, "tool"},
+    {F::Tool, C::GenAi, "gen_ai.tool.name"},
+    {F::Tool, C::OpenInference, "tool.name"},
+    {F::Tool, C::AiSdk, "ai.toolCall.name"},
+
+    {F::Agent, C::GenAi, "gen_ai.agent.name"},
+    {F::Agent, C::OpenInference, "agent.name"},
+
+    {F::HandoffTarget, C::AgentEvents, "handoff_to"},
+    {F::HandoffTarget, C::GenAi, "gen_ai.transfer.target.name"},
+    {F::HandoffTarget, C::Traceloop, "gen_ai.handoff.to_agent"},
+
+    {F::ErrorType, C::AgentEvents, "error_type"},
+    {F::ErrorType, C::GenAi, "error.type"},
+    {F::ErrorType, C::General, "exception.type"},
+
+    {F::ErrorMessage, C::AgentEvents, "error_message"},
+    {F::ErrorMessage, C::Langfuse, "langfuse.observation.status_message"},
+    {F::ErrorMessage, C::General, "exception.message"},
+
+    {F::FinishReason, C::AgentEvents, "finish_reason"},
+    {F::FinishReason, C::GenAi, "gen_ai.response.finish_reasons"},
+    {F::FinishReason, C::OpenInference, "llm.finish_reason"},
+    {F::FinishReason, C::Traceloop, "gen_ai.completion.0.finish_reason"},
+    {F::FinishReason, C::AiSdk, "ai.response.finishReason"},
+
+    {F::Session, C::AgentEvents, "session"},
+    {F::Session, C::Langfuse, "langfuse.session.id"},
+    {F::Session, C::Langfuse, "session.id"},  // also OpenInference's key
+    {F::Session, C::GenAi, "gen_ai.conversation.id"},
+    {F::Session, C::Traceloop, "traceloop.association.properties.session_id"},
+    {F::Session, C::AiSdk, "ai.telemetry.metadata.sessionId"},
+
+    {F::EndUser, C::AgentEvents, "user"},
+    {F::EndUser, C::Langfuse, "langfuse.user.id"},
+    {F::EndUser, C::General, "enduser.id"},
+    {F::EndUser, C::Langfuse, "user.id"},  // also OpenInference's key
+    {F::EndUser, C::Traceloop, "traceloop.association.properties.user_id"},
+    {F::EndUser, C::AiSdk, "ai.telemetry.metadata.userId"},
+
+    {F::Environment, C::AgentEvents, "environment"},
+    {F::Environment, C::Langfuse, "langfuse.environment"},
+    {F::Environment, C::General, "deployment.environment.name"},
+    {F::Environment, C::General, "deployment.environment"},
+
+    {F::Release, C::AgentEvents, "release"},
+    {F::Release, C::Langfuse, "langfuse.release"},
+    {F::Release, C::General, "service.version"},
+
+    {F::Tags, C::Langfuse, "langfuse.trace.tags", R::TextList},
+    {F::Tags, C::OpenInference, "tag.tags", R::TextList},
+    {F::Tags, C::AiSdk, "ai.telemetry.metadata.tags", R::TextList},
+
+    {F::TraceName, C::AgentEvents, "trace_name"},
+    {F::TraceName, C::Langfuse, "langfuse.trace.name"},
+    {F::TraceName, C::GenAi, "gen_ai.workflow.name"},
+    {F::TraceName, C::Traceloop, "traceloop.workflow.name"},
+    {F::TraceName, C::AiSdk, "ai.telemetry.functionId"},
+
+    {F::SemanticKind, C::AgentEvents, "semantic_kind"},
+
+    {F::Service, C::AgentEvents, "service"},
+    {F::Service, C::General, "service.name"},
+
+    {F::Operation, C::AgentEvents, "operation"},
+    {F::Operation, C::GenAi, "gen_ai.operation.name"},
+
+    {F::Status, C::AgentEvents, "status"},
+
+    {F::DurationMs, C::AgentEvents, "duration_ms", R::Number},
+};
+
+// ------------------------------------------------------------------ values
+
+std::optional<std::string> scalarText(const Var& v) {
+  if (v.isEmpty()) return std::nullopt;
+  if (v.type() == typeid(Array::Ptr)) {
+    auto array = v.extract<Array::Ptr>();
+    if (!array || array->size() == 0) return std::nullopt;
+    return scalarText(array->get(0));
+  }
+  if (v.type() == typeid(Object::Ptr)) return std::nullopt;
+  if (v.isBoolean()) return std::string(v.extract<bool>() ? "true" : "false");
+  std::string text = v.convert<std::string>();
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+std::optional<double> scalarNumber(const Var& v) {
+  if (v.isEmpty() || v.isBoolean()) return std::nullopt;
+  try {
+    std::optional<double> d;
+    if (v.isNumeric()) {
+      d = v.convert<double>();
+    } else if (v.isString()) {
+      const auto s = v.extract<std::string>();
+      std::size_t used = 0;
+      const double parsed = std::stod(s, &used);
+      if (used == s.size()) d = parsed;
+    }
+    if (d && std::isfinite(*d) && *d >= 0) return d;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+// An object, or JSON text holding one (Langfuse writes its details as JSON strings).
+Object::Ptr jsonObject(const Var& v) {
+  if (v.type() == typeid(Object::Ptr)) return v.extract<Object::Ptr>();
+  if (!v.isString()) return nullptr;
+  const auto& s = v.extract<std::string>();
+  if (s.empty() || s.front() != '{') return nullptr;
+  try {
+    Poco::JSON::Parser parser;
+    parser.setDepth(16);
+    auto parsed = parser.parse(s);
+    if (parsed.type() == typeid(Object::Ptr)) return parsed.extract<Object::Ptr>();
+  } catch (...) {
+  }
+  return nullptr;
+}
+
+Array::Ptr jsonArray(const Var& v) {
+  if (v.type() == typeid(Array::Ptr)) return v.extract<Array::Ptr>();
+  if (!v.isString()) return nullptr;
+  const auto& s = v.extract<std::string>();
+  if (s.empty() || s.front() != '[') return nullptr;
+  try {
+    Poco::JSON::Parser parser;
+    parser.setDepth(16);
+    auto parsed = parser.parse(s);
+    if (parsed.type() == typeid(Array::Ptr)) return parsed.extract<Array::Ptr>();
+  } catch (...) {
+  }
+  return nullptr;
+}
+
+// Provider ids as the OTel GenAI registry spells them (conventions differ: decisions §10).
+std::string normalisedProvider(std::string id) {
+  static const std::map<std::string, std::string> aliases = {{"xai", "x_ai"},
+                                                             {"mistralai", "mistral_ai"},
+                                                             {"mistral", "mistral_ai"},
+                                                             {"az.ai.openai", "azure.ai.openai"},
+                                                             {"az.ai.inference", "azure.ai.inference"},
+                                                             {"azure-openai", "azure.ai.openai"},
+                                                             {"vertex_ai", "gcp.vertex_ai"},
+                                                             {"vertexai", "gcp.vertex_ai"},
+                                                             {"gemini", "gcp.gemini"},
+                                                             {"amazon-bedrock", "aws.bedrock"},
+                                                             {"bedrock", "aws.bedrock"}};
+  for (auto& c : id)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  if (auto it = aliases.find(id); it != aliases.end()) return it->second;
+  return id;
+}
+
+// The AI SDK's provider ids name the API after a dot ("openai.chat", "openai.responses");
+// OTel ids with dots ("azure.ai.openai", "aws.bedrock") are left whole.
+std::string withoutApiSuffix(std::string id) {
+  for (std::string_view api :
+       {".chat", ".responses", ".completion", ".embedding", ".image", ".transcription", ".speech", ".messages"}) {
+    if (id.size() > api.size() && id.compare(id.size() - api.size(), api.size(), api) == 0) {
+      id.resize(id.size() - api.size());
+      break;
+    }
+  }
+  return id;
+}
+
+std::string normalisedFinishReason(std::string reason) {
+  if (reason == "tool_calls" || reason == "tool-calls" || reason == "function_call") return "tool_call";
+  if (reason == "content-filter") return "content_filter";
+  return reason;
+}
+
+std::optional<Var> rowValue(const Object::Ptr& metadata, const Row& row) {
+  auto v = lookup(metadata, row.key);
+  if (!v || v->isEmpty()) return std::nullopt;
+  switch (row.read) {
+    case R::Text:
+    case R::Number:
+    case R::ProviderId:
+    case R::TextList:
+      return v;
+    case R::JsonMember: {
+      auto object = jsonObject(*v);
+      if (!object || !object->has(row.member)) return std::nullopt;
+      return object->get(row.member);
+    }
+    case R::JsonSum: {
+      auto object = jsonObject(*v);
+      if (!object || !object->has(row.member)) return std::nullopt;
+      auto base = scalarNumber(object->get(row.member));
+      if (!base) return std::nullopt;
+      // Langfuse's usage_details subtract the details from input/output: add them back.
+      const std::string prefix = std::string(row.member) + "_";
+      double sum = *base;
+      for (const auto& [name, value] : *object)
+        if (name.rfind(prefix, 0) == 0)
+          if (auto d = scalarNumber(value)) sum += *d;
+      return Var(sum);
+    }
+    case R::JsonTotal: {
+      auto object = jsonObject(*v);
+      if (!object) return std::nullopt;
+      if (object->has("total")) return object->get("total");
+      double sum = 0;
+      bool any = false;
+      for (const auto& [name, value] : *object)
+        if (auto d = scalarNumber(value)) sum += *d, any = true;
+      if (!any) return std::nullopt;
+      return Var(sum);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> rowText(const Object::Ptr& metadata, const Row& row) {
+  auto v = rowValue(metadata, row);
+  if (!v) return std::nullopt;
+  auto t = scalarText(*v);
+  if (!t) return std::nullopt;
+  if (row.convention == C::AgentEvents) return t;
+  if (row.read == R::ProviderId) t = withoutApiSuffix(std::move(*t));
+  if (row.field == F::Provider) return normalisedProvider(std::move(*t));
+  if (row.field == F::FinishReason) return normalisedFinishReason(std::move(*t));
+  return t;
+}
+
+// ------------------------------------------------------------------ kinds
+
+struct KindRule {
+  const char* key;
+  const char* value;  // exact value, or a suffix when `suffix`
+  Kind kind;
+  bool suffix = false;
+};
+
+// First match wins, in precedence order.
+const std::vector<KindRule> kKindRules = {
+    {"langfuse.observation.type", "generation", Kind::Llm},
+    {"langfuse.observation.type", "embedding", Kind::Embedding},
+    {"langfuse.observation.type", "agent", Kind::Agent},
+    {"langfuse.observation.type", "tool", Kind::Tool},
+    {"langfuse.observation.type", "chain", Kind::Chain},
+    {"langfuse.observation.type", "retriever", Kind::Retriever},
+    {"langfuse.observation.type", "guardrail", Kind::Guardrail},
+    {"langfuse.observation.type", "evaluator", Kind::Evaluator},
+    {"gen_ai.operation.name", "chat", Kind::Llm},
+    {"gen_ai.operation.name", "text_completion", Kind::Llm},
+    {"gen_ai.operation.name", "generate_content", Kind::Llm},
+    {"gen_ai.operation.name", "embeddings", Kind::Embedding},
+    {"gen_ai.operation.name", "retrieval", Kind::Retriever},
+    {"gen_ai.operation.name", "search_memory", Kind::Retriever},
+    {"gen_ai.operation.name", "rerank", Kind::Retriever},
+    {"gen_ai.operation.name", "execute_tool", Kind::Tool},
+    {"gen_ai.operation.name", "invoke_agent", Kind::Agent},
+    {"gen_ai.operation.name", "create_agent", Kind::Agent},
+    {"gen_ai.operation.name", "handoff", Kind::Handoff},
+    {"gen_ai.operation.name", "invoke_workflow", Kind::Chain},
+    {"gen_ai.operation.name", "plan", Kind::Chain},
+    {"gen_ai.operation.name", "agent_step", Kind::Chain},
+    {"gen_ai.operation.name", "apply_guardrail", Kind::Guardrail},
+    {"openinference.span.kind", "LLM", Kind::Llm},
+    {"openinference.span.kind", "EMBEDDING", Kind::Embedding},
+    {"openinference.span.kind", "TOOL", Kind::Tool},
+    {"openinference.span.kind", "AGENT", Kind::Agent},
+    {"openinference.span.kind", "CHAIN", Kind::Chain},
+    {"openinference.span.kind", "RETRIEVER", Kind::Retriever},
+    {"openinference.span.kind", "RERANKER", Kind::Retriever},
+    {"openinference.span.kind", "GUARDRAIL", Kind::Guardrail},
+    {"openinference.span.kind", "EVALUATOR", Kind::Evaluator},
+    {"traceloop.span.kind", "handoff", Kind::Handoff},
+    {"traceloop.span.kind", "tool", Kind::Tool},
+    {"traceloop.span.kind", "agent", Kind::Agent},
+    {"traceloop.span.kind", "workflow", Kind::Chain},
+    {"traceloop.span.kind", "task", Kind::Chain},
+    {"llm.request.type", "chat", Kind::Llm},
+    {"llm.request.type", "completion", Kind::Llm},
+    {"llm.request.type", "embedding", Kind::Embedding},
+    {"ai.operationId", ".doGenerate", Kind::Llm, true},
+    {"ai.operationId", ".doStream", Kind::Llm, true},
+    {"ai.operationId", ".doEmbed", Kind::Embedding, true},
+    {"ai.operationId", "ai.toolCall", Kind::Tool},
+    // The outer generateText / streamText / embed span: the AI SDK has no agent notion.
+    {"ai.operationId", "ai.generateText", Kind::Chain},
+    {"ai.operationId", "ai.streamText", Kind::Chain},
+    {"ai.operationId", "ai.generateObject", Kind::Chain},
+    {"ai.operationId", "ai.streamObject", Kind::Chain},
+    {"ai.operationId", "ai.embed", Kind::Chain},
+    {"ai.operationId", "ai.embedMany", Kind::Chain},
+};
+
+std::optional<std::string> flatString(const Object::Ptr& attributes, const char* key) {
+  if (!attributes || !attributes->has(key)) return std::nullopt;
+  auto v = attributes->get(key);
+  if (!v.isString()) return std::nullopt;
+  return v.extract<std::string>();
+}
+
+bool endsWith(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+constexpr std::string_view kHandoffSpanPrefix = "handoff to ";
+constexpr std::string_view kHandoffToolPrefix = "handoff_to_";
+
+bool isHandoffTool(const Object::Ptr& attributes, std::string_view spanName) {
+  if (flatString(attributes, "gen_ai.transfer.mode").value_or("") == "pass_control") return true;
+  if (flatString(attributes, "openinference.span.kind").value_or("") != "TOOL") return false;
+  return spanName.rfind(kHandoffSpanPrefix, 0) == 0 ||
+         flatString(attributes, "tool.name").value_or("").rfind(kHandoffToolPrefix, 0) == 0;
+}
+
+}  // namespace
+
+const std::vector<Row>& table() { return kTable; }
+
+std::vector<Row> rowsOf(Field field) {
+  std::vector<Row> out;
+  for (const auto& r : kTable)
+    if (r.field == field) out.push_back(r);
+  return out;
+}
+
+std::optional<Var> lookup(const Object::Ptr& metadata, std::string_view key) {
+  if (!metadata) return std::nullopt;
+  const std::string flat(key);
+  if (metadata->has(flat)) return metadata->get(flat);
+  Object::Ptr node = metadata;
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = key.find('.', start);
+    if (dot == std::string_view::npos) {
+      const std::string last(key.substr(start));
+      if (start == 0 || !node->has(last)) return std::nullopt;
+      return node->get(last);
+    }
+    node = node->getObject(std::string(key.substr(start, dot - start)));
+    if (!node) return std::nullopt;
+    start = dot + 1;
+  }
+}
+
+// The table compiled once: per field, its rows with the key as a string and the key's first
+// segment ("langfuse" of "langfuse.trace.name"), which any metadata holding the key (flat or
+// nested) has as the first segment of one of its own keys.
+struct CompiledRow {
+  const Row* row;
+  std::string key;
+  std::string head;
+};
+
+namespace {
+
+const std::vector<std::vector<CompiledRow>>& compiled() {
+  static const auto rows = [] {
+    std::vector<std::vector<CompiledRow>> out(static_cast<std::size_t>(Field::DurationMs) + 1);
+    for (const auto& r : kTable) {
+      const std::string key = r.key;
+      out[static_cast<std::size_t>(r.field)].push_back({&r, key, key.substr(0, key.find('.'))});
+    }
+    return out;
+  }();
+  return rows;
+}
+
+}  // namespace
+
+Lookup::Lookup(const Object::Ptr& metadata) : metadata_(metadata) {
+  if (!metadata_) return;
+  for (const auto& [key, value] : *metadata_) {
+    const std::string_view head = std::string_view(key).substr(0, key.find('.'));
+    if (std::find(heads_.begin(), heads_.end(), head) == heads_.end()) heads_.push_back(head);
+  }
+}
+
+std::optional<Var> Lookup::value(const CompiledRow& c) const {
+  if (std::find(heads_.begin(), heads_.end(), std::string_view(c.head)) == heads_.end()) return std::nullopt;
+  return rowValue(metadata_, *c.row);
+}
+
+std::optional<std::string> Lookup::text(Field field, bool conventionsOnly) const {
+  if (heads_.empty()) return std::nullopt;  // most events: nothing to look up
+  for (const auto& c : compiled()[static_cast<std::size_t>(field)]) {
+    if (conventionsOnly && c.row->convention == C::AgentEvents) continue;
+    if (std::find(heads_.begin(), heads_.end(), std::string_view(c.head)) == heads_.end()) continue;
+    if (auto t = rowText(metadata_, *c.row)) return t;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> Lookup::number(Field field, bool conventionsOnly) const {
+  if (heads_.empty()) return std::nullopt;
+  for (const auto& c : compiled()[static_cast<std::size_t>(field)]) {
+    if (conventionsOnly && c.row->convention == C::AgentEvents) continue;
+    if (auto v = value(c))
+      if (auto d = scalarNumber(*v)) return d;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> Lookup::textList(Field field) const {
+  std::vector<std::string> out;
+  for (const auto& c : compiled()[static_cast<std::size_t>(field)]) {
+    auto v = value(c);
+    if (!v) continue;
+    if (auto array = jsonArray(*v)) {
+      for (std::size_t i = 0; i < array->size(); ++i)
+        if (auto t = scalarText(array->get(i))) out.push_back(*t);
+    } else if (auto t = scalarText(*v)) {
+      out.push_back(*t);
+    }
+    if (!out.empty()) return out;
+  }
+  return out;
+}
+
+std::optional<std::string> text(const Object::Ptr& metadata, Field field, bool conventionsOnly) {
+  if (!metadata) return std::nullopt;
+  return Lookup(metadata).text(field, conventionsOnly);
+}
+
+std::optional<double> number(const Object::Ptr& metadata, Field field, bool conventionsOnly) {
+  if (!metadata) return std::nullopt;
+  return Lookup(metadata).number(field, conventionsOnly);
+}
+
+std::vector<std::string> textList(const Object::Ptr& metadata, Field field) { return Lookup(metadata).textList(field); }
+
+std::string_view kindName(Kind kind) {
+  switch (kind) {
+    case Kind::Llm:
+      return "llm";
+    case Kind::Embedding:
+      return "embedding";
+    case Kind::Tool:
+      return "tool";
+    case Kind::Agent:
+      return "agent";
+    case Kind::Handoff:
+      return "handoff";
+    case Kind::Chain:
+      return "chain";
+    case Kind::Retriever:
+      return "retriever";
+    case Kind::Guardrail:
+      return "guardrail";
+    case Kind::Evaluator:
+      return "evaluator";
+    case Kind::Unknown:
+      break;
+  }
+  return "";
+}
+
+Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) {
+  Kind kind = Kind::Unknown;
+  for (const auto& rule : kKindRules) {
+    auto value = flatString(attributes, rule.key);
+    if (!value) continue;
+    if (rule.suffix ? endsWith(*value, rule.value) : *value == rule.value) {
+      kind = rule.kind;
+      break;
+    }
+  }
+  if (kind == Kind::Tool && isHandoffTool(attributes, spanName)) return Kind::Handoff;
+  return kind;
+}
+
+std::optional<std::string> handoffTarget(const Object::Ptr& attributes, std::string_view spanName) {
+  if (auto t = text(attributes, Field::HandoffTarget)) return t;
+  if (auto out = flatString(attributes, "output.value"); out && !out->empty()) {
+    if (auto object = jsonObject(Var(*out))) {
+      if (object->has("to_agent"))
+        if (auto t = scalarText(object->get("to_agent"))) return t;
+    } else if (out->front() != '{' && out->front() != '[') {
+      return out;
+    }
+  }
+  if (spanName.rfind(kHandoffSpanPrefix, 0) == 0 && spanName.size() > kHandoffSpanPrefix.size())
+    return std::string(spanName.substr(kHandoffSpanPrefix.size()));
+  return std::nullopt;
+}
+
+std::string eventTypeFor(Kind kind, bool failed) {
+  if (failed) return "agent.error";
+  switch (kind) {
+    case Kind::Llm:
+      return "agent.message";
+    case Kind::Tool:
+      return "agent.tool_call.end";
+    case Kind::Agent:
+      return "agent.end";
+    case Kind::Handoff:
+      return "agent.handoff";
+    default:
+      return "custom";
+  }
+}
+
+bool ownsUsage(Kind kind) { return kind != Kind::Agent && kind != Kind::Chain; }
+
+}  // namespace aev::telemetry::conventions
