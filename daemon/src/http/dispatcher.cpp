@@ -72,6 +72,31 @@ void appendHeader(std::string& out, std::string_view name, std::string_view valu
   out.append("\r\n");
 }
 
+// A GET's query parameters are its filters: one the route does not know would otherwise be
+// ignored and answer unfiltered data (docs/api.md#errors). The route's documented
+// parameters (RouteInfo::query, which also feed /openapi.json) are the ones it knows; the
+// console's web files take none of interest and are left alone.
+void refuseUnknownQueryParams(const RouteInfo& route, const Request& req) {
+  if ((route.method != "GET" && route.method != "HEAD") || route.tag == "console" || req.query.empty()) return;
+  std::vector<FieldError> unknown;
+  for (const auto& [name, value] : req.query) {
+    const bool known =
+        std::any_of(route.query.begin(), route.query.end(), [&](const auto& q) { return q.name == name; });
+    if (known ||
+        std::any_of(unknown.begin(), unknown.end(), [&](const auto& u) { return u.location == "query." + name; }))
+      continue;
+    std::string accepted;
+    for (const auto& q : route.query) accepted += (accepted.empty() ? "" : ", ") + q.name;
+    unknown.push_back({"query." + name,
+                       accepted.empty() ? "is not a parameter of this route, which takes none"
+                                        : "is not a parameter of this route; it takes " + accepted,
+                       isStorableText(value) ? value : std::string()});
+  }
+  if (unknown.empty()) return;
+  const std::string detail = "Unknown query parameter: " + unknown.front().location.substr(6) + ".";
+  throw errors::validation(std::move(unknown), detail);
+}
+
 }  // namespace
 
 void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) const {
@@ -130,6 +155,7 @@ Response Dispatcher::dispatch(Request& req) const {
   for (const auto& [name, value] : match.params)
     if (!isStorableText(value)) throw unstorableText(value, "The path segment {" + name + "}");
   req.pathParams = std::move(match.params);
+  if (match.info) refuseUnknownQueryParams(*match.info, req);
   return (*match.handler)(req);
 }
 
