@@ -155,8 +155,11 @@ Response Dispatcher::dispatch(Request& req) const {
   for (const auto& [name, value] : match.params)
     if (!isStorableText(value)) throw unstorableText(value, "The path segment {" + name + "}");
   req.pathParams = std::move(match.params);
-  if (match.info) refuseUnknownQueryParams(*match.info, req);
-  return (*match.handler)(req);
+  auto response = (*match.handler)(req);
+  // After the handler, so credentials and path ids are judged first (a 401, 403 or 404 as
+  // for any request); a GET changes nothing, so its answer is only dropped.
+  if (match.info && response.status < 300) refuseUnknownQueryParams(*match.info, req);
+  return response;
 }
 
 bool Dispatcher::originAllowed(const std::string& origin) const {

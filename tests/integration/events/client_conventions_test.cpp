@@ -207,8 +207,8 @@ TEST_F(ClientConventionsApi, CursorPagingIsStableWhileEventsArePublished) {
   EXPECT_EQ(pages, 3);
   std::vector<std::int64_t> newestFirst(ids.rbegin(), ids.rend());
   EXPECT_EQ(seen, newestFirst);
-  // A cursor with a filter walks the filtered events; page and cursor together are refused.
-  auto first = t.http.get(path + "?limit=1&eventType=custom");
+  // Page and cursor together are refused.
+  auto first = t.http.get(path + "?limit=1");
   ASSERT_STATUS(first, 200);
   auto both =
       t.http.get(path + "?page=2&cursor=" + first.object()->getObject("meta")->getValue<std::string>("nextCursor"));
