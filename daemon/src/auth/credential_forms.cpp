@@ -43,7 +43,8 @@ Credentials credentialsFrom(const PresentedHeaders& h, KeyForms forms) {
   } else {
     c.authorization = h.authorization;  // a user session, or a form the authenticator refuses
   }
-  for (const std::string* candidate : std::initializer_list<const std::string*>{&h.xApiKey, &h.axonpushApiKey, &fromAuthorization}) {
+  for (const std::string* candidate :
+       std::initializer_list<const std::string*>{&h.xApiKey, &h.axonpushApiKey, &fromAuthorization}) {
     if (candidate->empty()) continue;
     if (!c.apiKey.empty() && c.apiKey != *candidate)
       throw errors::badRequest(

@@ -76,7 +76,8 @@ std::vector<std::int64_t> channelsOf(AppContext& ctx, const Request& req, const 
     } else if (!attribute.empty()) {
       out.push_back(channelIdFrom(attribute, std::string("The resource attribute ") + otlp::kChannelAttribute));
     } else {
-      if (!keyDefault) keyDefault.emplace(p.isUser() ? std::nullopt : ctx.apiKeys->defaultChannel(*p.orgId, p.apiKeyId));
+      if (!keyDefault)
+        keyDefault.emplace(p.isUser() ? std::nullopt : ctx.apiKeys->defaultChannel(*p.orgId, p.apiKeyId));
       if (!*keyDefault)
         throw ApiError(400, kNoChannelSlug, "Bad Request",
                        std::string("Name the channel to ingest into: header x-channel-id (or ?channel_id=), "
