@@ -16,6 +16,7 @@
 #include "http/problem.h"
 #include "http/request_target.h"
 #include "http/storable_text.h"
+#include "ingest/problem_log.h"
 
 namespace aev::http {
 
@@ -143,6 +144,8 @@ void Dispatcher::reject(int status, const std::string& detail, const std::string
                                                   static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status)),
                                               detail);
   out.response = problemResponse(error, out.request.path);
+  // An OTLP export refused before any route saw it still counts (docs/api.md#ingest-problems).
+  if (status == 413 && ingest::isExportPath(out.request.path)) ingest::countRefusal(ingest::Refusal::TooLarge);
 }
 
 Response Dispatcher::dispatch(Request& req) const {

@@ -20,12 +20,18 @@ std::string refusalMetricName(Refusal reason) {
   return "agent_events_ingest_refusals_total{reason=\"" + std::string(codeOf(reason)) + "\"}";
 }
 
+void countRefusal(Refusal reason) {
+  Metrics::instance().counter(refusalMetricName(reason), kHelp).fetch_add(1, std::memory_order_relaxed);
+}
+
+bool isExportPath(std::string_view path) { return path == "/v1/traces" || path == "/api/public/otel/v1/traces"; }
+
 ProblemLog::ProblemLog(store::Database& db) : db_(db) {
   for (auto r : allRefusals()) Metrics::instance().counter(refusalMetricName(r), kHelp);
 }
 
 void ProblemLog::record(const RefusedExport& refused) {
-  Metrics::instance().counter(refusalMetricName(refused.reason), kHelp).fetch_add(1, std::memory_order_relaxed);
+  countRefusal(refused.reason);
   const auto now = clock::nowMicros();
   const std::string who =
       refused.apiKeyId ? "key " + std::to_string(*refused.apiKeyId) : "address " + refused.remoteAddress;

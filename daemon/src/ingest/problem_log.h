@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ingest/log_throttle.h"
@@ -54,5 +55,10 @@ class ProblemLog {
 
 // The counter of a reason (the metric name with its label).
 std::string refusalMetricName(Refusal reason);
+// Counts a refusal no route saw (the HTTP parser's 413 for an OTLP body over the limit):
+// metrics only, as it cannot be attributed.
+void countRefusal(Refusal reason);
+// The paths of the OTLP export routes.
+bool isExportPath(std::string_view path);
 
 }  // namespace aev::ingest

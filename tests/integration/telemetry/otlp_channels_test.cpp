@@ -248,6 +248,9 @@ TEST_F(OtlpChannelsApi, RefusedExportsAreCountedLoggedAndListedForTheirOrganizat
       {"traceId":")" +
       traceIdOf(next()) + R"(","spanId":"fee19b7ec3c1b174","name":"good"}]}]}]})";
   ASSERT_STATUS(p.keyed.post("/v1/traces", partial, jsonTo(p.channelId)), 200);
+  // Refused by the HTTP parser before any route (over http.max_body_bytes): counted only.
+  const std::string big = R"({"resourceSpans":[],"pad":")" + std::string(1024 * 1024 + 10, 'a') + R"("})";
+  EXPECT_EQ(anon().rawExchange("POST", "/v1/traces", {"Content-Type: application/json"}, big).status, 413);
   // One of the other organization's; and one that cannot be attributed (a bad key).
   EXPECT_EQ(other.keyed.post("/v1/traces", "{", jsonTo(other.channelId)).status, 400);
   EXPECT_EQ(
@@ -307,6 +310,7 @@ TEST_F(OtlpChannelsApi, RefusedExportsAreCountedLoggedAndListedForTheirOrganizat
   EXPECT_EQ(
       metricValue(metricsAfter, refusals("unauthenticated")) - metricValue(metricsBefore, refusals("unauthenticated")),
       1);
+  EXPECT_EQ(metricValue(metricsAfter, refusals("too_large")) - metricValue(metricsBefore, refusals("too_large")), 1);
 
   // Logged at warn once per key and reason a minute: two no-channel refusals, one line.
   const auto log = daemon().log();
