@@ -73,7 +73,13 @@ void registerMcpRoutes(Router& router, AppContext& ctx, const mcp::Options& opti
         try {
           p = ctx.authenticator->userOrApiKey(credentials, "read");
         } catch (const ApiError& e) {
-          if (e.status() == 401) return unauthorized(e.what(), true);
+          if (e.status() == 401) {
+            // The authenticator's text names the session form too, which /mcp does not take.
+            const std::string detail = e.detail();
+            return unauthorized(detail.substr(0, detail.find(" Accepted: ")) +
+                                    " Accepted: " + auth::acceptedCredentialForms(false, false) + ".",
+                                true);
+          }
           if (e.status() != 403) throw;
           auto r = rpcFailure(403, mcp::rpc::kInvalidRequest, e.what());
           r.headers.emplace_back("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"read\"");
