@@ -224,6 +224,18 @@ test('audit log: changes appear, filters and pages work, verify proves the chain
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+// Waits until the API lists key `id` with this default channel (the console's PATCH landed).
+async function waitForDefault(id, channelId) {
+  const deadline = Date.now() + WAIT;
+  for (;;) {
+    const keys = await daemon.expect(200, 'GET', '/api-keys', undefined, admin.token);
+    const key = keys.find((k) => k.id === id);
+    if (key && key.defaultChannelId === channelId) return;
+    assert.ok(Date.now() < deadline, `key ${id} never got default channel ${channelId}: ${JSON.stringify(key)}`);
+    await sleep(100);
+  }
+}
+
 test('settings: organization and usage, members, invitations, access requests, keys, environments, apps and channels', { timeout: 120_000 }, async () => {
   // Something to count and to delete: an app with two channels, 3 events in the first.
   const app = await daemon.expect(201, 'POST', '/apps', { name: 'billing-bot' }, admin.token);
@@ -310,6 +322,8 @@ test('settings: organization and usage, members, invitations, access requests, k
   await page.getByLabel('Key name').fill('dashboards');
   await keys.getByLabel('publish').uncheck();
   await keys.getByLabel('subscribe').uncheck();
+  // The channel OTLP exports naming none go to.
+  await keys.getByLabel('Default channel', { exact: true }).selectOption(String(chB.id));
   await keys.getByRole('button', { name: 'Create key' }).click();
   const newKey = (await page.locator('[data-testid=new-key] .secret-value').innerText()).trim();
   assert.match(newKey, /^aes_[A-Za-z0-9]{43}$/);
@@ -318,6 +332,13 @@ test('settings: organization and usage, members, invitations, access requests, k
   await page.locator('[data-testid=new-key]').getByRole('button', { name: 'Done' }).click();
   const created = (await daemon.expect(200, 'GET', '/api-keys', undefined, admin.token)).find((k) => k.name === 'dashboards');
   assert.deepEqual(created.scopes, ['read']);
+  assert.equal(created.defaultChannelId, chB.id);
+  // Changed in the list: the key's row picks another channel, then none.
+  const rowDefault = keys.getByLabel('Default channel of dashboards');
+  await rowDefault.selectOption(String(chA.id));
+  await waitForDefault(created.id, chA.id);
+  await rowDefault.selectOption('');
+  await waitForDefault(created.id, null);
   assert.equal((await daemon.call('GET', `/event/${chB.id}/list?limit=1`, undefined, undefined, { 'X-API-Key': newKey })).status, 200);
   await keys.getByRole('button', { name: 'Revoke dashboards' }).click();
   const dialog = page.locator('dialog[data-testid=confirm][open]');

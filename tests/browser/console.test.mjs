@@ -338,6 +338,44 @@ test("another organization's data never appears", { timeout: 120_000 }, async ()
   await context.close();
 });
 
+test('the live tail names the exports the daemon refused, for their own organization only', { timeout: 120_000 }, async () => {
+  // An OTLP exporter only logs "400 Bad Request"; the console says why.
+  const carol = await newUser('carol');
+  const carolCh = await newChannel(carol, 'carol-app', 'carol-channel');
+  const carolKey = await newKey(carol);
+  const span = JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', name: 'chat' }] }] }] });
+  for (let i = 0; i < 3; i += 1) {
+    const r = await fetch(`${daemon.base}/v1/traces`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${carolKey}` }, body: span,
+    });
+    assert.equal(r.status, 400, await r.text());
+  }
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await consolePage(context);
+  await signIn(page, carol, `/console/live?org=${carol.orgId}&channel=${carolCh.channelId}`);
+  const notice = page.locator('[data-testid=ingest-problems]');
+  await notice.waitFor({ timeout: WAIT });
+  assert.match(await notice.innerText(), /3 exports refused in the last hour: no channel/);
+  await cleanPage(page, 'live tail with refused exports');
+  await context.close();
+  // axe-core is injected, so this context bypasses the CSP (test-only).
+  const axeContext = await browser.newContext({ viewport: VIEWPORT, bypassCSP: true });
+  const axePage = await consolePage(axeContext);
+  await signIn(axePage, carol, `/console/live?org=${carol.orgId}&channel=${carolCh.channelId}`);
+  await axePage.locator('[data-testid=ingest-problems]').waitFor({ timeout: WAIT });
+  await axeCheck(axePage, 'live tail with refused exports');
+  await axeContext.close();
+  // Bob's organization has none of carol's.
+  const other = await browser.newContext({ viewport: VIEWPORT });
+  const bobPage = await consolePage(other);
+  await signIn(bobPage, bob, `/console/live?org=${bob.orgId}`);
+  await bobPage.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: WAIT });
+  const problems = await daemon.expect(200, 'GET', '/ingest/problems', undefined, bob.token);
+  assert.equal(problems.data.length, 0);
+  assert.equal(await bobPage.locator('[data-testid=ingest-problems]').count(), 0);
+  await other.close();
+});
+
 test('from nothing: sign up, create app, channel and key, publish, watch it live, open its trace', { timeout: 180_000 }, async () => {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await consolePage(context);

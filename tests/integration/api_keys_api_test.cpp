@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <optional>
 #include <regex>
 #include <thread>
 
@@ -246,6 +247,81 @@ TEST_F(ApiKeysApi, RevokedKeyAfterOrgDeletion) {
   ASSERT_TRUE(created);
   ASSERT_STATUS(u.http.del("/organizations/" + std::to_string(intField(org, "id"))), 204);
   EXPECT_TRUE(IsProblem(anon().withApiKey(strField(created, "key")).get("/auth/whoami"), 401));
+}
+
+// A channel of the user's personal organization (a new app with one channel).
+std::int64_t channelOf(const TestUser& u) {
+  auto tenant = u.http.withHeader("x-tenant-id", std::to_string(u.personalOrgId));
+  auto app = tenant.post("/apps", obj({{"name", "keys-app"}}));
+  if (app.status != 201) throw std::runtime_error(app.describe());
+  auto ch = tenant.post("/apps/" + std::to_string(intField(app.object(), "id")) + "/channels", obj({{"name", "otlp"}}));
+  if (ch.status != 201) throw std::runtime_error(ch.describe());
+  return intField(ch.object(), "id");
+}
+
+std::optional<std::int64_t> listedDefault(const TestUser& u, std::int64_t keyId) {
+  for (const auto& item : objects(u.http.get("/api-keys").array()))
+    if (intField(item, "id") == keyId)
+      return item->isNull("defaultChannelId") ? std::nullopt : std::optional(intField(item, "defaultChannelId"));
+  throw std::runtime_error("key not listed");
+}
+
+TEST_F(ApiKeysApi, DefaultChannelIsSetOnCreateOrUpdateAndClearedWithItsChannel) {
+  auto u = registerUser("keydefault");
+  auto stranger = registerUser("keydefault-other");
+  const auto channel = channelOf(u);
+  const auto second = channelOf(u);
+  const auto foreign = channelOf(stranger);
+
+  // Set on create (an integer or its decimal string), shown by create and list.
+  auto r = u.http.post("/api-keys",
+                       obj({{"name", "exporter"}, {"scopes", arr({"publish"})}, {"defaultChannelId", channel}}));
+  ASSERT_STATUS(r, 201);
+  EXPECT_EQ(intField(r.object(), "defaultChannelId"), channel);
+  const auto id = intField(r.object(), "id");
+  EXPECT_EQ(listedDefault(u, id), channel);
+  auto asString = u.http.post(
+      "/api-keys", obj({{"name", "s"}, {"scopes", arr({"publish"})}, {"defaultChannelId", std::to_string(second)}}));
+  ASSERT_STATUS(asString, 201);
+  EXPECT_EQ(intField(asString.object(), "defaultChannelId"), second);
+  auto without = createKey(u.http, "plain");
+  ASSERT_TRUE(without);
+  EXPECT_TRUE(without->isNull("defaultChannelId"));
+
+  // Another organization's channel, or none: 422 at body.defaultChannelId, nothing created.
+  const auto keysBefore = u.http.get("/api-keys").array()->size();
+  for (const auto& bad :
+       {Poco::Dynamic::Var(foreign), Poco::Dynamic::Var(std::int64_t{987654321}), Poco::Dynamic::Var("x")}) {
+    auto refused =
+        u.http.post("/api-keys", obj({{"name", "bad"}, {"scopes", arr({"publish"})}, {"defaultChannelId", bad}}));
+    ASSERT_TRUE(IsProblem(refused, 422)) << refused.describe();
+    EXPECT_EQ(errorLocations(refused), std::vector<std::string>{"body.defaultChannelId"});
+  }
+  EXPECT_EQ(u.http.get("/api-keys").array()->size(), keysBefore);
+
+  // Changed and cleared by PATCH; the name too; a bad channel changes nothing.
+  auto moved = u.http.patch("/api-keys/" + std::to_string(id), obj({{"defaultChannelId", second}}));
+  ASSERT_STATUS(moved, 200);
+  EXPECT_EQ(intField(moved.object(), "defaultChannelId"), second);
+  EXPECT_EQ(strField(moved.object(), "name"), "exporter");
+  EXPECT_EQ(strField(moved.object(), "key"), strField(r.object(), "key").substr(0, 8) + "\xE2\x80\xA6");  // truncated
+  auto refused = u.http.patch("/api-keys/" + std::to_string(id), obj({{"defaultChannelId", foreign}}));
+  ASSERT_TRUE(IsProblem(refused, 422));
+  EXPECT_EQ(listedDefault(u, id), second);
+  auto cleared = u.http.patch("/api-keys/" + std::to_string(id), "{\"defaultChannelId\": null, \"name\": \"renamed\"}");
+  ASSERT_STATUS(cleared, 200);
+  EXPECT_TRUE(cleared.object()->isNull("defaultChannelId"));
+  EXPECT_EQ(strField(cleared.object(), "name"), "renamed");
+  EXPECT_EQ(listedDefault(u, id), std::nullopt);
+  // Another organization's key reads as missing.
+  EXPECT_TRUE(IsProblem(stranger.http.patch("/api-keys/" + std::to_string(id), obj({{"name", "mine"}})), 404));
+
+  // Deleting the channel clears every key's default that named it.
+  ASSERT_STATUS(u.http.patch("/api-keys/" + std::to_string(id), obj({{"defaultChannelId", channel}})), 200);
+  auto tenant = u.http.withHeader("x-tenant-id", std::to_string(u.personalOrgId));
+  ASSERT_STATUS(tenant.del("/channel/" + std::to_string(channel)), 204);
+  EXPECT_EQ(listedDefault(u, id), std::nullopt);
+  EXPECT_EQ(listedDefault(u, intField(asString.object(), "id")), second);
 }
 
 }  // namespace

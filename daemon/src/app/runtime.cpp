@@ -48,6 +48,7 @@
 #include "identity/organization_service.h"
 #include "identity/plans.h"
 #include "identity/user_service.h"
+#include "ingest/problem_log.h"
 #include "mcp/options.h"
 #include "moderation/moderator.h"
 #include "moderation/rule_cache.h"
@@ -270,6 +271,7 @@ struct Components {
         apiKeys(*database, auditLog, apiKeyCacheTtl(cfg)),
         sessions(*database, auditLog, jwt, hasher, throttle, cfg.getInt("auth.refresh_token_ttl_seconds")),
         authenticator(*database, jwt, apiKeys),
+        ingestProblems(*database),
         plans(plansFrom(cfg)),
         users(*database, auditLog, hasher, plans, cfg.getString("auth.registration")),
         organizations(*database, auditLog, plans, cfg.getInt("invitations.ttl_seconds")),
@@ -329,6 +331,7 @@ struct Components {
     ctx.authenticator = &authenticator;
     ctx.sessions = &sessions;
     ctx.apiKeys = &apiKeys;
+    ctx.ingestProblems = &ingestProblems;
     ctx.users = &users;
     ctx.organizations = &organizations;
     ctx.metricsAccess = cfg.getString("metrics.access");
@@ -483,6 +486,7 @@ struct Components {
   auth::ApiKeyService apiKeys;
   auth::SessionService sessions;
   auth::Authenticator authenticator;
+  ingest::ProblemLog ingestProblems;
   identity::PlanCatalog plans;
   identity::UserService users;
   identity::OrganizationService organizations;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "audit/audit_log.h"
+#include "store/app_repository.h"
 #include "store/change_feed.h"
 
 #include "common/clock.h"
@@ -19,8 +20,21 @@ const std::vector<std::string>& ApiKeyService::knownScopes() {
   return scopes;
 }
 
+namespace {
+
+// 422 unless the channel belongs to the organization (another organization's reads as
+// missing, as everywhere).
+void requireOwnChannel(store::Connection& c, std::int64_t orgId, std::int64_t channelId) {
+  if (!store::ChannelRepository().byId(c, orgId, channelId))
+    throw errors::invalidField("body.defaultChannelId", "must be a channel of the API key's organization",
+                               std::to_string(channelId));
+}
+
+}  // namespace
+
 CreatedApiKey ApiKeyService::create(std::int64_t orgId, std::int64_t creatorUserId, const std::string& name,
-                                    const std::vector<std::string>& scopes, const audit::Actor& actor) {
+                                    const std::vector<std::string>& scopes,
+                                    std::optional<std::int64_t> defaultChannelId, const audit::Actor& actor) {
   std::vector<FieldError> problems;
   std::vector<std::string> unique;
   for (std::size_t i = 0; i < scopes.size(); ++i) {
@@ -41,7 +55,9 @@ CreatedApiKey ApiKeyService::create(std::int64_t orgId, std::int64_t creatorUser
   out.record.scopes = unique;
   out.record.createdBy = creatorUserId;
   out.record.createdAt = clock::nowMicros();
+  out.record.defaultChannelId = defaultChannelId;
   db_.transaction([&](store::Connection& c) {
+    if (defaultChannelId) requireOwnChannel(c, orgId, *defaultChannelId);
     out.record.id = repo_.insert(c, out.record, crypto::sha256Hex(out.fullKey));
     Poco::JSON::Array::Ptr scopeList = new Poco::JSON::Array;
     for (const auto& s : unique) scopeList->add(s);
@@ -56,6 +72,36 @@ CreatedApiKey ApiKeyService::create(std::int64_t orgId, std::int64_t creatorUser
 std::vector<store::ApiKeyRecord> ApiKeyService::list(std::int64_t orgId) {
   auto conn = db_.acquire();
   return repo_.list(*conn, orgId);
+}
+
+store::ApiKeyRecord ApiKeyService::update(std::int64_t orgId, std::int64_t id, const Update& change,
+                                          const audit::Actor& actor) {
+  store::ApiKeyRecord record;
+  db_.transaction([&](store::Connection& c) {
+    auto current = repo_.byId(c, orgId, id);
+    if (!current || current->revokedAt) throw errors::notFound("API key");
+    record = *current;
+    if (change.name) record.name = *change.name;
+    if (change.defaultChannelId) {
+      if (*change.defaultChannelId) requireOwnChannel(c, orgId, **change.defaultChannelId);
+      record.defaultChannelId = *change.defaultChannelId;
+    }
+    repo_.update(c, record);
+    audit_.record(
+        c, orgId, actor,
+        audit::Change::of(
+            "apikey", "update", id,
+            audit::metadata({{"name", record.name},
+                             {"defaultChannelId", record.defaultChannelId ? Poco::Dynamic::Var(*record.defaultChannelId)
+                                                                          : Poco::Dynamic::Var()}})));
+  });
+  return record;
+}
+
+std::optional<std::int64_t> ApiKeyService::defaultChannel(std::int64_t orgId, std::int64_t id) {
+  auto conn = db_.acquire();
+  auto key = repo_.byId(*conn, orgId, id);
+  return key ? key->defaultChannelId : std::nullopt;
 }
 
 void ApiKeyService::revoke(std::int64_t orgId, std::int64_t id, const audit::Actor& actor) {

@@ -36,8 +36,18 @@ class ApiKeyService {
   static const std::vector<std::string>& knownScopes();
   static constexpr const char* kPrefix = "aes_";
 
+  // defaultChannelId must be a channel of orgId (422 at body.defaultChannelId otherwise).
   CreatedApiKey create(std::int64_t orgId, std::int64_t creatorUserId, const std::string& name,
-                       const std::vector<std::string>& scopes, const audit::Actor& actor);
+                       const std::vector<std::string>& scopes, std::optional<std::int64_t> defaultChannelId,
+                       const audit::Actor& actor);
+  // What a PATCH may change: the name, and the default channel (an inner nullopt clears it).
+  struct Update {
+    std::optional<std::string> name;
+    std::optional<std::optional<std::int64_t>> defaultChannelId;
+  };
+  store::ApiKeyRecord update(std::int64_t orgId, std::int64_t id, const Update& change, const audit::Actor& actor);
+  // The key's default channel as the store has it now (a deleted channel has cleared it).
+  std::optional<std::int64_t> defaultChannel(std::int64_t orgId, std::int64_t id);
   std::vector<store::ApiKeyRecord> list(std::int64_t orgId);
   void revoke(std::int64_t orgId, std::int64_t id, const audit::Actor& actor);
   // The live (unrevoked) key with this full value.

@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "auth/credential_forms.h"
 #include "common/errors.h"
 #include "store/credential_repositories.h"
 
@@ -78,12 +79,24 @@ Principal Authenticator::user(const Credentials& c) {
 }
 
 Principal Authenticator::userOrApiKey(const Credentials& c, const std::string& scope) {
-  if (!c.authorization.empty()) return fromBearer(c.authorization, c.tenantId);
-  if (c.apiKey.empty())
-    throw errors::unauthorized("Authentication required: a Bearer token or an X-API-Key header.");
-  auto p = fromApiKey(c.apiKey, c.tenantId);
-  if (!scope.empty() && !p.hasScope(scope)) throw errors::forbidden("The API key lacks the '" + scope + "' scope.");
-  return p;
+  try {
+    if (!c.authorization.empty()) return fromBearer(c.authorization, c.tenantId);
+    if (c.apiKey.empty()) throw errors::unauthorized("Authentication required.");
+    auto p = fromApiKey(c.apiKey, c.tenantId);
+    if (!scope.empty() && !p.hasScope(scope)) throw errors::forbidden("The API key lacks the '" + scope + "' scope.");
+    return p;
+  } catch (const ApiError& e) {
+    // Every 401 names the forms this route accepts, so a client sending the key in a form
+    // it does not take (or none) learns the ones it does.
+    if (e.status() != 401) throw;
+    throw unauthorizedNaming(e.detail(), true, c.basicAccepted);
+  }
+}
+
+ApiError unauthorizedNaming(const std::string& detail, bool userTokens, bool basic) {
+  auto e = errors::unauthorized(detail + " Accepted: " + acceptedCredentialForms(userTokens, basic) + ".");
+  if (basic) e.withHeader("WWW-Authenticate", "Bearer realm=\"agent-events\", Basic realm=\"agent-events\"");
+  return e;
 }
 
 Principal Authenticator::streamTokenIssuer(std::int64_t orgId, std::int64_t userId, std::int64_t apiKeyId) {

@@ -7,6 +7,7 @@
 #include "auth/api_key_service.h"
 #include "auth/jwt.h"
 #include "auth/principal.h"
+#include "common/errors.h"
 #include "store/database.h"
 #include "store/organization_repository.h"
 #include "store/user_repository.h"
@@ -37,6 +38,10 @@ class Authenticator {
   store::UserRepository users_;
   store::MembershipRepository memberships_;
 };
+
+// A 401 whose detail ends with the credential forms the route accepts (and, when Basic is
+// one of them, a WWW-Authenticate that offers it).
+ApiError unauthorizedNaming(const std::string& detail, bool userTokens, bool basic);
 
 // x-tenant-id parsed: std::nullopt when absent, 400 when not a positive integer.
 std::optional<std::int64_t> parseTenantId(const std::string& header);

@@ -10,9 +10,10 @@
 namespace aev::auth {
 
 struct Credentials {
-  std::string authorization;  // "Bearer <jwt>"
-  std::string apiKey;         // X-API-Key
+  std::string authorization;  // "Bearer <jwt>" (an API key sent as Bearer is moved to apiKey)
+  std::string apiKey;         // from any of the key forms of auth/credential_forms.h
   std::string tenantId;       // x-tenant-id
+  bool basicAccepted = false;  // the route takes Authorization: Basic (OTLP): named in a 401
 };
 
 struct Principal {

@@ -8,9 +8,20 @@
 namespace aev::events {
 
 const std::vector<std::string>& eventTypes() {
-  static const std::vector<std::string> types = {
-      "agent.start",         "agent.end",   "agent.message",   "agent.tool_call.start", "agent.tool_call.end",
-      "agent.error",         "agent.handoff", "agent.llm.token", "custom"};
+  // The interface's nine, then what the seed system's own SDK integrations publish: its
+  // OpenTelemetry exporter (app.span) and logging handlers (app.log, agent.log).
+  static const std::vector<std::string> types = {"agent.start",
+                                                 "agent.end",
+                                                 "agent.message",
+                                                 "agent.tool_call.start",
+                                                 "agent.tool_call.end",
+                                                 "agent.error",
+                                                 "agent.handoff",
+                                                 "agent.llm.token",
+                                                 "custom",
+                                                 "app.span",
+                                                 "app.log",
+                                                 "agent.log"};
   return types;
 }
 
@@ -37,8 +48,12 @@ void optionalString(std::string& out, const char* name, const std::optional<std:
 std::string toJson(const StoredEvent& e) {
   std::string out;
   out.reserve(256 + e.payloadJson.size() + (e.metadataJson ? e.metadataJson->size() : 0));
+  const auto id = std::to_string(e.id);
+  const auto receivedAt = clock::toRfc3339(e.receivedAt);
   out += "{\"id\":";
-  out += std::to_string(e.id);
+  out += id;
+  field(out, "eventId");  // the seed system's SDK reads the id as a string
+  appendJsonString(out, id);
   field(out, "identifier");
   appendJsonString(out, e.identifier);
   field(out, "payload");
@@ -59,7 +74,9 @@ std::string toJson(const StoredEvent& e) {
   field(out, "metadata");
   out += e.metadataJson ? *e.metadataJson : "null";
   field(out, "timestamp");
-  appendJsonString(out, clock::toRfc3339(e.receivedAt));
+  appendJsonString(out, receivedAt);
+  field(out, "createdAt");  // = timestamp, under the name the seed system's SDK reads
+  appendJsonString(out, receivedAt);
   field(out, "occurredAt");
   if (e.occurredAt)
     appendJsonString(out, clock::toRfc3339(*e.occurredAt));

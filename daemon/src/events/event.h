@@ -16,8 +16,8 @@ using StoredEvent = store::StoredEvent;
 const std::vector<std::string>& eventTypes();
 bool isEventType(const std::string& type);
 
-// {id, identifier, payload, channel_id, channelId, appId, orgId, agentId, eventType,
-//  traceId, spanId, parentSpanId, metadata, timestamp, occurredAt}
+// {id, eventId, identifier, payload, channel_id, channelId, appId, orgId, agentId, eventType,
+//  traceId, spanId, parentSpanId, metadata, timestamp, createdAt, occurredAt}
 std::string toJson(const StoredEvent& e);
 // toJson plus what plugins (dimensions, exporters) may read but clients are not shown:
 // `source` (api | batch | otlp) and `apiKeyId` (the publishing key, a decimal string).

@@ -13,6 +13,22 @@ EventPage EventService::list(std::int64_t orgId, std::int64_t channelId, std::in
   return out;
 }
 
+EventPage EventService::list(std::int64_t orgId, std::int64_t channelId, store::EventListQuery query) {
+  auto c = db_.acquire();
+  if (!channels_.byId(*c, orgId, channelId)) throw errors::notFound("Channel");
+  EventPage out;
+  out.page = query.beforeSeq ? 1 : query.offset / query.limit + 1;
+  out.limit = query.limit;
+  out.total = events_.countMatching(*c, orgId, channelId, query);
+  ++query.limit;  // one more than asked tells whether a next page exists
+  out.data = events_.list(*c, orgId, channelId, query);
+  if (static_cast<std::int64_t>(out.data.size()) > out.limit) {
+    out.data.pop_back();
+    out.nextCursorSeq = out.data.back().seq;
+  }
+  return out;
+}
+
 store::ChannelRecord EventService::channel(std::int64_t orgId, std::int64_t channelId) {
   auto c = db_.acquire();
   auto ch = channels_.byId(*c, orgId, channelId);

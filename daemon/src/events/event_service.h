@@ -17,6 +17,7 @@ struct EventPage {
   std::int64_t total = 0;
   std::int64_t page = 1;
   std::int64_t limit = 20;
+  std::optional<std::int64_t> nextCursorSeq;
 };
 
 // Where a stream starts: after `afterSeq`; `reset` holds the newest event id when the
@@ -31,6 +32,10 @@ class EventService {
   explicit EventService(store::Database& db) : db_(db) {}
 
   EventPage list(std::int64_t orgId, std::int64_t channelId, std::int64_t page, std::int64_t limit);
+  // Filtered, newest first, by page (query.offset) or after a cursor (query.beforeSeq).
+  // nextCursorSeq is the sequence to pass as beforeSeq for the following page, when
+  // there is one.
+  EventPage list(std::int64_t orgId, std::int64_t channelId, store::EventListQuery query);
   // One event of the organization by id; std::nullopt when it has none with that id.
   std::optional<StoredEvent> find(std::int64_t orgId, std::int64_t eventId);
 

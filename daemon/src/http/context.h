@@ -12,6 +12,9 @@ class Authenticator;
 class SessionService;
 class ApiKeyService;
 }  // namespace aev::auth
+namespace aev::ingest {
+class ProblemLog;
+}  // namespace aev::ingest
 namespace aev::identity {
 class UserService;
 class OrganizationService;
@@ -81,6 +84,7 @@ struct AppContext {
   auth::Authenticator* authenticator = nullptr;
   auth::SessionService* sessions = nullptr;
   auth::ApiKeyService* apiKeys = nullptr;
+  ingest::ProblemLog* ingestProblems = nullptr;  // refused OTLP exports: metrics, log, GET /ingest/problems
   identity::UserService* users = nullptr;
   identity::OrganizationService* organizations = nullptr;
   const identity::PlanCatalog* plans = nullptr;

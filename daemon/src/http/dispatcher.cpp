@@ -16,6 +16,7 @@
 #include "http/problem.h"
 #include "http/request_target.h"
 #include "http/storable_text.h"
+#include "ingest/problem_log.h"
 
 namespace aev::http {
 
@@ -72,6 +73,31 @@ void appendHeader(std::string& out, std::string_view name, std::string_view valu
   out.append("\r\n");
 }
 
+// A GET's query parameters are its filters: one the route does not know would otherwise be
+// ignored and answer unfiltered data (docs/api.md#errors). The route's documented
+// parameters (RouteInfo::query, which also feed /openapi.json) are the ones it knows; the
+// console's web files take none of interest and are left alone.
+void refuseUnknownQueryParams(const RouteInfo& route, const Request& req) {
+  if ((route.method != "GET" && route.method != "HEAD") || route.tag == "console" || req.query.empty()) return;
+  std::vector<FieldError> unknown;
+  for (const auto& [name, value] : req.query) {
+    const bool known =
+        std::any_of(route.query.begin(), route.query.end(), [&](const auto& q) { return q.name == name; });
+    if (known ||
+        std::any_of(unknown.begin(), unknown.end(), [&](const auto& u) { return u.location == "query." + name; }))
+      continue;
+    std::string accepted;
+    for (const auto& q : route.query) accepted += (accepted.empty() ? "" : ", ") + q.name;
+    unknown.push_back({"query." + name,
+                       accepted.empty() ? "is not a parameter of this route, which takes none"
+                                        : "is not a parameter of this route; it takes " + accepted,
+                       isStorableText(value) ? value : std::string()});
+  }
+  if (unknown.empty()) return;
+  const std::string detail = "Unknown query parameter: " + unknown.front().location.substr(6) + ".";
+  throw errors::validation(std::move(unknown), detail);
+}
+
 }  // namespace
 
 void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) const {
@@ -118,6 +144,8 @@ void Dispatcher::reject(int status, const std::string& detail, const std::string
                                                   static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status)),
                                               detail);
   out.response = problemResponse(error, out.request.path);
+  // An OTLP export refused before any route saw it still counts (docs/api.md#ingest-problems).
+  if (status == 413 && ingest::isExportPath(out.request.path)) ingest::countRefusal(ingest::Refusal::TooLarge);
 }
 
 Response Dispatcher::dispatch(Request& req) const {
@@ -130,7 +158,11 @@ Response Dispatcher::dispatch(Request& req) const {
   for (const auto& [name, value] : match.params)
     if (!isStorableText(value)) throw unstorableText(value, "The path segment {" + name + "}");
   req.pathParams = std::move(match.params);
-  return (*match.handler)(req);
+  auto response = (*match.handler)(req);
+  // After the handler, so credentials and path ids are judged first (a 401, 403 or 404 as
+  // for any request); a GET changes nothing, so its answer is only dropped.
+  if (match.info && response.status < 300) refuseUnknownQueryParams(*match.info, req);
+  return response;
 }
 
 bool Dispatcher::originAllowed(const std::string& origin) const {

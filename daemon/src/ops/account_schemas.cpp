@@ -75,11 +75,12 @@ const std::map<std::string, std::string>& accountSchemas() {
       {"InvitationList", R"({
   "title": "InvitationList", "type": "array", "items": {"$ref": "Invitation.json"}})"},
       {"ApiKey", R"({
-  "title": "ApiKey", "type": "object", "required": ["id", "name", "key", "scopes", "organizationId", "createdAt"],
+  "title": "ApiKey", "type": "object", "required": ["id", "name", "key", "scopes", "organizationId", "defaultChannelId", "createdAt"],
   "properties": {
     "id": {"type": "integer"}, "name": {"type": "string", "maxLength": 120},
     "key": {"type": "string", "description": "whole only in the creation answer; lists show its prefix and an ellipsis"},
     "scopes": {"type": "array", "items": {"type": "string"}}, "organizationId": {"type": "integer"},
+    "defaultChannelId": {"type": ["integer", "null"], "description": "where OTLP exports that name no channel go; cleared when the channel is deleted"},
     "createdAt": {"type": "string", "format": "date-time"}
   }})"},
       {"ApiKeyList", R"({

@@ -16,7 +16,8 @@ const std::map<std::string, std::string>& eventSchemas() {
     "channel_id": {"type": "integer", "minimum": 1}, "channelId": {"type": ["string", "integer"]},
     "agentId": {"type": "string", "maxLength": 256},
     "eventType": {"type": "string", "enum": ["agent.start", "agent.end", "agent.message", "agent.tool_call.start",
-      "agent.tool_call.end", "agent.error", "agent.handoff", "agent.llm.token", "custom"]},
+      "agent.tool_call.end", "agent.error", "agent.handoff", "agent.llm.token", "custom", "app.span", "app.log",
+      "agent.log"]},
     "traceId": {"type": "string", "maxLength": 256}, "spanId": {"type": "string", "maxLength": 256},
     "parentSpanId": {"type": "string", "maxLength": 256},
     "metadata": {"type": "object", "description": "Free-form; the telemetry fields (model, usage, cost_usd, tags, ...) are read from it."},
@@ -24,14 +25,16 @@ const std::map<std::string, std::string>& eventSchemas() {
   }})"},
       {"Event", R"({
   "title": "Event", "type": "object",
-  "required": ["id", "identifier", "payload", "channel_id", "channelId", "appId", "orgId", "timestamp"],
+  "required": ["id", "eventId", "identifier", "payload", "channel_id", "channelId", "appId", "orgId", "timestamp", "createdAt"],
   "properties": {
-    "id": {"type": "integer"}, "identifier": {"type": "string"}, "payload": {"type": "object"},
+    "id": {"type": "integer"}, "eventId": {"type": "string", "description": "id as a decimal string"},
+    "identifier": {"type": "string"}, "payload": {"type": "object"},
     "channel_id": {"type": "integer"}, "channelId": {"type": "string"}, "appId": {"type": "string"}, "orgId": {"type": "string"},
     "agentId": {"type": ["string", "null"]}, "eventType": {"type": ["string", "null"]},
     "traceId": {"type": ["string", "null"]}, "spanId": {"type": ["string", "null"]}, "parentSpanId": {"type": ["string", "null"]},
     "metadata": {"type": ["object", "null"]},
     "timestamp": {"type": "string", "format": "date-time", "description": "Receive time, microseconds, UTC."},
+    "createdAt": {"type": "string", "format": "date-time", "description": "Equal to timestamp."},
     "occurredAt": {"type": ["string", "null"], "format": "date-time"},
     "spend": {"type": "object", "description": "Only on publish answers of events a spend policy matched.",
       "properties": {"policyId": {"type": "string"}, "percent": {"type": "number"}, "action": {"type": ["string", "null"]},
@@ -41,6 +44,27 @@ const std::map<std::string, std::string>& eventSchemas() {
   "title": "EventPage", "type": "object", "required": ["data", "meta"],
   "properties": {
     "data": {"type": "array", "items": {"$ref": "Event.json"}},
+    "meta": {"allOf": [{"$ref": "PageMeta.json"}, {"type": "object", "required": ["nextCursor"],
+      "properties": {"nextCursor": {"type": ["string", "null"], "description": "pass as cursor for the next (older) page; null on the last"}}}]}
+  }})"},
+      {"IngestProblemList", R"({
+  "title": "IngestProblemList", "type": "object", "required": ["data", "meta"],
+  "description": "Refused OTLP exports of the organization, newest first (the newest 100 are kept).",
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"type": "object",
+      "required": ["id", "orgId", "occurredAt", "route", "status", "reason", "reasonText", "detail", "apiKeyId", "rejectedSpans"],
+      "properties": {
+        "id": {"type": "string"}, "orgId": {"type": "string"},
+        "occurredAt": {"type": "string", "format": "date-time"},
+        "route": {"type": "string", "description": "the path the export was sent to"},
+        "status": {"type": "integer", "description": "the HTTP status answered; 200 for a partial success"},
+        "reason": {"type": "string", "enum": ["unauthenticated", "forbidden", "no_channel", "unknown_channel", "malformed",
+          "too_large", "unsupported_media_type", "rate_limited", "spans_invalid", "spans_refused"]},
+        "reasonText": {"type": "string", "description": "the reason for people, e.g. no channel"},
+        "detail": {"type": "string", "description": "what the answer said"},
+        "apiKeyId": {"type": ["string", "null"]},
+        "rejectedSpans": {"type": "integer", "description": "spans refused by a partial success; 0 otherwise"}}}},
     "meta": {"$ref": "PageMeta.json"}
   }})"},
       {"PageMeta", R"({

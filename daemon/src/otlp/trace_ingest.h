@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "otlp/encoding.h"
 #include "otlp/export_response.h"
@@ -21,11 +22,22 @@
 
 namespace aev::otlp {
 
+// The resource attribute that names the channel a resource's spans go to, when the request
+// names none (docs/api.md#otlp-ingest).
+inline constexpr const char* kChannelAttribute = "agent_events.channel_id";
+
+// The spans of a request, and for each accepted one the value of its resource's
+// kChannelAttribute as text ("" when the resource has none; a value that is neither a
+// string nor an integer is kept as "?" so it reads as no channel id).
+struct TraceExport : SpanBatch {
+  std::vector<std::string> resourceChannels;  // parallel to events
+};
+
 // Inflates (per Content-Encoding, with maxBytes before and after), decodes and maps the
 // spans. Throws IngestError for a body that is too large, undecodable or not a request;
 // per-span problems come back in SpanBatch::rejected.
-SpanBatch decodeTraceExport(std::string body, std::string_view contentEncoding, Encoding encoding,
-                            std::size_t maxBytes);
+TraceExport decodeTraceExport(std::string body, std::string_view contentEncoding, Encoding encoding,
+                              std::size_t maxBytes);
 
 // The google.rpc.Status body for an IngestError.
 std::string errorBody(Encoding encoding, const IngestError& error);

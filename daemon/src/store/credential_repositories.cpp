@@ -24,7 +24,7 @@ std::vector<std::string> splitScopes(const std::string& text) {
 
 namespace {
 constexpr const char* kKeyColumns =
-    "id, org_id, name, key_prefix, scopes, created_by, created_at, revoked_at, last_used_at";
+    "id, org_id, name, key_prefix, scopes, created_by, created_at, revoked_at, last_used_at, default_channel_id";
 
 ApiKeyRecord keyFromRow(const Row& r) {
   ApiKeyRecord k;
@@ -37,15 +37,17 @@ ApiKeyRecord keyFromRow(const Row& r) {
   k.createdAt = r.i64("created_at");
   k.revokedAt = r.optI64("revoked_at");
   k.lastUsedAt = r.optI64("last_used_at");
+  k.defaultChannelId = r.optI64("default_channel_id");
   return k;
 }
 }  // namespace
 
 std::int64_t ApiKeyRepository::insert(Connection& c, const ApiKeyRecord& k, const std::string& keyHash) {
   return c.insert(
-      "INSERT INTO api_keys (org_id, name, key_hash, key_prefix, scopes, created_by, created_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-      {k.orgId, k.name, keyHash, k.keyPrefix, joinScopes(k.scopes), optionalValue(k.createdBy), k.createdAt});
+      "INSERT INTO api_keys (org_id, name, key_hash, key_prefix, scopes, created_by, created_at, default_channel_id) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+      {k.orgId, k.name, keyHash, k.keyPrefix, joinScopes(k.scopes), optionalValue(k.createdBy), k.createdAt,
+       optionalValue(k.defaultChannelId)});
 }
 
 std::vector<ApiKeyRecord> ApiKeyRepository::list(Connection& c, std::int64_t orgId) {
@@ -68,6 +70,12 @@ std::optional<ApiKeyRecord> ApiKeyRepository::byHash(Connection& c, const std::s
   auto rows = c.query(std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE key_hash = ?", {keyHash});
   if (rows.empty()) return std::nullopt;
   return keyFromRow(rows.front());
+}
+
+bool ApiKeyRepository::update(Connection& c, const ApiKeyRecord& k) {
+  return c.exec(
+             "UPDATE api_keys SET name = ?, default_channel_id = ? WHERE org_id = ? AND id = ? AND revoked_at IS NULL",
+             {k.name, optionalValue(k.defaultChannelId), k.orgId, k.id}) > 0;
 }
 
 bool ApiKeyRepository::revoke(Connection& c, std::int64_t orgId, std::int64_t id, std::int64_t at) {

@@ -16,6 +16,8 @@ class ApiKeyRepository {
   std::vector<ApiKeyRecord> list(Connection& c, std::int64_t orgId);
   std::optional<ApiKeyRecord> byId(Connection& c, std::int64_t orgId, std::int64_t id);
   std::optional<ApiKeyRecord> byHash(Connection& c, const std::string& keyHash);
+  // Name and default channel of a live key; false when there is none with that id.
+  bool update(Connection& c, const ApiKeyRecord& k);
   bool revoke(Connection& c, std::int64_t orgId, std::int64_t id, std::int64_t at);
 };
 

@@ -324,6 +324,51 @@ std::int64_t EventRepository::count(Connection& c, std::int64_t orgId, std::int6
       .i64("n");
 }
 
+namespace {
+
+// " AND ..." for the query's filter and time window, its values appended to params.
+std::string listConditions(const EventListQuery& q, Params& params) {
+  std::string sql;
+  const auto add = [&](const char* condition, SqlValue value) {
+    sql += condition;
+    params.push_back(std::move(value));
+  };
+  if (q.filter.agentId) add(" AND agent_id = ?", *q.filter.agentId);
+  if (q.filter.eventType) add(" AND event_type = ?", *q.filter.eventType);
+  if (q.filter.traceId) add(" AND trace_id = ?", *q.filter.traceId);
+  if (q.filter.identifier) add(" AND identifier = ?", *q.filter.identifier);
+  if (q.since) add(" AND received_at >= ?", *q.since);
+  if (q.until) add(" AND received_at < ?", *q.until);
+  return sql;
+}
+
+}  // namespace
+
+std::vector<StoredEvent> EventRepository::list(Connection& c, std::int64_t orgId, std::int64_t channelId,
+                                               const EventListQuery& q) {
+  Params params{orgId, channelId};
+  std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE org_id = ? AND channel_id = ?" +
+                    listConditions(q, params);
+  if (q.beforeSeq) {
+    sql += " AND seq < ?";
+    params.push_back(*q.beforeSeq);
+  }
+  sql += " ORDER BY seq DESC LIMIT ? OFFSET ?";
+  params.push_back(q.limit);
+  params.push_back(q.beforeSeq ? 0 : q.offset);
+  std::vector<StoredEvent> out;
+  for (const auto& r : c.query(sql, std::move(params))) out.push_back(eventFromRow(r));
+  return out;
+}
+
+std::int64_t EventRepository::countMatching(Connection& c, std::int64_t orgId, std::int64_t channelId,
+                                            const EventListQuery& q) {
+  Params params{orgId, channelId};
+  const std::string sql =
+      "SELECT COUNT(*) AS n FROM events WHERE org_id = ? AND channel_id = ?" + listConditions(q, params);
+  return c.query(sql, std::move(params)).front().i64("n");
+}
+
 std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgId, std::int64_t channelId,
                                                 std::int64_t afterSeq, const EventFilter& f, std::int64_t limit) {
   std::string sql =

@@ -19,6 +19,18 @@ struct EventFilter {
   bool matches(const StoredEvent& e) const;
 };
 
+// A channel's events as GET /event/{channelId}/list reads them: the filter (AND), a receive
+// time window [since, until), and either an offset (pages) or a position (cursor: events
+// with a sequence below beforeSeq, which events published meanwhile never shift).
+struct EventListQuery {
+  EventFilter filter;
+  std::optional<std::int64_t> since;  // µs, inclusive
+  std::optional<std::int64_t> until;  // µs, exclusive
+  std::optional<std::int64_t> beforeSeq;
+  std::int64_t offset = 0;
+  std::int64_t limit = 20;
+};
+
 // insertBatch found channels of the batch deleted (after the publisher looked them up,
 // possibly on another node): the transaction must not commit. Publishers answer 404.
 class ChannelsGone : public std::runtime_error {
@@ -48,6 +60,10 @@ class EventRepository {
   std::vector<StoredEvent> page(Connection& c, std::int64_t orgId, std::int64_t channelId, std::int64_t offset,
                                 std::int64_t limit);
   std::int64_t count(Connection& c, std::int64_t orgId, std::int64_t channelId);
+  // Newest first, matching the query (its offset, or its beforeSeq, and limit).
+  std::vector<StoredEvent> list(Connection& c, std::int64_t orgId, std::int64_t channelId, const EventListQuery& q);
+  // How many match the query's filter and window (position and paging ignored).
+  std::int64_t countMatching(Connection& c, std::int64_t orgId, std::int64_t channelId, const EventListQuery& q);
   // Oldest first, seq > afterSeq, matching the filter, at most limit rows.
   std::vector<StoredEvent> after(Connection& c, std::int64_t orgId, std::int64_t channelId, std::int64_t afterSeq,
                                  const EventFilter& filter, std::int64_t limit);

@@ -175,6 +175,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(traceUsageMigration(d));
   list.push_back(storeIdentityMigration(d));
   list.push_back(sessionsMigration(d));
+  list.push_back(ingestMigration(d));
   return list;
 }
 

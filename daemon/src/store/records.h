@@ -64,6 +64,7 @@ struct ApiKeyRecord {
   std::int64_t createdAt = 0;
   std::optional<std::int64_t> revokedAt;
   std::optional<std::int64_t> lastUsedAt;
+  std::optional<std::int64_t> defaultChannelId;  // where OTLP exports naming no channel go
 };
 
 struct RefreshTokenRecord {

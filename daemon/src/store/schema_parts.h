@@ -22,5 +22,6 @@ Migration eventIndexesMigration(Dialect d);  // v12: the events index the v3 one
 Migration traceUsageMigration(Dialect d);    // v13: tokens and cost on the trace rollup
 Migration storeIdentityMigration(Dialect d);  // v14: live or backup, and the database it was written in
 Migration sessionsMigration(Dialect d);       // v15: session and trace name (events, rollups)
+Migration ingestMigration(Dialect d);         // v16: API keys' default channel, refused exports
 
 }  // namespace aev::store

@@ -150,6 +150,15 @@ TEST_F(McpHttpApi, AuthenticationAndScope) {
   // X-API-Key is the other way to send the key.
   r = rpc("", call(1, "ping"), {{"X-API-Key", createKey(t, {"read"}).key}});
   EXPECT_STATUS(r, 200);
+  // So is x-axonpush-api-key (the seed system's SDK); a 401 names every form /mcp takes.
+  r = rpc("", call(1, "ping"), {{"x-axonpush-api-key", createKey(t, {"read"}).key}});
+  EXPECT_STATUS(r, 200);
+  for (const auto& refused : {rpc("", call(1, "ping")), rpc("aes_unknown", call(1, "ping"))}) {
+    const auto message = refused.object()->getObject("error")->getValue<std::string>("message");
+    for (const char* form : {"Authorization: Bearer aes_", "X-API-Key", "x-axonpush-api-key"})
+      EXPECT_NE(message.find(form), std::string::npos) << form << " not in: " << message;
+    EXPECT_EQ(message.find("access token"), std::string::npos) << message;
+  }
   // No OAuth metadata: this server runs no authorization server.
   EXPECT_STATUS(anon().get("/.well-known/oauth-protected-resource"), 404);
   EXPECT_STATUS(anon().get("/.well-known/oauth-protected-resource/mcp"), 404);

@@ -72,6 +72,32 @@ function useRate(events) {
   return buckets;
 }
 
+// Exports the daemon refused on the OTLP routes (GET /ingest/problems): an OTLP exporter
+// logs a bare "400 Bad Request", so the reason is shown here, next to the events that did
+// not arrive. "3 exports refused in the last hour: no channel".
+export function refusalSummary(problems, now = Date.now()) {
+  const recent = problems.filter((p) => now - Date.parse(p.occurredAt) < 3600e3);
+  if (!recent.length) return null;
+  const byReason = new Map();
+  for (const p of recent) byReason.set(p.reasonText, (byReason.get(p.reasonText) || 0) + 1);
+  const reasons = [...byReason.entries()].sort((a, b) => b[1] - a[1])
+    .map(([text, n]) => (byReason.size > 1 ? `${text} (${n})` : text));
+  return `${recent.length} ${recent.length === 1 ? 'export' : 'exports'} refused in the last hour: ${reasons.join(', ')}`;
+}
+
+function IngestProblems() {
+  const problems = useAsync(() => api.get('/ingest/problems', { limit: 100 }).catch(() => ({ data: [] })), []);
+  useEffect(() => {
+    const timer = setInterval(() => { if (!document.hidden) problems.reload(); }, 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  const list = problems.data ? problems.data.data : [];
+  const summary = refusalSummary(list);
+  if (!summary) return null;
+  return html`<p class="notice notice-warn" role="status" data-testid="ingest-problems" title=${list[0].detail}>
+    <${Icon} name="alert" size=${14} /> ${summary}. Latest: ${list[0].detail}</p>`;
+}
+
 function EventPanel({ row, onClose }) {
   const closeRef = useRef(null);
   // An effect, not a layout effect: the panel opens on a row's Enter keydown, and a focus
@@ -207,6 +233,7 @@ export function LiveView({ route }) {
         <${FilterInput} id="f-trace" label="Trace" value=${q.trace} placeholder="any" onCommit=${(v) => setQuery({ trace: v })} />
       </div>
       <${ErrorBox} error=${error || (status && status.state === 'failed' ? status.error : null)} />
+      <${IngestProblems} />
       <div class="table-wrap">
         <table class="table dense clickable live" aria-label=${`Events of ${channel ? `${channel.appName} / ${channel.name}` : 'the channel'}, newest first`}>
           <thead><tr><th scope="col" class="c-time">Time</th><th scope="col" class="c-type">Type</th><th scope="col" class="c-agent">Agent</th>

@@ -1,4 +1,5 @@
-// /api-keys: create (full key shown once), list (truncated), revoke (immediate).
+// /api-keys: create (full key shown once), list (truncated), update (name, default channel),
+// revoke (immediate).
 #include <Poco/JSON/Array.h>
 
 #include "auth/api_key_service.h"
@@ -22,8 +23,19 @@ JsonObject apiKeyJson(const store::ApiKeyRecord& k, const std::string& key) {
   for (const auto& s : k.scopes) scopes->add(s);
   obj->set("scopes", scopes);
   obj->set("organizationId", k.orgId);
+  if (k.defaultChannelId)
+    obj->set("defaultChannelId", *k.defaultChannelId);
+  else
+    obj->set("defaultChannelId", Poco::Dynamic::Var());
   setTimestamp(obj, "createdAt", k.createdAt);
   return obj;
+}
+
+// defaultChannelId as sent: absent (nullopt), null (clear: an inner nullopt), or an id.
+std::optional<std::optional<std::int64_t>> defaultChannelOf(BodyReader& body) {
+  if (!body.object() || !body.object()->has("defaultChannelId")) return std::nullopt;
+  if (body.object()->isNull("defaultChannelId")) return std::optional<std::int64_t>();
+  return body.id("defaultChannelId", false);
 }
 }  // namespace
 
@@ -36,8 +48,10 @@ void registerApiKeyRoutes(Router& router, AppContext& ctx) {
         BodyReader body(req.jsonBody());
         auto name = body.string("name", true, 1, 120);
         auto scopes = body.stringArray("scopes", true);
+        const auto defaultChannel = defaultChannelOf(body);
         body.done();
-        auto created = ctx.apiKeys->create(orgId, p.userId, *name, *scopes, actorOf(p, req));
+        auto created = ctx.apiKeys->create(orgId, p.userId, *name, *scopes, defaultChannel.value_or(std::nullopt),
+                                           actorOf(p, req));
         return Response::json(201, apiKeyJson(created.record, created.fullKey));
       },
       "Create an API key for the active organization; the full key is returned only here.", "api-keys");
@@ -52,6 +66,22 @@ void registerApiKeyRoutes(Router& router, AppContext& ctx) {
         return Response::json(200, list);
       },
       "API keys of the active organization, keys truncated.", "api-keys");
+
+  router.add(
+      "PATCH", "/api-keys/:id",
+      [&ctx](Request& req) {
+        auto p = ctx.authenticator->user(credentialsOf(req));
+        const auto orgId = p.requireOrg();
+        const auto id = pathId(req.param("id"), "API key");
+        BodyReader body(req.jsonBody());
+        auth::ApiKeyService::Update change;
+        change.name = body.string("name", false, 1, 120);
+        change.defaultChannelId = defaultChannelOf(body);
+        body.done();
+        auto updated = ctx.apiKeys->update(orgId, id, change, actorOf(p, req));
+        return Response::json(200, apiKeyJson(updated, updated.keyPrefix + "\xE2\x80\xA6"));
+      },
+      "Rename an API key or set its default channel (null clears it).", "api-keys");
 
   router.add(
       "DELETE", "/api-keys/:id",

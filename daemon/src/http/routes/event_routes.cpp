@@ -5,7 +5,9 @@
 #include "auth/authenticator.h"
 #include "auth/stream_tokens.h"
 #include "common/clock.h"
+#include "common/encoding.h"
 #include "common/exceptions.h"
+#include "common/text.h"
 #include "events/event_service.h"
 #include "events/publisher.h"
 #include "http/body.h"
@@ -44,6 +46,53 @@ store::EventFilter filterFrom(const Request& req) {
   f.eventType = req.queryFilter("event_type");
   f.traceId = req.queryFilter("trace_id");
   return f;
+}
+
+// The opaque position of GET /event/{channelId}/list's cursor paging: the sequence of the
+// last event shown, which events published later never move.
+constexpr std::string_view kCursorTag = "seq:";
+
+std::string cursorOf(std::int64_t seq) { return base64UrlEncode(std::string(kCursorTag) + std::to_string(seq)); }
+
+std::int64_t seqOfCursor(const std::string& cursor) {
+  auto text = base64DecodeAnyAlphabet(cursor);
+  std::optional<std::int64_t> seq;
+  if (text && text->starts_with(kCursorTag)) seq = parseInt64(std::string_view(*text).substr(kCursorTag.size()));
+  if (!seq || *seq <= 0)
+    throw errors::invalidField("query.cursor", "is not a cursor of this list (meta.nextCursor)", cursor);
+  return *seq;
+}
+
+// A filter sent under its camelCase name (what the seed system's SDK sends) or the
+// snake_case one of the streams; both at once must agree.
+std::optional<std::string> listFilter(const Request& req, const std::string& camel, const std::string& snake) {
+  auto a = req.queryFilter(camel);
+  auto b = req.queryFilter(snake);
+  if (a && b && *a != *b)
+    throw errors::invalidField("query." + camel, "differs from " + snake + "; send one of them", *a);
+  return a ? a : b;
+}
+
+store::EventListQuery listQueryOf(const Request& req) {
+  store::EventListQuery q;
+  q.filter.traceId = listFilter(req, "traceId", "trace_id");
+  q.filter.agentId = listFilter(req, "agentId", "agent_id");
+  q.filter.eventType = listFilter(req, "eventType", "event_type");
+  if (q.filter.eventType && !events::isEventType(*q.filter.eventType))
+    throw errors::invalidField("query.eventType", "is not an event type (docs/api.md#events)", *q.filter.eventType);
+  q.since = queryTime(req.queryParam("since"), "since");
+  q.until = queryTime(req.queryParam("until"), "until");
+  q.limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
+  const auto cursor = req.queryFilter("cursor");
+  if (cursor && req.queryParam("page"))
+    throw errors::invalidField("query.page", "pages by page or by cursor, not both", *req.queryParam("page"));
+  if (cursor) {
+    q.beforeSeq = seqOfCursor(*cursor);
+  } else {
+    const auto page = queryInt(req.queryParam("page"), "page", 1, 1, 1000000000);
+    q.offset = (page - 1) * q.limit;
+  }
+  return q;
 }
 
 std::optional<std::int64_t> lastEventIdOf(const Request& req) {
@@ -190,15 +239,19 @@ void registerEventRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         auto p = ctx.authenticator->userOrApiKey(credentialsOf(req), "read");
         const auto channelId = pathId(req.param("channelId"), "Channel");
-        const auto page = queryInt(req.queryParam("page"), "page", 1, 1, 1000000000);
-        const auto limit = queryInt(req.queryParam("limit"), "limit", 20, 1, 100);
-        auto result = ctx.events->list(p.requireOrg(), channelId, page, limit);
+        auto query = listQueryOf(req);
+        auto result = ctx.events->list(p.requireOrg(), channelId, query);
+        auto meta = pageMeta(result.total, result.page, result.limit);
+        if (result.nextCursorSeq)
+          meta->set("nextCursor", cursorOf(*result.nextCursorSeq));
+        else
+          meta->set("nextCursor", Poco::Dynamic::Var());
         Response r;
-        r.body = "{\"data\":" + eventsJsonArray(result.data) +
-                 ",\"meta\":" + stringify(pageMeta(result.total, page, limit)) + "}";
+        r.body = "{\"data\":" + eventsJsonArray(result.data) + ",\"meta\":" + stringify(meta) + "}";
         return r;
       },
-      "Events of a channel, newest first, paginated.", "events");
+      "Events of a channel, newest first, filtered (traceId, eventType, agentId, since, until), by page or cursor.",
+      "events");
 
   router.add(
       "GET", "/channel/:channelId/subscribe", [&ctx](Request& req) { return subscribe(ctx, req, std::nullopt); },

@@ -1,15 +1,15 @@
 // POST /mcp: the Model Context Protocol endpoint (Streamable HTTP, stateless; the JSON-RPC
 // side is mcp::Endpoint). Here the HTTP rules: browser origins refused unless allowed, an
-// API key with `read` (Authorization: Bearer aes_… or X-API-Key), a per-key rate, a small
+// API key with `read` (any form of auth/credential_forms.h), a per-key rate, a small
 // body. GET and DELETE get the router's 405 with Allow: POST (no SSE stream, no sessions).
 #include <algorithm>
-#include <cctype>
 
 #include "auth/authenticator.h"
 #include "common/clock.h"
 #include "common/errors.h"
 #include "http/audit_actor.h"
 #include "http/context.h"
+#include "http/credentials.h"
 #include "http/router.h"
 #include "mcp/endpoint.h"
 #include "mcp/protocol.h"
@@ -33,18 +33,6 @@ Response unauthorized(const std::string& message, bool keyPresented) {
   r.headers.emplace_back("WWW-Authenticate",
                          keyPresented ? std::string(kRealm) + ", error=\"invalid_token\"" : std::string(kRealm));
   return r;
-}
-
-// The API key a request presents: `Authorization: Bearer aes_…` (what MCP clients send)
-// or X-API-Key. Dashboard JWTs are not accepted here.
-std::string presentedKey(const Request& req) {
-  const auto authorization = req.header("authorization");
-  const std::string bearer = "Bearer ";
-  if (authorization.size() > bearer.size() &&
-      std::equal(bearer.begin(), bearer.end(), authorization.begin(),
-                 [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
-    return authorization.substr(bearer.size());
-  return req.header("x-api-key");
 }
 
 // Answers as JSON, or as one SSE event for a client that accepts only text/event-stream.
@@ -73,13 +61,25 @@ void registerMcpRoutes(Router& router, AppContext& ctx, const mcp::Options& opti
             std::find(opts.allowedOrigins.begin(), opts.allowedOrigins.end(), origin) == opts.allowedOrigins.end())
           return rpcFailure(403, mcp::rpc::kInvalidRequest,
                             "Origin not allowed: add it to mcp.allowed_origins to call /mcp from a browser");
-        const auto key = presentedKey(req);
-        if (key.empty()) return unauthorized("An API key is required: Authorization: Bearer aes_… or X-API-Key", false);
+        // The API key in any of its forms (auth/credential_forms.h); dashboard JWTs are not
+        // accepted here.
+        auto credentials = credentialsOf(req);
+        const auto key = credentials.apiKey;
+        if (key.empty())
+          return unauthorized("An API key is required. Accepted: " + auth::acceptedCredentialForms(false, false) + ".",
+                              false);
+        credentials.authorization.clear();
         auth::Principal p;
         try {
-          p = ctx.authenticator->userOrApiKey({"", key, req.header("x-tenant-id")}, "read");
+          p = ctx.authenticator->userOrApiKey(credentials, "read");
         } catch (const ApiError& e) {
-          if (e.status() == 401) return unauthorized(e.what(), true);
+          if (e.status() == 401) {
+            // The authenticator's text names the session form too, which /mcp does not take.
+            const std::string detail = e.detail();
+            return unauthorized(detail.substr(0, detail.find(" Accepted: ")) +
+                                    " Accepted: " + auth::acceptedCredentialForms(false, false) + ".",
+                                true);
+          }
           if (e.status() != 403) throw;
           auto r = rpcFailure(403, mcp::rpc::kInvalidRequest, e.what());
           r.headers.emplace_back("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"read\"");

@@ -45,6 +45,7 @@ void documentFirstShapeRoutes(Router& router) {
       {"POST", "/moderation/evaluate", "publish", "EventInput", ""},
       {"POST", "/spend-policies/check", "publish", "", ""},
       {"POST", "/v1/traces", "publish", "", ""},
+      {"POST", "/api/public/otel/v1/traces", "publish", "", ""},
       {"GET", "/metrics", "", "", "text/plain"},
   };
   for (const auto& a : kAccess)
@@ -61,10 +62,26 @@ void documentFirstShapeRoutes(Router& router) {
   };
   router.document("POST", "/event", {}, "Event");
   router.document("POST", "/events/batch", {}, "EventBatchResult");
-  router.document("GET", "/event/{channelId}/list", {page, limit}, "EventPage");
+  router.document("GET", "/event/{channelId}/list",
+                  {page,
+                   limit,
+                   {"cursor", "string", "meta.nextCursor of the previous page (instead of page)", {}, false},
+                   {"traceId", "string", "only events of this traceId (also trace_id)", {}, false},
+                   {"eventType", "string", "only events of this eventType (also event_type)", {}, false},
+                   {"agentId", "string", "only events of this agentId (also agent_id)", {}, false},
+                   {"trace_id", "string", "as traceId", {}, false},
+                   {"event_type", "string", "as eventType", {}, false},
+                   {"agent_id", "string", "as agentId", {}, false},
+                   {"since", "string", "RFC 3339, events received at or after", {}, false},
+                   {"until", "string", "RFC 3339, events received before", {}, false}},
+                  "EventPage");
   router.document("GET", "/channel/{channelId}/subscribe", streamQuery, "");
   router.document("GET", "/channel/{channelId}/{eventIdentifier}/subscribe", streamQuery, "");
   router.document("POST", "/stream-tokens", {}, "StreamToken");
+  for (const char* otlpPath : {"/v1/traces", "/api/public/otel/v1/traces"})
+    router.document("POST", otlpPath,
+                    {{"channel_id", "integer", "the channel to ingest into, as header x-channel-id", {}, false}},
+                    "OtlpExportResult");
   router.document(
       "GET", "/traces",
       {page,
@@ -121,6 +138,9 @@ void documentFirstShapeRoutes(Router& router) {
       {"PATCH", "/environments/{environmentId}", "Environment"},
   };
   for (const auto& a : kAnswers) router.document(a.method, a.path, {}, a.schema);
+  router.document("GET", "/admin/access-requests",
+                  {{"status", "string", "only requests in this state", {"pending", "approved", "rejected"}, false}},
+                  "AccessRequestList");
 
   // First-shape answers (no `$schema` field) of the routes that do not document their own.
   static const Answer kFirstShapeAnswers[] = {
@@ -143,7 +163,7 @@ void documentFirstShapeRoutes(Router& router) {
       {"GET", "/admin/plugins", "PluginReport"},
       {"GET", "/apps", "AppList"},
       {"GET", "/traces/{traceId}/events", "EventList"},
-      {"POST", "/v1/traces", "OtlpExportResult"},
+      {"PATCH", "/api-keys/{id}", "ApiKey"},
       {"GET", "/webhooks/endpoints/channel/{channelId}", "WebhookEndpointList"},
       {"GET", "/webhooks/deliveries/{endpointId}", "WebhookDeliveryList"},
       {"POST", "/webhooks/endpoints/{id}/deliveries/{deliveryId}/redeliver", "QueuedResult"},

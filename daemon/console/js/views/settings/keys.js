@@ -1,8 +1,10 @@
-// API keys: list (first characters only), create with scopes (the full key shown once,
-// with a ready-to-run publish command), revoke after a confirmation.
+// API keys: list (first characters only), create with scopes and a default channel (the
+// full key shown once, with a ready-to-run publish command), change the default channel,
+// revoke after a confirmation.
 import { api } from '../../api.js';
 import { dateTime } from '../../format.js';
 import { html, useState } from '../../lib.js';
+import { groupByApp } from '../../channels.js';
 import { href, Link } from '../../router.js';
 import { CopyButton, ErrorBox, Icon, Spinner, useAsync } from '../../ui.js';
 import { ConfirmDialog, useAction } from './forms.js';
@@ -12,6 +14,17 @@ const SCOPES = [
   { name: 'subscribe', hint: 'stream tokens and live streams' },
   { name: 'read', hint: 'events, traces, analytics' },
 ];
+
+// The channel OTLP exports go to when they name none ("" = no default).
+function DefaultChannelSelect({ channels, id, name, value, label, onChange }) {
+  return html`<label class="sr-only" for=${id}>${label}</label>
+    <select id=${id} name=${name} data-testid=${id} onChange=${onChange}>
+      <option value="" selected=${value == null}>No default channel</option>
+      ${groupByApp(channels).map((g) => html`<optgroup label=${g.appName}>
+        ${g.channels.map((c) => html`<option value=${c.id} selected=${String(c.id) === String(value)}>${c.appName} / ${c.name}</option>`)}
+      </optgroup>`)}
+    </select>`;
+}
 
 export function ApiKeysSection({ channels }) {
   const keys = useAsync(() => api.get('/api-keys'), []);
@@ -23,12 +36,18 @@ export function ApiKeysSection({ channels }) {
     const form = e.currentTarget;
     const f = new FormData(form);
     const scopes = SCOPES.map((s) => s.name).filter((s) => f.get(s));
-    const key = await action.run(() => api.post('/api-keys', { name: f.get('name').trim(), scopes }));
+    const body = { name: f.get('name').trim(), scopes };
+    if (f.get('defaultChannelId')) body.defaultChannelId = Number(f.get('defaultChannelId'));
+    const key = await action.run(() => api.post('/api-keys', body));
     if (key) {
       setFresh(key);
       form.reset();
       keys.reload();
     }
+  };
+  const setDefault = async (k, value) => {
+    const done = await action.run(() => api.patch(`/api-keys/${k.id}`, { defaultChannelId: value ? Number(value) : null }));
+    if (done) keys.reload();
   };
   const revoke = (k) => setConfirm({
     title: `Revoke the API key "${k.name}"?`,
@@ -47,7 +66,8 @@ export function ApiKeysSection({ channels }) {
   const rows = keys.data || [];
   return html`<section class="card" aria-labelledby="keys-title" data-testid="api-keys">
     <h2 id="keys-title" class="card-title">API keys</h2>
-    <p class="hint">Agents publish with an API key (header <code>x-api-key</code>). The full key is shown once, when it is created.</p>
+    <p class="hint">Agents publish with an API key (header <code>x-api-key</code>, or <code>Authorization: Bearer</code>). The full key is shown once, when it is created.
+      OTLP exports that name no channel go to the key's default channel.</p>
     ${fresh ? html`<div class="secret" role="status" data-testid="new-key">
       <p><strong>Copy the key "${fresh.name}" now.</strong> It will not be shown again.</p>
       <div class="secret-row"><code class="secret-value">${fresh.key}</code><${CopyButton} text=${fresh.key} /></div>
@@ -61,13 +81,17 @@ export function ApiKeysSection({ channels }) {
       <fieldset class="scopes"><legend class="sr-only">Scopes</legend>
         ${SCOPES.map((s) => html`<label class="check" title=${s.hint}><input type="checkbox" name=${s.name} checked />${s.name}</label>`)}
       </fieldset>
+      <${DefaultChannelSelect} channels=${channels} id="key-default-channel" name="defaultChannelId" value=${null} label="Default channel" />
       <button type="submit" class="btn btn-primary" disabled=${action.busy}><${Icon} name="plus" size=${14} />Create key</button>
     </form>
     <${ErrorBox} error=${action.error || keys.error} />
     ${rows.length ? html`<table class="table dense"><caption class="sr-only">API keys</caption>
-      <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
+      <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Default channel</th><th scope="col">Created</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
       <tbody>${rows.map((k) => html`<tr key=${k.id} data-key-id=${k.id}><td>${k.name}</td><td class="mono">${k.key}</td>
-        <td>${k.scopes.map((s) => html`<span class="chip chip-sm">${s}</span>`)}</td><td>${dateTime(k.createdAt)}</td>
+        <td>${k.scopes.map((s) => html`<span class="chip chip-sm">${s}</span>`)}</td>
+        <td><${DefaultChannelSelect} channels=${channels} id=${`key-${k.id}-default-channel`} value=${k.defaultChannelId}
+          label=${`Default channel of ${k.name}`} onChange=${(e) => setDefault(k, e.currentTarget.value)} /></td>
+        <td>${dateTime(k.createdAt)}</td>
         <td class="num"><button type="button" class="btn btn-sm btn-danger" onClick=${() => revoke(k)} aria-label=${`Revoke ${k.name}`}>Revoke</button></td></tr>`)}</tbody>
     </table>` : keys.loading ? html`<${Spinner} />` : html`<p class="muted">No API key yet. Create one above for your agents.</p>`}
     <${ConfirmDialog} confirm=${confirm} onClose=${() => setConfirm(null)} />
