@@ -8,8 +8,9 @@
 // identifier, eventType, agentId, traceId, spanId, parentSpanId, timestamp (when it
 // happened), payload, metadata (the telemetry keys of docs/features.md#telemetry-fields:
 // model, provider, usage, duration_ms, tool, status, error_type, session, user, environment,
-// release, tags). LLM calls carry their messages in the payload as {input, output}: lists of
-// {role, content, toolCalls}.
+// release, tags). LLM calls carry their messages in the payload as messages: {input, output},
+// lists of {role, content, toolCalls}: the shape the daemon normalises every convention to
+// (docs/integrations.md).
 
 export function rng(seed) {
   // mulberry32: small, fast, and the same sequence on every machine.
@@ -81,13 +82,13 @@ function llmCall(trace, agent, input, answer, { toolCalls = [], fail = null } = 
   if (fail) {
     return event(trace, {
       identifier: `${agent}.llm`, eventType: 'agent.error', agent,
-      payload: { message: fail.message, input },
+      payload: { message: fail.message, messages: { input, output: [] } },
       metadata: { model, provider, status: 'error', error_type: fail.type, duration_ms: duration },
     });
   }
   return event(trace, {
     identifier: `${agent}.llm`, eventType: 'agent.message', agent,
-    payload: { input, output: [{ role: 'assistant', content: answer, toolCalls }] },
+    payload: { messages: { input, output: [{ role: 'assistant', content: answer, toolCalls }] } },
     metadata: {
       model, provider, duration_ms: duration, finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
       usage: { input_tokens: inputTokens, output_tokens: outputTokens },

@@ -70,7 +70,7 @@ test('make demo fills the console within 30 s and keeps it live', { timeout: 120
     let withMessages = null;
     for (const t of traces.slice(0, 40)) {
       for (const e of await get(`/traces/${t.traceId}/events`)) {
-        if (e.eventType === 'agent.message' && e.payload?.input?.length && e.payload?.output?.[0]?.content) withMessages ??= e;
+        if (e.eventType === 'agent.message' && e.payload?.messages?.input?.length && e.payload?.messages?.output?.[0]?.content) withMessages ??= e;
         const s = e.metadata?.session;
         if (s) bySession.set(s, (bySession.get(s) ?? new Set()).add(t.traceId));
       }
