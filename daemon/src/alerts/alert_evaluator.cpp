@@ -55,7 +55,9 @@ void AlertEvaluator::notify(store::Connection& c, const store::AlertRuleRecord& 
   // The notification rides the delivery engine's outbox, written with the history row.
   if (rule.destination && rule.destinationType)
     notifications::enqueue(c, rule.orgId, notifications::kAlertTarget, rule.id,
-                           {*rule.destinationType, *rule.destination, event.notification, event.id}, event.createdAt);
+                           {*rule.destinationType, *rule.destination, event.notification, event.id,
+                            rule.destinationConfig.value_or("{}")},
+                           event.createdAt);
 }
 
 EvaluationResult AlertEvaluator::evaluate(std::int64_t now) {

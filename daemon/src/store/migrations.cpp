@@ -173,6 +173,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(alertsMigration(d));
   list.push_back(eventIndexesMigration(d));
   list.push_back(traceUsageMigration(d));
+  list.push_back(pluginConfigMigration(d));
   return list;
 }
 

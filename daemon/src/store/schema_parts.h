@@ -20,5 +20,6 @@ Migration exportsMigration(Dialect d);       // v10: export destinations
 Migration alertsMigration(Dialect d);        // v11: alert rules and their state history
 Migration eventIndexesMigration(Dialect d);  // v12: the events index the v3 one made redundant
 Migration traceUsageMigration(Dialect d);    // v13: tokens and cost on the trace rollup
+Migration pluginConfigMigration(Dialect d);  // v14: per-use plugin configuration, min scores
 
 }  // namespace aev::store
