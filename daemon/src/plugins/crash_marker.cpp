@@ -42,11 +42,20 @@ iovec piece(const char* s) { return iovec{const_cast<char*>(s), std::strlen(s)};
 iovec piece(std::string_view s) { return iovec{const_cast<char*>(s.data()), s.size()}; }
 
 void onFatalSignal(int sig, siginfo_t*, void*) {
+  const bool inPlugin = CallScope::inCall();
   crashHandlerWrite(sig);
-  // Back to what was there before (the default action: core dump), then again: the
-  // process ends by this signal. For a fault, returning re-runs the faulting instruction.
+  // In a plugin call: the default action (core dump), so the process ends by this very
+  // signal and systemd restarts it. Elsewhere: whatever handled it before us. Then the
+  // signal again; for a fault, returning re-runs the faulting instruction.
   const int slot = slotOf(sig);
-  if (slot >= 0) sigaction(sig, &gPrevious[slot], nullptr);
+  if (inPlugin || slot < 0) {
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, nullptr);
+  } else {
+    sigaction(sig, &gPrevious[slot], nullptr);
+  }
   raise(sig);
 }
 
@@ -99,5 +108,7 @@ CallScope::CallScope(const std::string& plugin, std::string_view call) noexcept
 CallScope::~CallScope() { tCurrent = previous_; }
 
 const CallScope::Marker* CallScope::current() noexcept { return static_cast<const Marker*>(tCurrent); }
+
+bool CallScope::inCall() noexcept { return tCurrent != nullptr; }
 
 }  // namespace aev::plugins

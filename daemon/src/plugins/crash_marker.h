@@ -7,8 +7,9 @@
 //   agent-eventsd: fatal signal SIGSEGV during a plugin call: plugin=fixture_crash
 //   kind=detector component=fixture.crash call=scan
 //
-// then the previous action (the default: terminate with a core dump) is restored and the
-// signal raised again, so the process still dies by that signal and systemd restarts it.
+// then the signal's default action (terminate with a core dump) is restored and the signal
+// raised again, so the process still dies by that signal and systemd restarts it. A fatal
+// signal outside plugin calls goes to whatever handled it before.
 // The handler only reads the marker and calls writev(2), sigaction(2) and raise(3), all
 // async-signal-safe; the strings it writes are formatted before the call, never in it.
 #include <string_view>
@@ -32,6 +33,8 @@ class CallScope {
   // During aev_plugin_register_v1, before the plugin has components.
   CallScope(const std::string& plugin, std::string_view call) noexcept;
   ~CallScope();
+  // Whether the calling thread is inside a plugin call (async-signal-safe).
+  static bool inCall() noexcept;
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;
 
