@@ -141,7 +141,8 @@ std::vector<FieldError> DestinationService::problems(std::int64_t orgId, std::op
              {"endpointUrl", bool(in.endpointUrl) || !needsUrl},
              {"envSlug", bool(in.envSlug)},
              {"signals", bool(in.signals)}})
-      if (!present) out.push_back({"body." + field, "is required", ""});
+      if (!present && std::none_of(out.begin(), out.end(), [&](const FieldError& e) { return e.location == "body." + field; }))
+        out.push_back({"body." + field, "is required", ""});
   if (out.empty() && component && (in.config || in.kind || in.endpointUrl || in.headers || in.serviceName ||
                                    in.encoding || !id)) {
     // The exporter checks its own configuration: opening an instance is what delivery does,

@@ -86,7 +86,7 @@ exports::DestinationInput destinationInput(BodyReader& body, bool creating) {
   const auto& object = body.object();
   in.name = body.nonNullString("name", creating);
   in.kind = body.nonNullString("kind", false);
-  in.endpointUrl = body.nonNullString("endpointUrl", creating);
+  in.endpointUrl = body.nonNullString("endpointUrl", false);  // required where the kind says (the service)
   in.envSlug = body.nonNullString("envSlug", creating);
   in.signals = body.stringArray("signals", creating);
   if (object->has("eventTypeFilter")) {
