@@ -30,11 +30,11 @@ TEST(CrashNamesPlugin, ASegfaultInScanNamesTheCallAndDiesBySignal) {
 TEST(CrashNamesPlugin, TheDaemonsLastLineNamesThePluginAndItEndsBySignal) {
   // The daemon itself: the plugin dies while it registers, at start-up.
   aev::testing::TempDir data("aev-crash");
-  auto result = aev::testing::runCommand(
-      {AEV_TEST_DAEMON, "--port", "0", "--host", "127.0.0.1", "--data-dir", data.path(), "--plugins-dir",
-       AEV_TEST_CRASH_PLUGIN_DIR, "--set", "plugins.fixture_crash.crash_in=register", "--set",
-       "config.unknown_keys=error"},
-      std::chrono::seconds(60));
+  auto result =
+      aev::testing::runCommand({AEV_TEST_DAEMON, "--port", "0", "--host", "127.0.0.1", "--data-dir", data.path(),
+                                "--plugins-dir", AEV_TEST_CRASH_PLUGIN_DIR, "--set",
+                                "plugins.fixture_crash.crash_in=register", "--set", "config.unknown_keys=error"},
+                               std::chrono::seconds(60));
   EXPECT_FALSE(result.status.exited) << result.status.describe() << "\n" << result.output;
   EXPECT_EQ(result.status.signal, SIGSEGV) << result.status.describe();
   auto output = result.output;

@@ -59,8 +59,9 @@ TEST(DeclaredSettings, AnIllTypedValueIsAConfigurationError) {
   };
   for (const auto& c : std::vector<Case>{
            {"limit", "ten", "setting plugins.fixture_settings.limit = \"ten\" is not an integer"},
-           {"interval", "5", "setting plugins.fixture_settings.interval = \"5\" is not a duration (an integer with ms, "
-                             "s, m or h, e.g. 30s)"},
+           {"interval", "5",
+            "setting plugins.fixture_settings.interval = \"5\" is not a duration (an integer with ms, "
+            "s, m or h, e.g. 30s)"},
            {"ratio", "lots", "setting plugins.fixture_settings.ratio = \"lots\" is not a number"},
        }) {
     auto r = refusedWith({{"plugins.fixture_settings." + c.key, c.value}});
@@ -95,7 +96,8 @@ TEST(DeclaredSettings, KeysOfAPluginThatDoesNotExistAreReported) {
             "unknown configuration key plugins.nope.x: no plugin named nope was found (plugins: fixture_settings)");
   EXPECT_TRUE(report.hasConfigErrors());
   EXPECT_FALSE(report.clean());
-  EXPECT_NE(pluginSettingsMarkdown(host.registry()).find("| `plugins.fixture_settings.interval` | duration | `5s` | how often |"),
+  EXPECT_NE(pluginSettingsMarkdown(host.registry())
+                .find("| `plugins.fixture_settings.interval` | duration | `5s` | how often |"),
             std::string::npos)
       << pluginSettingsMarkdown(host.registry());
   EXPECT_NE(pluginSettingsMarkdown(host.registry()).find("| `plugins.fixture_settings.token` | string | (secret) |"),
@@ -105,8 +107,9 @@ TEST(DeclaredSettings, KeysOfAPluginThatDoesNotExistAreReported) {
 // The daemon itself: exit 78 with the message, as for an unknown core key.
 aev::testing::CommandResult startDaemon(const std::vector<std::string>& extra) {
   aev::testing::TempDir data("aev-settings");
-  std::vector<std::string> argv = {AEV_TEST_DAEMON, "--port", "0", "--host", "127.0.0.1", "--data-dir", data.path(),
-                                   "--plugins-dir", AEV_TEST_SETTINGS_PLUGIN_DIR};
+  std::vector<std::string> argv = {AEV_TEST_DAEMON, "--port",        "0",
+                                   "--host",        "127.0.0.1",     "--data-dir",
+                                   data.path(),     "--plugins-dir", AEV_TEST_SETTINGS_PLUGIN_DIR};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return aev::testing::runCommand(argv, std::chrono::seconds(60));
 }
@@ -115,8 +118,9 @@ TEST(DeclaredSettings, TheDaemonRefusesToStartWithExit78AndTheMessage) {
   for (const auto& [set, message] : std::vector<std::pair<std::string, std::string>>{
            {"plugins.fixture_settings.limt=7", "unknown setting plugins.fixture_settings.limt"},
            {"plugins.fixture_settings.limit=ten", "setting plugins.fixture_settings.limit = \"ten\" is not an integer"},
-           {"plugins.no_such_plugin.key=1", "unknown configuration key plugins.no_such_plugin.key: no plugin named "
-                                            "no_such_plugin was found"}}) {
+           {"plugins.no_such_plugin.key=1",
+            "unknown configuration key plugins.no_such_plugin.key: no plugin named "
+            "no_such_plugin was found"}}) {
     auto r = startDaemon({"--set", set});
     EXPECT_TRUE(r.status.exited) << set << ": " << r.status.describe();
     EXPECT_EQ(r.status.code, 78) << set << "\n" << r.output;

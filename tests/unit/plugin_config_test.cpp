@@ -34,8 +34,8 @@ TEST(InstanceConfig, SchemaDeclaresSecretAndRequiredKeys) {
 
 TEST(InstanceConfig, SealedValuesOpenToTheSameObjectAndAreNeverShown) {
   webhooks::SecretBox box(std::string(40, 'k'));
-  auto stored = sealConfig(*object(R"({"path": "/a", "token": "s3cret-token", "limits": {"n": 3}})"),
-                           secretKeysOf(kSchema), box);
+  auto stored =
+      sealConfig(*object(R"({"path": "/a", "token": "s3cret-token", "limits": {"n": 3}})"), secretKeysOf(kSchema), box);
   EXPECT_EQ(stored.find("s3cret-token"), std::string::npos) << stored;
   EXPECT_NE(stored.find("$sealed"), std::string::npos) << stored;
   EXPECT_EQ(toJson(*openConfig(stored, box)), R"({"limits":{"n":3},"path":"/a","token":"s3cret-token"})");

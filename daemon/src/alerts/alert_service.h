@@ -9,8 +9,8 @@
 #include <Poco/JSON/Object.h>
 
 #include "audit/actor.h"
-#include "plugins/components.h"
 #include "common/errors.h"
+#include "plugins/components.h"
 #include "store/alert_repository.h"
 #include "store/app_repository.h"
 #include "store/database.h"
@@ -55,11 +55,7 @@ class AlertService {
   // secrets seals and opens the secret keys of destinationConfig (null: stored as is).
   AlertService(store::Database& db, audit::AuditLog& audit, const plugins::Registry* registry,
                bool allowPrivateAddresses, const webhooks::SecretBox* secrets = nullptr)
-      : db_(db),
-        audit_(audit),
-        registry_(registry),
-        allowPrivateAddresses_(allowPrivateAddresses),
-        secrets_(secrets) {}
+      : db_(db), audit_(audit), registry_(registry), allowPrivateAddresses_(allowPrivateAddresses), secrets_(secrets) {}
 
   store::AlertRuleRecord create(std::int64_t orgId, const AlertInput& input, const audit::Actor& actor);
   std::vector<store::AlertRuleRecord> list(std::int64_t orgId);

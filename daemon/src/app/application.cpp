@@ -97,8 +97,9 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
       Option("database-url", "", "postgresql://... for PostgreSQL; empty for SQLite in the data dir (database.url)")
           .argument("URL")
           .callback(cb));
-  options.addOption(
-      Option("plugins-dir", "", "directories of plugin .so files, comma-separated (plugins.dir)").argument("DIRS").callback(cb));
+  options.addOption(Option("plugins-dir", "", "directories of plugin .so files, comma-separated (plugins.dir)")
+                        .argument("DIRS")
+                        .callback(cb));
   options.addOption(
       Option("check-plugins", "", "load and validate the plugins, print what loaded or was refused, and exit")
           .callback(cb));

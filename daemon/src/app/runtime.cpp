@@ -315,8 +315,8 @@ struct Components {
         moderationRules(*database, auditLog, &pluginHost->registry(), moderationCache, &webhookSecrets),
         violations(*database),
         moderator(moderationCache, violations, telemetry),
-        alertRules(*database, auditLog, &pluginHost->registry(),
-                   cfg.getBool("outbound.allow_private_addresses", false), &webhookSecrets),
+        alertRules(*database, auditLog, &pluginHost->registry(), cfg.getBool("outbound.allow_private_addresses", false),
+                   &webhookSecrets),
         alertEvaluator(*database, publicUrlFrom(cfg)),
         alertTask("alert evaluation", std::chrono::seconds(cfg.getInt64("alerts.evaluate_interval_seconds")),
                   [this] { alertEvaluator.evaluate(clock::nowMicros()); }),
@@ -338,11 +338,12 @@ struct Components {
         exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),
         exportDestinations(*database, auditLog, outbound, exporterPool, exportOutbox),
-        sinkSender(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout,
-                   [this](const store::OutboxMessage& message, const notifications::SinkMessage& m) {
-                     markNotified(message, m);
-                   },
-                   &webhookSecrets),
+        sinkSender(
+            &pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout,
+            [this](const store::OutboxMessage& message, const notifications::SinkMessage& m) {
+              markNotified(message, m);
+            },
+            &webhookSecrets),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;

@@ -52,9 +52,9 @@ store::ExportDestinationRecord DestinationService::merged(store::ExportDestinati
   if (in.active) d.active = *in.active;
   if (in.config) {
     auto component = pool_.component(d.kind);
-    d.config = plugins::sealConfig(**in.config, component ? plugins::secretKeysOf(component->info().configSchema)
-                                                          : std::set<std::string>{},
-                                   pool_.secrets());
+    d.config = plugins::sealConfig(
+        **in.config, component ? plugins::secretKeysOf(component->info().configSchema) : std::set<std::string>{},
+        pool_.secrets());
   }
   return d;
 }
@@ -136,15 +136,16 @@ std::vector<FieldError> DestinationService::problems(std::int64_t orgId, std::op
   const auto component = pool_.component(d.kind);
   const bool needsUrl = !component || plugins::requiredKeysOf(component->info().configSchema).count("endpointUrl");
   if (!id)
-    for (const auto& [field, present] : std::vector<std::pair<std::string, bool>>{
-             {"name", bool(in.name)},
-             {"endpointUrl", bool(in.endpointUrl) || !needsUrl},
-             {"envSlug", bool(in.envSlug)},
-             {"signals", bool(in.signals)}})
-      if (!present && std::none_of(out.begin(), out.end(), [&](const FieldError& e) { return e.location == "body." + field; }))
+    for (const auto& [field, present] :
+         std::vector<std::pair<std::string, bool>>{{"name", bool(in.name)},
+                                                   {"endpointUrl", bool(in.endpointUrl) || !needsUrl},
+                                                   {"envSlug", bool(in.envSlug)},
+                                                   {"signals", bool(in.signals)}})
+      if (!present &&
+          std::none_of(out.begin(), out.end(), [&](const FieldError& e) { return e.location == "body." + field; }))
         out.push_back({"body." + field, "is required", ""});
-  if (out.empty() && component && (in.config || in.kind || in.endpointUrl || in.headers || in.serviceName ||
-                                   in.encoding || !id)) {
+  if (out.empty() && component &&
+      (in.config || in.kind || in.endpointUrl || in.headers || in.serviceName || in.encoding || !id)) {
     // The exporter checks its own configuration: opening an instance is what delivery does,
     // so a refusal now is a 422 with the plugin's message rather than failed batches later.
     try {
@@ -261,9 +262,8 @@ store::ExportHealthRecord DestinationService::health(std::int64_t orgId, std::in
   return destinations_.health(*conn, orgId, id);
 }
 
-std::int64_t DestinationService::redeliver(std::int64_t orgId, std::int64_t id,
-                                           std::optional<std::int64_t> deliveryId, std::int64_t from,
-                                           std::int64_t to, const audit::Actor& actor) {
+std::int64_t DestinationService::redeliver(std::int64_t orgId, std::int64_t id, std::optional<std::int64_t> deliveryId,
+                                           std::int64_t from, std::int64_t to, const audit::Actor& actor) {
   auto d = get(orgId, id);
   if (!d.active)
     throw errors::conflict("The export destination is inactive; activate it (PATCH active: true) to redeliver.");

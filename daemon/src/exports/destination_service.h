@@ -73,8 +73,8 @@ class DestinationService {
   // Queues the given-up batches of a destination again: the one of `deliveryId`, or those
   // given up in [from, to) (at most 1000). Returns how many; 0 is not an error. 404 for
   // a deliveryId that is not a given-up batch of this destination; 409 when inactive.
-  std::int64_t redeliver(std::int64_t orgId, std::int64_t id, std::optional<std::int64_t> deliveryId,
-                         std::int64_t from, std::int64_t to, const audit::Actor& actor);
+  std::int64_t redeliver(std::int64_t orgId, std::int64_t id, std::optional<std::int64_t> deliveryId, std::int64_t from,
+                         std::int64_t to, const audit::Actor& actor);
   // The kinds a destination may have: every loaded exporter component.
   std::vector<plugins::ComponentInfo> kinds() const;
 

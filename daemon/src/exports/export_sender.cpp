@@ -48,10 +48,9 @@ void ExportSender::recorded(const store::OutboxMessage& m, const delivery::Outco
                "Export batches given up after their last retry (or failed for good); redeliver with POST "
                "/export-destinations/{id}/redeliver")
       .fetch_add(1, std::memory_order_relaxed);
-  spdlog::error(
-      "export destination {} of organization {}: batch {} (head event {}) given up after {} attempt(s){}: {}",
-      m.targetId, m.orgId, m.messageId, m.eventId ? std::to_string(*m.eventId) : "-", m.attempt,
-      exhausted ? ", retries exhausted" : "", outcome.responseBody.substr(0, 500));
+  spdlog::error("export destination {} of organization {}: batch {} (head event {}) given up after {} attempt(s){}: {}",
+                m.targetId, m.orgId, m.messageId, m.eventId ? std::to_string(*m.eventId) : "-", m.attempt,
+                exhausted ? ", retries exhausted" : "", outcome.responseBody.substr(0, 500));
 }
 
 delivery::Outcome ExportSender::send(const store::OutboxMessage& m) {

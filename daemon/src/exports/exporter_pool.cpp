@@ -9,7 +9,7 @@
 namespace aev::exports {
 
 const std::vector<std::string>& reservedConfigKeys() {
-  static const std::vector<std::string> keys = {"endpointUrl",   "encoding",    "serviceName", "headers",
+  static const std::vector<std::string> keys = {"endpointUrl",           "encoding",  "serviceName",   "headers",
                                                 "allowPrivateAddresses", "timeoutMs", "destinationId", "orgId",
                                                 "destinationName"};
   return keys;

@@ -31,8 +31,7 @@ namespace aev::moderation {
 // A stored rule as the engine reads it; false when a field holds no known name. `secrets`
 // opens the sealed keys of its detectorConfig (null: taken as stored). Throws when a
 // sealed value does not open (the sealing key changed).
-bool ruleFromRecord(const store::ModerationRuleRecord& record, Rule& out,
-                    const webhooks::SecretBox* secrets = nullptr);
+bool ruleFromRecord(const store::ModerationRuleRecord& record, Rule& out, const webhooks::SecretBox* secrets = nullptr);
 
 class RuleCache {
  public:

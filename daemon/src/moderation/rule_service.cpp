@@ -3,11 +3,11 @@
 #include "audit/audit_log.h"
 #include "audit/changes.h"
 #include "common/clock.h"
-#include "store/change_feed.h"
 #include "common/text.h"
 #include "identity/environment_rules.h"
 #include "plugins/instance_config.h"
 #include "plugins/registry.h"
+#include "store/change_feed.h"
 
 namespace aev::moderation {
 
@@ -99,7 +99,8 @@ store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleIn
   rule.target = "request";
   apply(rule, input);
   if (rule.pattern && rule.pattern->empty()) rule.pattern.reset();
-  if (auto problems = checkRule(rule, registry_, secrets_); !problems.empty()) throw errors::validation(std::move(problems));
+  if (auto problems = checkRule(rule, registry_, secrets_); !problems.empty())
+    throw errors::validation(std::move(problems));
   rule.createdAt = rule.updatedAt = clock::nowMicros();
   auto saved = db_.transaction([&](store::Connection& c) {
     if (rules_.count(c, orgId) >= static_cast<std::int64_t>(kMaxRulesPerOrg))
@@ -144,7 +145,8 @@ store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t
     const auto before = snapshot(*rule);
     apply(*rule, input);
     if (rule->pattern && rule->pattern->empty()) rule->pattern.reset();
-    if (auto problems = checkRule(*rule, registry_, secrets_); !problems.empty()) throw errors::validation(std::move(problems));
+    if (auto problems = checkRule(*rule, registry_, secrets_); !problems.empty())
+      throw errors::validation(std::move(problems));
     rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);  // the fingerprint must move
     rules_.update(c, *rule);
     audit_.record(c, orgId, actor,

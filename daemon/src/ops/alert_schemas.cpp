@@ -4,8 +4,7 @@
 namespace aev::ops {
 
 const std::map<std::string, std::string>& alertSchemas() {
-  static const std::map<std::string, std::string> schemas = {
-      {"AlertRule", R"json({
+  static const std::map<std::string, std::string> schemas = {{"AlertRule", R"json({
   "title": "AlertRule", "type": "object",
   "required": ["alertRuleId", "orgId", "appId", "environmentId", "name", "metric", "operator", "threshold",
                "windowMins", "model", "service", "release", "destination", "destinationType", "enabled", "state",
@@ -32,13 +31,13 @@ const std::map<std::string, std::string>& alertSchemas() {
     "lastEvaluatedAt": {"type": ["string", "null"], "format": "date-time"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
   }})json"},
-      {"AlertRuleList", R"json({
+                                                             {"AlertRuleList", R"json({
   "title": "AlertRuleList", "type": "object", "required": ["data"],
   "properties": {
     "$schema": {"type": "string", "format": "uri"},
     "data": {"type": "array", "items": {"$ref": "AlertRule.json"}}
   }})json"},
-      {"AlertEventList", R"json({
+                                                             {"AlertEventList", R"json({
   "title": "AlertEventList", "type": "object", "required": ["data"],
   "properties": {
     "$schema": {"type": "string", "format": "uri"},

@@ -41,8 +41,8 @@ std::string componentList(const Registry& registry, const std::string& plugin) {
 }  // namespace
 
 bool LoadReport::hasConfigErrors() const {
-  return !unknownPluginKeys.empty() ||
-         std::any_of(refused.begin(), refused.end(), [](const Refusal& r) { return r.kind == RefusalKind::ConfigError; });
+  return !unknownPluginKeys.empty() || std::any_of(refused.begin(), refused.end(),
+                                                   [](const Refusal& r) { return r.kind == RefusalKind::ConfigError; });
 }
 
 std::string LoadReport::configErrors() const {
@@ -198,9 +198,8 @@ void Host::publishGauges() const {
   auto& m = Metrics::instance();
   m.counter("aev_plugins_loaded", "Plugins loaded").store(static_cast<std::int64_t>(registry_.plugins().size()));
   m.counter("aev_plugins_refused", "Plugin files refused at load (not counting plugins disabled on purpose)")
-      .store(static_cast<std::int64_t>(std::count_if(refusals_.begin(), refusals_.end(), [](const Refusal& r) {
-        return r.kind != RefusalKind::Disabled;
-      })));
+      .store(static_cast<std::int64_t>(std::count_if(
+          refusals_.begin(), refusals_.end(), [](const Refusal& r) { return r.kind != RefusalKind::Disabled; })));
 }
 
 std::string Host::describeJson() const {

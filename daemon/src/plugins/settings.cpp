@@ -54,12 +54,18 @@ std::pair<std::int64_t, std::int64_t> splitDuration(std::string_view v) {
 
 std::string_view settingTypeName(aev_setting_type type) {
   switch (type) {
-    case AEV_SETTING_STRING: return "string";
-    case AEV_SETTING_INTEGER: return "integer";
-    case AEV_SETTING_NUMBER: return "number";
-    case AEV_SETTING_BOOLEAN: return "boolean";
-    case AEV_SETTING_DURATION: return "duration";
-    case AEV_SETTING_LIST: return "list";
+    case AEV_SETTING_STRING:
+      return "string";
+    case AEV_SETTING_INTEGER:
+      return "integer";
+    case AEV_SETTING_NUMBER:
+      return "number";
+    case AEV_SETTING_BOOLEAN:
+      return "boolean";
+    case AEV_SETTING_DURATION:
+      return "duration";
+    case AEV_SETTING_LIST:
+      return "list";
   }
   return "unknown";
 }
@@ -67,8 +73,10 @@ std::string_view settingTypeName(aev_setting_type type) {
 std::string settingValueProblem(aev_setting_type type, std::string_view v) {
   switch (type) {
     case AEV_SETTING_STRING:
-    case AEV_SETTING_LIST: return "";
-    case AEV_SETTING_INTEGER: return isInteger(v) ? "" : "is not an integer";
+    case AEV_SETTING_LIST:
+      return "";
+    case AEV_SETTING_INTEGER:
+      return isInteger(v) ? "" : "is not an integer";
     case AEV_SETTING_NUMBER: {
       const std::string text(v);
       char* end = nullptr;
@@ -76,8 +84,7 @@ std::string settingValueProblem(aev_setting_type type, std::string_view v) {
       return !text.empty() && end == text.c_str() + text.size() && std::isfinite(d) ? "" : "is not a number";
     }
     case AEV_SETTING_BOOLEAN:
-      return v == "true" || v == "false" || v == "1" || v == "0" || v == "yes" || v == "no" || v == "on" ||
-                     v == "off"
+      return v == "true" || v == "false" || v == "1" || v == "0" || v == "yes" || v == "no" || v == "on" || v == "off"
                  ? ""
                  : "is not a boolean (true, false, yes, no, on, off, 1, 0)";
     case AEV_SETTING_DURATION:

@@ -6,7 +6,8 @@ namespace {
 
 constexpr const char* kColumns =
     "id, org_id, name, metric, operator, threshold, window_mins, app_id, environment_id, model, service, release_tag, "
-    "destination, destination_type, destination_config, enabled, state, last_value, last_evaluated_at, fired_at, created_at, updated_at";
+    "destination, destination_type, destination_config, enabled, state, last_value, last_evaluated_at, fired_at, "
+    "created_at, updated_at";
 
 std::optional<double> optF64(const Row& r, const std::string& column) {
   if (r.isNull(column)) return std::nullopt;

@@ -80,7 +80,8 @@ std::vector<std::string> splitDelimited(const std::string& text) {
 std::int64_t ExportDestinationRepository::insert(Connection& c, const ExportDestinationRecord& d) {
   return c.insert(
       "INSERT INTO export_destinations (org_id, name, kind, endpoint_url, env_slug, signals, event_type_filter, "
-      "headers, service_name, encoding, active, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "headers, service_name, encoding, active, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, "
       "?, ?, ?) "
       "RETURNING id",
       {d.orgId, d.name, d.kind, d.endpointUrl, d.envSlug, joinDelimited(d.signals),
@@ -95,8 +96,7 @@ void ExportDestinationRepository::update(Connection& c, const ExportDestinationR
       "WHERE org_id = ? AND id = ?",
       {d.name, d.kind, d.endpointUrl, d.envSlug, joinDelimited(d.signals), optionalValue(filterText(d.eventTypeFilter)),
        headersJson(d.headers), optionalValue(d.serviceName), d.encoding, std::int64_t{d.active ? 1 : 0}, d.config,
-       d.updatedAt,
-       d.orgId, d.id});
+       d.updatedAt, d.orgId, d.id});
 }
 
 std::optional<ExportDestinationRecord> ExportDestinationRepository::find(Connection& c, std::int64_t orgId,
@@ -179,13 +179,12 @@ std::vector<GivenUpBatch> ExportDestinationRepository::givenUp(Connection& c, st
                                                                std::optional<std::int64_t> deliveryId,
                                                                std::int64_t from, std::int64_t to, std::int64_t limit) {
   const std::string select = std::string("SELECT a.id, a.event_id, a.message_id, a.created_at ") + kGivenUp;
-  auto rows = deliveryId ? c.query(select + " AND a.id = ? ORDER BY a.id LIMIT ?",
-                                   {orgId, destinationId, *deliveryId, limit})
-                         : c.query(select + " AND a.created_at >= ? AND a.created_at < ? ORDER BY a.id LIMIT ?",
-                                   {orgId, destinationId, from, to, limit});
+  auto rows = deliveryId
+                  ? c.query(select + " AND a.id = ? ORDER BY a.id LIMIT ?", {orgId, destinationId, *deliveryId, limit})
+                  : c.query(select + " AND a.created_at >= ? AND a.created_at < ? ORDER BY a.id LIMIT ?",
+                            {orgId, destinationId, from, to, limit});
   std::vector<GivenUpBatch> out;
-  for (const auto& r : rows)
-    out.push_back({r.i64("id"), r.i64("event_id"), r.str("message_id"), r.i64("created_at")});
+  for (const auto& r : rows) out.push_back({r.i64("id"), r.i64("event_id"), r.str("message_id"), r.i64("created_at")});
   return out;
 }
 

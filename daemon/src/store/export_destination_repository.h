@@ -37,11 +37,11 @@ struct ExportDestinationRecord {
 struct ExportHealthRecord {
   std::optional<std::int64_t> lastSuccessAt;
   std::optional<std::int64_t> lastFailureAt;
-  std::string lastFailureReason;  // the failed attempt's answer or error (at most 4 KiB)
-  std::int64_t consecutiveFailures = 0;  // attempts that did not deliver since the last one that did
+  std::string lastFailureReason;           // the failed attempt's answer or error (at most 4 KiB)
+  std::int64_t consecutiveFailures = 0;    // attempts that did not deliver since the last one that did
   std::optional<std::string> lastOutcome;  // delivered | retrying | failed; none before the first attempt
-  std::int64_t givenUpBatches = 0;  // batches failed for good and not redelivered since
-  std::int64_t pending = 0;         // queued messages
+  std::int64_t givenUpBatches = 0;         // batches failed for good and not redelivered since
+  std::int64_t pending = 0;                // queued messages
 };
 
 // A batch given up after its last retry: its failed attempt, by the event at its head.

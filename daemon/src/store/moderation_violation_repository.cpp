@@ -60,8 +60,7 @@ void ModerationViolationRepository::insert(Connection& c, const ViolationRecord&
       "?)",
       {v.orgId, v.ruleId, v.ruleName, v.detector, v.action, v.target, optionalValue(v.eventId),
        optionalValue(v.channelId), optionalValue(v.eventType), v.source, v.matchCount, v.fieldsJson,
-       optionalValue(v.matchesJson), v.latencyMs,
-       v.createdAt});
+       optionalValue(v.matchesJson), v.latencyMs, v.createdAt});
 }
 
 std::vector<ViolationRecord> ModerationViolationRepository::page(Connection& c, const ViolationFilter& f,

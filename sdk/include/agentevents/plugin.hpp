@@ -553,7 +553,8 @@ inline aev_status registerComponents(const aev_host_api* api, aev_host* host, ae
         case Component::Kind::AlertSink: s = api->register_alert_sink(reg, &c.alertSink); break;
         case Component::Kind::Dimension: s = api->register_dimension(reg, &c.dimension); break;
         case Component::Kind::OnLoad:
-        case Component::Kind::Setting: break;
+        case Component::Kind::Setting:
+          break;
       }
       if (s != AEV_OK) return s;
     }

@@ -92,7 +92,8 @@ TEST_F(PluginDestinationsApi, AFileSinkReceivesTheEventsOfItsOwnOrganizationOnly
   const auto chB = newChannel(b);
   auto wantA = publishMany(a.http, chA, 3);
   auto wantB = publishMany(b.http, chB, 2);
-  ASSERT_TRUE(eventually([&] { return idsIn(dir.file("a.ndjson")).size() >= 3 && idsIn(dir.file("b.ndjson")).size() >= 2; }, 20s))
+  ASSERT_TRUE(eventually(
+      [&] { return idsIn(dir.file("a.ndjson")).size() >= 3 && idsIn(dir.file("b.ndjson")).size() >= 2; }, 20s))
       << daemon().logTail();
   EXPECT_EQ(idsIn(dir.file("a.ndjson")), wantA);
   EXPECT_EQ(idsIn(dir.file("b.ndjson")), wantB);
@@ -129,8 +130,8 @@ TEST_F(PluginDestinationsApi, ThePluginRefusesItsConfigWithA422AndNothingIsSaved
   notObject->set("config", "path=/tmp/x");
   EXPECT_TRUE(IsProblem(t.http.post("/export-destinations", notObject), 422));
   // otlp still needs its endpointUrl.
-  r = t.http.post("/export-destinations", obj({{"name", "o"}, {"kind", "otlp"}, {"envSlug", "*"},
-                                               {"signals", arr({"traces"})}}));
+  r = t.http.post("/export-destinations",
+                  obj({{"name", "o"}, {"kind", "otlp"}, {"envSlug", "*"}, {"signals", arr({"traces"})}}));
   ASSERT_TRUE(IsProblem(r, 422));
   EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.endpointUrl"}));
   EXPECT_EQ(t.http.get("/export-destinations").object()->getArray("data")->size(), 0u);
@@ -165,7 +166,8 @@ TEST_F(PluginDestinationsApi, AGivenUpBatchShowsInHealthAndTheLogAndRedeliveryCo
   EXPECT_NE(metrics.body.find("agent_events_export_batches_given_up_total"), std::string::npos);
 
   // Redelivering one batch that is not given up is a 404; the window re-sends the batch.
-  EXPECT_TRUE(IsProblem(t.http.post("/export-destinations/" + id + "/redeliver", obj({{"deliveryId", "999999"}})), 404));
+  EXPECT_TRUE(
+      IsProblem(t.http.post("/export-destinations/" + id + "/redeliver", obj({{"deliveryId", "999999"}})), 404));
   EXPECT_TRUE(IsProblem(t.http.post("/export-destinations/" + id + "/redeliver", obj({})), 422));
   std::filesystem::create_directories(dir.file("later"));
   auto r = t.http.post("/export-destinations/" + id + "/redeliver", obj({{"from", "2020-01-01T00:00:00Z"}}));
@@ -181,9 +183,8 @@ TEST_F(PluginDestinationsApi, AGivenUpBatchShowsInHealthAndTheLogAndRedeliveryCo
   EXPECT_EQ(intField(r.object(), "queued"), 0);
   // Another organization cannot redeliver it.
   auto other = newTenant("fileother");
-  EXPECT_TRUE(IsProblem(other.http.post("/export-destinations/" + id + "/redeliver",
-                                        obj({{"from", "2020-01-01T00:00:00Z"}})),
-                        404));
+  EXPECT_TRUE(IsProblem(
+      other.http.post("/export-destinations/" + id + "/redeliver", obj({{"from", "2020-01-01T00:00:00Z"}})), 404));
 }
 
 }  // namespace

@@ -15,8 +15,11 @@ const std::string kKeys = "keys AKIAABCDEFGHIJKLMNOP and ABIAABCDEFGHIJKLMNOP";
 
 TEST_F(DetectorConfigApi, MinScoreKeepsOnlyConfidentMatchesAndEachMatchShowsItsScore) {
   auto p = newPublisher("minscore");
-  auto r = postRule(p.tenant, obj({{"name", "confident keys"}, {"action", "flag"}, {"detector", "secrets.api_key"},
-                                   {"minScore", 0.92}, {"detectorConfig", obj({{"minScore", 0.5}})}}));
+  auto r = postRule(p.tenant, obj({{"name", "confident keys"},
+                                   {"action", "flag"},
+                                   {"detector", "secrets.api_key"},
+                                   {"minScore", 0.92},
+                                   {"detectorConfig", obj({{"minScore", 0.5}})}}));
   ASSERT_STATUS(r, 201);
   auto rule = r.object();
   EXPECT_EQ(rule->getValue<double>("minScore"), 0.92);
@@ -35,7 +38,9 @@ TEST_F(DetectorConfigApi, MinScoreKeepsOnlyConfidentMatchesAndEachMatchShowsItsS
   EXPECT_EQ(details[0]->getValue<double>("score"), 0.95);
 
   // Without minScore both keys count; the violation keeps each match's label and score.
-  ASSERT_STATUS(p.tenant.http.patch("/moderation/rules/" + strField(rule, "ruleId"), obj({{"minScore", Poco::Dynamic::Var()}})), 200);
+  ASSERT_STATUS(
+      p.tenant.http.patch("/moderation/rules/" + strField(rule, "ruleId"), obj({{"minScore", Poco::Dynamic::Var()}})),
+      200);
   publishOn(p, Path::Single, Kind::Request, kKeys);
   auto v = violations(p.keyed);
   ASSERT_EQ(v.size(), 1u);
@@ -53,14 +58,19 @@ TEST_F(DetectorConfigApi, MinScoreKeepsOnlyConfidentMatchesAndEachMatchShowsItsS
 
 TEST_F(DetectorConfigApi, TheDetectorRefusesItsConfigWithA422CarryingItsMessage) {
   auto t = newTenant("badconfig");
-  auto r = postRule(t, obj({{"name", "n"}, {"action", "flag"}, {"detector", "pii.email"},
-                            {"detectorConfig", obj({{"minScore", 7}})}}));
+  auto r = postRule(
+      t,
+      obj({{"name", "n"}, {"action", "flag"}, {"detector", "pii.email"}, {"detectorConfig", obj({{"minScore", 7}})}}));
   ASSERT_TRUE(IsProblem(r, 422));
   EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.detectorConfig"}));
   EXPECT_NE(r.body.find("minScore must be a number between 0 and 1"), std::string::npos) << r.body;
   // Core detectors take neither; minScore is a probability; detectorConfig an object.
-  r = postRule(t, obj({{"name", "n"}, {"action", "flag"}, {"detector", "keyword"}, {"pattern", "x"},
-                       {"detectorConfig", obj({{"a", 1}})}, {"minScore", 0.5}}));
+  r = postRule(t, obj({{"name", "n"},
+                       {"action", "flag"},
+                       {"detector", "keyword"},
+                       {"pattern", "x"},
+                       {"detectorConfig", obj({{"a", 1}})},
+                       {"minScore", 0.5}}));
   ASSERT_TRUE(IsProblem(r, 422));
   EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.detectorConfig", "body.minScore"}));
   r = postRule(t, obj({{"name", "n"}, {"action", "flag"}, {"detector", "pii.email"}, {"minScore", 1.5}}));

@@ -19,7 +19,10 @@ AEV_EXPORT const aev_plugin_manifest *aev_plugin_manifest_v1(void) {
 }
 
 static aev_status crash_create(const void *data, aev_host *host, aev_str config, void **instance, aev_call *call) {
-  (void)data; (void)host; (void)config; (void)call;
+  (void)data;
+  (void)host;
+  (void)config;
+  (void)call;
   *instance = (void *)&api;
   return AEV_OK;
 }
@@ -27,7 +30,9 @@ static aev_status crash_create(const void *data, aev_host *host, aev_str config,
 static void crash_destroy(void *instance) { (void)instance; }
 
 static aev_status crash_scan(const void *instance, const aev_scan_input *in, aev_call *call) {
-  (void)instance; (void)in; (void)call;
+  (void)instance;
+  (void)in;
+  (void)call;
   *nowhere = 1;
   return AEV_OK;
 }

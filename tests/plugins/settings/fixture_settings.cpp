@@ -31,8 +31,7 @@ class EchoDimension final : public aev::Dimension {
 
 }  // namespace
 
-AEV_PLUGIN("fixture_settings", "1.1.0", "tests",
-           aev::setting("limit", aev::SettingType::Integer, "10", "how many"),
+AEV_PLUGIN("fixture_settings", "1.1.0", "tests", aev::setting("limit", aev::SettingType::Integer, "10", "how many"),
            aev::setting("interval", aev::SettingType::Duration, "5s", "how often"),
            aev::setting("ratio", aev::SettingType::Number, "0.25", "how much"),
            aev::setting("tags", aev::SettingType::List, "a, b", "which"),

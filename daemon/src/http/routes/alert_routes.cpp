@@ -20,9 +20,9 @@ namespace aev::http {
 
 namespace {
 
-const std::set<std::string> kAlertFields = {"name",        "metric",          "operator", "threshold", "windowMins",
-                                            "appId",       "environmentId",   "model",    "service",   "release",
-                                            "destination", "destinationType", "destinationConfig", "enabled"};
+const std::set<std::string> kAlertFields = {
+    "name",    "metric",  "operator",    "threshold",       "windowMins",        "appId",  "environmentId", "model",
+    "service", "release", "destination", "destinationType", "destinationConfig", "enabled"};
 
 // A nullable string field: absent → untouched, null → cleared.
 void readNullableString(BodyReader& body, const std::string& field, std::optional<std::optional<std::string>>& out) {
@@ -59,9 +59,12 @@ alerts::AlertInput alertInput(BodyReader& body, bool creating) {
   readNullableString(body, "destination", in.destination);
   readNullableString(body, "destinationType", in.destinationType);
   if (body.object()->has("destinationConfig")) {
-    if (body.object()->isNull("destinationConfig")) in.destinationConfig = Poco::JSON::Object::Ptr();
-    else if (auto config = body.object()->getObject("destinationConfig")) in.destinationConfig = config;
-    else body.fail("destinationConfig", "must be an object (the alert sink's settings for this rule)");
+    if (body.object()->isNull("destinationConfig"))
+      in.destinationConfig = Poco::JSON::Object::Ptr();
+    else if (auto config = body.object()->getObject("destinationConfig"))
+      in.destinationConfig = config;
+    else
+      body.fail("destinationConfig", "must be an object (the alert sink's settings for this rule)");
   }
   in.enabled = body.boolean("enabled", false);
   for (const auto& [field, value] : *body.object())

@@ -23,8 +23,9 @@ namespace aev::http {
 
 namespace {
 
-const std::set<std::string> kFields = {"name",    "kind",        "endpointUrl", "envSlug",  "signals", "config",
-                                       "eventTypeFilter", "headers", "serviceName", "encoding", "active"};
+const std::set<std::string> kFields = {"name",        "kind",     "endpointUrl",     "envSlug",
+                                       "signals",     "config",   "eventTypeFilter", "headers",
+                                       "serviceName", "encoding", "active"};
 
 JsonObject destinationJson(const std::string& baseUrl, const store::ExportDestinationRecord& d, bool withSchemaField) {
   auto obj = withSchemaField ? withSchema(baseUrl, "ExportDestination") : newObject();
@@ -55,7 +56,8 @@ JsonObject destinationJson(const std::string& baseUrl, const store::ExportDestin
 JsonObject healthJson(const store::ExportHealthRecord& h) {
   auto obj = newObject();
   std::string state = "idle";
-  if (h.lastOutcome) state = *h.lastOutcome == "delivered" ? "ok" : *h.lastOutcome == "retrying" ? "retrying" : "failing";
+  if (h.lastOutcome)
+    state = *h.lastOutcome == "delivered" ? "ok" : *h.lastOutcome == "retrying" ? "retrying" : "failing";
   obj->set("state", state);
   setTimestamp(obj, "lastSuccessAt", h.lastSuccessAt);
   setTimestamp(obj, "lastFailureAt", h.lastFailureAt);
@@ -113,8 +115,10 @@ exports::DestinationInput destinationInput(BodyReader& body, bool creating) {
   in.encoding = body.nonNullString("encoding", false);
   in.active = body.boolean("active", false);
   if (object->has("config")) {
-    if (auto config = object->getObject("config")) in.config = config;
-    else body.fail("config", "must be an object (the exporter's own settings, see GET /export-destinations/kinds)");
+    if (auto config = object->getObject("config"))
+      in.config = config;
+    else
+      body.fail("config", "must be an object (the exporter's own settings, see GET /export-destinations/kinds)");
   }
   for (const auto& [field, value] : *object)
     if (!kFields.count(field))
@@ -250,7 +254,8 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
         auto to = body.string("to", false);
         for (const auto& [field, value] : *body.object())
           if (field != "deliveryId" && field != "from" && field != "to")
-            body.fail(field, "is not a field of a redelivery (deliveryId, or from and to)", stringify(value).substr(0, 200));
+            body.fail(field, "is not a field of a redelivery (deliveryId, or from and to)",
+                      stringify(value).substr(0, 200));
         std::optional<std::int64_t> fromAt, toAt;
         if (from && !(fromAt = clock::parseRfc3339(*from))) body.fail("from", "must be an RFC 3339 timestamp", *from);
         if (to && !(toAt = clock::parseRfc3339(*to))) body.fail("to", "must be an RFC 3339 timestamp", *to);

@@ -59,13 +59,18 @@ moderation::RuleInput ruleInput(BodyReader& body, bool creating) {
   }
   in.enabled = body.boolean("enabled", false);
   if (object->has("detectorConfig")) {
-    if (object->isNull("detectorConfig")) in.detectorConfig = Poco::JSON::Object::Ptr();
-    else if (auto config = object->getObject("detectorConfig")) in.detectorConfig = config;
-    else body.fail("detectorConfig", "must be an object (the plugin detector's settings for this rule)");
+    if (object->isNull("detectorConfig"))
+      in.detectorConfig = Poco::JSON::Object::Ptr();
+    else if (auto config = object->getObject("detectorConfig"))
+      in.detectorConfig = config;
+    else
+      body.fail("detectorConfig", "must be an object (the plugin detector's settings for this rule)");
   }
   if (object->has("minScore")) {
-    if (object->isNull("minScore")) in.minScore = std::optional<double>();
-    else if (auto score = body.number("minScore", false)) in.minScore = score;
+    if (object->isNull("minScore"))
+      in.minScore = std::optional<double>();
+    else if (auto score = body.number("minScore", false))
+      in.minScore = score;
   }
   // A misspelt field ("patern") is a 422, not a silent no-op.
   for (const auto& [field, value] : *object)

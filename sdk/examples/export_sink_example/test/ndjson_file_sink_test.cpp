@@ -1,8 +1,8 @@
 // Unit test of the example export sink on the SDK's fake host: no daemon needed.
-#include <agentevents/testing/fake_host.hpp>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <agentevents/testing/fake_host.hpp>
 
 #include <cstdio>
 #include <fstream>
