@@ -1,5 +1,6 @@
 #include "plugins/instance_config.h"
 
+#include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 
 #include <sstream>
@@ -28,10 +29,20 @@ bool isSealed(const Poco::Dynamic::Var& v) {
   return obj && obj->size() == 1 && obj->has(kSealed) && obj->get(kSealed).isString();
 }
 
-std::string stringify(const Poco::Dynamic::Var& v) {
+// A value as the text that is sealed: a one-element JSON array, which every JSON parser
+// reads back (a bare string or number at the top level is not accepted by all).
+std::string sealedText(const Poco::Dynamic::Var& v) {
+  Poco::JSON::Array wrapper;
+  wrapper.add(v);
   std::ostringstream out;
-  Poco::JSON::Stringifier::stringify(v, out);
+  wrapper.stringify(out);
   return out.str();
+}
+
+Poco::Dynamic::Var unsealedValue(const std::string& text) {
+  auto wrapper = Poco::JSON::Parser().parse(text).extract<Poco::JSON::Array::Ptr>();
+  if (!wrapper || wrapper->size() != 1) throw std::runtime_error("a sealed configuration value is malformed");
+  return wrapper->get(0);
 }
 
 }  // namespace
@@ -69,7 +80,7 @@ std::string sealConfig(const Poco::JSON::Object& config, const std::set<std::str
       continue;
     }
     Poco::JSON::Object::Ptr sealed = new Poco::JSON::Object;
-    sealed->set(kSealed, box.seal(stringify(value)));
+    sealed->set(kSealed, box.seal(sealedText(value)));
     out.set(key, sealed);
   }
   return toJson(out);
@@ -83,8 +94,7 @@ Poco::JSON::Object::Ptr openConfig(const std::string& stored, const webhooks::Se
       out->set(key, value);
       continue;
     }
-    auto text = box.open(value.extract<Poco::JSON::Object::Ptr>()->getValue<std::string>(kSealed));
-    out->set(key, Poco::JSON::Parser().parse(text));
+    out->set(key, unsealedValue(box.open(value.extract<Poco::JSON::Object::Ptr>()->getValue<std::string>(kSealed))));
   }
   return out;
 }
@@ -99,7 +109,8 @@ Poco::JSON::Object::Ptr publicConfig(const std::string& stored) {
 
 std::vector<std::string> sealedKeys(const std::string& stored) {
   std::vector<std::string> out;
-  for (const auto& [key, value] : *parseConfig(stored))
+  const auto obj = parseConfig(stored);  // kept alive for the loop
+  for (const auto& [key, value] : *obj)
     if (isSealed(value)) out.push_back(key);
   return out;  // Poco::JSON::Object keeps its keys sorted
 }
