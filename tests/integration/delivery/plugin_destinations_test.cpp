@@ -187,5 +187,46 @@ TEST_F(PluginDestinationsApi, AGivenUpBatchShowsInHealthAndTheLogAndRedeliveryCo
       other.http.post("/export-destinations/" + id + "/redeliver", obj({{"from", "2020-01-01T00:00:00Z"}})), 404));
 }
 
+TEST_F(PluginDestinationsApi, AlertSinksAreDestinationKindsAndSecretConfigIsNeverReturned) {
+  auto t = newTenant("alertkinds");
+  auto kinds = t.http.get("/v2/alerts/destination-kinds");
+  ASSERT_STATUS(kinds, 200);
+  std::map<std::string, Poco::JSON::Object::Ptr> byName;
+  for (const auto& k : objects(kinds.object()->getArray("data"))) byName[strField(k, "name")] = k;
+  ASSERT_EQ(byName.count("webhook"), 1u) << kinds.body;
+  EXPECT_EQ(toJson(byName["webhook"]->get("secretKeys")), R"(["secret"])");
+  EXPECT_EQ(strField(byName["webhook"], "plugin"), "alert_webhook");
+
+  const std::string secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  auto rule = obj({{"name", "busy"},
+                   {"metric", "event_count"},
+                   {"operator", "gt"},
+                   {"threshold", 1000},
+                   {"destination", "http://127.0.0.1:9/alerts"},
+                   {"destinationType", "webhook"},
+                   {"destinationConfig", obj({{"secret", secret}})}});
+  auto r = t.http.post("/v2/alerts", rule);
+  ASSERT_STATUS(r, 201);
+  EXPECT_EQ(r.body.find(secret), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), std::string::npos) << r.body;
+  EXPECT_EQ(toJson(r.object()->get("secretConfigKeys")), R"(["secret"])");
+  EXPECT_EQ(toJson(r.object()->get("destinationConfig")), "{}");
+  const auto id = strField(r.object(), "alertRuleId");
+  auto got = t.http.get("/v2/alerts/" + id);
+  ASSERT_STATUS(got, 200);
+  EXPECT_EQ(got.body.find("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), std::string::npos) << got.body;
+  EXPECT_EQ(toJson(got.object()->get("secretConfigKeys")), R"(["secret"])");
+  auto list = t.http.get("/v2/alerts");
+  EXPECT_EQ(list.body.find("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), std::string::npos) << list.body;
+
+  // The sink checks its own config: a malformed secret is a 422 with its message.
+  rule->set("destinationConfig", obj({{"secret", "not-a-secret"}}));
+  auto bad = t.http.post("/v2/alerts", rule);
+  ASSERT_TRUE(IsProblem(bad, 422));
+  EXPECT_EQ(errorLocations(bad), (std::vector<std::string>{"body.destinationConfig"}));
+  EXPECT_NE(bad.body.find("secret must be"), std::string::npos) << bad.body;
+  EXPECT_EQ(objects(t.http.get("/v2/alerts").object()->getArray("data")).size(), 1u);
+}
+
 }  // namespace
 }  // namespace aev::testing
