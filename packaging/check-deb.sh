@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds the Debian package from an already-built tree, installs it and checks that the
 # installed pieces work together: the package holds what it should (and no tests), the
-# installed SDK builds the example plugin out of tree, the installed daemon loads it
-# beside the standard plugins and serves, the systemd unit verifies. The package is
-# purged at the end, also on failure, so the machine is left as it was found.
+# installed SDK builds the example plugins (a detector, an NDJSON export sink) out of tree,
+# the installed daemon loads them beside the standard plugins and serves, the export sink
+# is selected as a destination through the API with its own config and receives published
+# events, a batch it cannot write is retried, given up (health, log) and redelivered, the
+# example detector runs in a rule with detectorConfig and minScore, the systemd unit
+# verifies. The package is purged at the end, also on failure, so the machine is left as
+# it was found.
 #
 #   usage: packaging/check-deb.sh BUILD_DIR     (as root: it runs dpkg)
 set -euo pipefail
@@ -174,6 +178,26 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
+step "build sdk/examples/export_sink_example against the installed SDK only"
+sink_src="$examples/export_sink_example"
+[ -f "$sink_src/CMakeLists.txt" ] || sink_src="$here/../sdk/examples/export_sink_example"
+cp -r "$sink_src" "$work/sink"
+env -u CMAKE_PREFIX_PATH -u AgentEventsSDK_DIR -u AgentEventsSDK_ROOT \
+  cmake -S "$work/sink" -B "$work/sink-build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_PREFIX_PATH=/usr -DCMAKE_FIND_USE_CMAKE_SYSTEM_PATH=OFF \
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF \
+    >"$work/sink-configure.log" 2>&1 || { cat "$work/sink-configure.log"; fail "configuring the export sink example"; }
+cmake --build "$work/sink-build" -j"$(nproc)" >"$work/sink-build.log" 2>&1 \
+  || { cat "$work/sink-build.log"; fail "building the export sink example"; }
+sink_so="$work/sink-build/export_sink_example.so"
+[ -f "$sink_so" ] || fail "the export sink build produced no export_sink_example.so"
+if [ -x "$work/sink-build/export_sink_example_test" ]; then
+  "$work/sink-build/export_sink_example_test" --gtest_brief=1 || fail "the export sink's unit test failed"
+else
+  skip "export sink unit test not built (GTest not installed)"
+fi
+
+# ---------------------------------------------------------------------------------------
 step "installed daemon loads the example plugin beside the standard ones"
 # Same rules as $plugin_dir: owned by root, not writable by group or others.
 install -d -m 0755 "$work/plugins"
@@ -181,6 +205,20 @@ install -m 0644 "$plugin_dir"/*.so "$example_so" "$work/plugins/"
 (cd "$work" && "$daemon" --check-plugins --plugins-dir "$work/plugins") | tee "$work/check.txt" \
   || fail "--check-plugins refused a plugin"
 grep -qE "^ok +detector_example 1\.0\.0 " "$work/check.txt" || fail "detector_example not loaded"
+# The export sink stays in a directory of its own: plugins.dir takes a list.
+install -d -m 0755 "$work/sink-plugins"
+install -m 0644 "$sink_so" "$work/sink-plugins/"
+plugin_dirs="$work/plugins,$work/sink-plugins"
+(cd "$work" && "$daemon" --check-plugins --plugins-dir "$plugin_dirs") | tee "$work/check-list.txt" \
+  || fail "--check-plugins refused a plugin of $plugin_dirs"
+grep -qE "^ok +export_sink_example 1\.0\.0 .*$work/sink-plugins/export_sink_example\.so$" "$work/check-list.txt" \
+  || fail "export_sink_example not loaded from the second plugins.dir directory"
+# A key for a plugin that does not exist stops the daemon as an unknown core key does.
+rc=0
+(cd "$work" && "$daemon" --config "$config" --plugins-dir "$plugin_dirs" --port 0 --data-dir "$work/nodata" \
+  --set plugins.no_such_plugin.key=1) >"$work/unknown-plugin.txt" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || { cat "$work/unknown-plugin.txt"; fail "a key for a missing plugin exited $rc, not 78"; }
+grep -q "no plugin named no_such_plugin" "$work/unknown-plugin.txt" || fail "the exit 78 does not name the key"
 
 # The unit sets MemoryDenyWriteExecute=yes. The kernel's PR_SET_MDWE (Linux 6.3+; kept
 # across execve) refuses the same thing, so loading every plugin under it shows that
@@ -202,8 +240,10 @@ fi
 step "start the installed daemon (loopback, temporary data dir, example plugin)"
 install -d -m 0700 "$work/data"
 # Port 0: the kernel picks a free port; the start-up line names it.
+# A short retry schedule, so a batch the sink cannot write is given up within seconds.
 (cd "$work" && exec "$daemon" --config "$config" --host 127.0.0.1 --port 0 --data-dir "$work/data" \
-  --plugins-dir "$work/plugins") >"$work/daemon.log" 2>&1 &
+  --plugins-dir "$plugin_dirs" --set delivery.retry_schedule=200ms,200ms --set delivery.poll_interval_ms=100) \
+  >"$work/daemon.log" 2>&1 &
 daemon_pid=$!
 port=""
 for _ in $(seq 1 150); do
@@ -232,6 +272,73 @@ for name in detector_example acme.customer_number $standard_plugins; do
   grep -qF "\"$name\"" "$work/admin-plugins.json" || fail "GET /admin/plugins does not list $name"
 done
 echo "GET /admin/plugins lists detector_example (acme.customer_number) and: $standard_plugins"
+
+# ---------------------------------------------------------------------------------------
+step "the example export sink is a destination kind with its own config, and receives events"
+auth="authorization: Bearer $token"
+first_id() { grep -oE "\"$1\":\"?[0-9]+" | head -n1 | grep -oE '[0-9]+$'; }
+lines() { [ -f "$1" ] && wc -l <"$1" || echo 0; }
+wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...: polls every 0.2 s
+  local limit=$(($1 * 5)) what=$2; shift 2
+  for _ in $(seq 1 "$limit"); do "$@" && return 0; sleep 0.2; done
+  tail -n 40 "$work/daemon.log"; fail "timed out waiting for $what"
+}
+curl -sf "$base/export-destinations/kinds" -H "$auth" >"$work/kinds.json" || fail "GET /export-destinations/kinds failed"
+grep -qF '"name":"ndjson_file"' "$work/kinds.json" || { cat "$work/kinds.json"; fail "ndjson_file is not a destination kind"; }
+app=$(curl -sf -X POST "$base/apps" -H "$auth" -H "$json" -d '{"name":"package check"}' | first_id id)
+channel=$(curl -sf -X POST "$base/apps/$app/channels" -H "$auth" -H "$json" -d '{"name":"check"}' | first_id id)
+key=$(curl -sf -X POST "$base/api-keys" -H "$auth" -H "$json" -d '{"name":"check","scopes":["publish","read"]}' \
+  | sed -nE 's/.*"key":"([^"]+)".*/\1/p')
+[ -n "$app" ] && [ -n "$channel" ] && [ -n "$key" ] || fail "creating an app, a channel and an API key failed"
+install -d -m 0755 "$work/export"
+out="$work/export/events.ndjson"
+curl -sf -X POST "$base/export-destinations" -H "$auth" -H "$json" \
+  -d "{\"name\":\"file\",\"kind\":\"ndjson_file\",\"envSlug\":\"*\",\"signals\":[\"logs\"],\"config\":{\"path\":\"$out\"}}" \
+  >"$work/destination.json" || fail "creating an ndjson_file destination with its config failed"
+dest=$(first_id destinationId <"$work/destination.json")
+grep -qF "\"config\":{\"path\":\"$out\"}" "$work/destination.json" || fail "the destination does not show its config"
+publish() {
+  curl -sf -X POST "$base/event" -H "x-api-key: $key" -H "$json" \
+    -d "{\"channel_id\":$channel,\"identifier\":\"$1\",\"eventType\":\"agent.message\",\"payload\":{\"role\":\"user\",\"content\":\"$2\"}}" \
+    | first_id id
+}
+e1=$(publish one "first"); e2=$(publish two "second")
+wait_for 20 "two events in $out" test "$(lines "$out")" -ge 2
+grep -q "\"id\":\"\?$e1\"\?," "$out" && grep -q "\"id\":\"\?$e2\"\?," "$out" || { cat "$out"; fail "$out lacks events $e1 and $e2"; }
+echo "events $e1 and $e2 appended to $out"
+
+step "a batch the sink cannot write is retried, given up (health, log, metrics) and redelivered"
+mv "$work/export" "$work/export.away"   # every open() of the file fails now
+e3=$(publish three "third")
+given_up() { curl -sf "$base/export-destinations/$dest" -H "$auth" | grep -qE '"givenUpBatches":[1-9]'; }
+wait_for 30 "the batch of event $e3 to be given up" given_up
+curl -sf "$base/export-destinations/$dest" -H "$auth" | grep -qF '"state":"failing"' || fail "health does not say failing"
+grep -E " error \[.*export destination $dest of organization .* given up after 3 attempt\(s\), retries exhausted: .*cannot open $out" \
+  "$work/daemon.log" || { tail -n 20 "$work/daemon.log"; fail "no error line names the given-up batch"; }
+curl -sf "$base/metrics" | grep -E '^agent_events_export_batches_given_up_total [1-9]' || fail "/metrics does not count it"
+mv "$work/export.away" "$work/export"
+curl -sf -X POST "$base/export-destinations/$dest/redeliver" -H "$auth" -H "$json" -d '{"from":"2020-01-01T00:00:00Z"}' \
+  | grep -qF '"queued":1' || fail "redeliver did not queue the given-up batch"
+wait_for 20 "event $e3 redelivered to $out" grep -q "\"id\":\"\?$e3\"\?," "$out"
+echo "event $e3 given up, then redelivered"
+
+step "the example detector in a rule with detectorConfig and minScore"
+rule=$(curl -s -X POST "$base/moderation/rules" -H "$auth" -H "$json" \
+  -d '{"name":"customer numbers","action":"flag","detector":"acme.customer_number","detectorConfig":{"digits":8},"minScore":0.8}')
+grep -qF '"detectorConfig":{"digits":8}' <<<"$rule" || { echo "$rule"; fail "creating the rule with detectorConfig failed"; }
+bad=$(curl -s -X POST "$base/moderation/rules" -H "$auth" -H "$json" \
+  -d '{"name":"bad","action":"flag","detector":"acme.customer_number","detectorConfig":{"digits":99}}')
+grep -qF 'digits must be 4..16' <<<"$bad" || { echo "$bad"; fail "the detector's refusal is not the 422's message"; }
+verdict=$(curl -sf -X POST "$base/moderation/evaluate" -H "x-api-key: $key" -H "$json" \
+  -d "{\"channel_id\":$channel,\"identifier\":\"m\",\"eventType\":\"agent.message\",\"payload\":{\"role\":\"user\",\"content\":\"order ACME-12345678\"}}")
+grep -qF '"matches":[{"detector":"acme.customer_number","label":"customer_number","score":0.9}]' <<<"$verdict" \
+  || { echo "$verdict"; fail "evaluate does not show the match's detector, label and score"; }
+strict=$(curl -s -X PATCH "$base/moderation/rules/$(first_id ruleId <<<"$rule")" -H "$auth" -H "$json" -d '{"minScore":0.95}')
+grep -qF '"minScore":0.95' <<<"$strict" || { echo "$strict"; fail "PATCH minScore failed"; }
+verdict=$(curl -sf -X POST "$base/moderation/evaluate" -H "x-api-key: $key" -H "$json" \
+  -d "{\"channel_id\":$channel,\"identifier\":\"m\",\"eventType\":\"agent.message\",\"payload\":{\"role\":\"user\",\"content\":\"order ACME-12345678\"}}")
+grep -qF '"matches":[]' <<<"$verdict" || { echo "$verdict"; fail "minScore 0.95 still counts a 0.9 match"; }
+echo "rule with detectorConfig {\"digits\":8}: a 0.9 match counts at minScore 0.8, not at 0.95"
 kill -TERM "$daemon_pid"
 rc=0; wait "$daemon_pid" || rc=$?
 daemon_pid=""

@@ -48,14 +48,14 @@ TEST(AbiHandshake, FutureMajorIsRefusedWithBothVersions) {
   Host host;
   auto r = refusedOnly(host, fixturePath("future_major"));
   EXPECT_EQ(r.kind, RefusalKind::Incompatible);
-  EXPECT_NE(r.reason.find("built for SDK ABI 2.0, agent-eventsd provides ABI 1.0"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("built for SDK ABI 2.0, agent-eventsd provides ABI 1.1"), std::string::npos) << r.reason;
 }
 
 TEST(AbiHandshake, FutureMinorIsRefused) {
   Host host;
   auto r = refusedOnly(host, fixturePath("future_minor"));
   EXPECT_EQ(r.kind, RefusalKind::Incompatible);
-  EXPECT_NE(r.reason.find("built for SDK ABI 1.1, newer than the ABI 1.0"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("built for SDK ABI 1.2, newer than the ABI 1.1"), std::string::npos) << r.reason;
 }
 
 TEST(AbiHandshake, ManifestSmallerThanTheAbiIsRefused) {
@@ -192,7 +192,7 @@ TEST(AbiHandshake, DirectoryLoadKeepsGoingPastRefusals) {
   EXPECT_FALSE(report.clean());
   EXPECT_FALSE(report.hasConfigErrors());
   auto details = report.details();  // what --check-plugins prints
-  EXPECT_NE(details.find("ok       fixture_c_basic 1.2.3 (ABI 1.0) "), std::string::npos) << details;
+  EXPECT_NE(details.find("ok       fixture_c_basic 1.2.3 (ABI 1.1) "), std::string::npos) << details;
   EXPECT_NE(details.find("fixture_bad_magic.so [incompatible]: wrong magic"), std::string::npos) << details;
   EXPECT_NE(details.find("6 plugins loaded, 9 refused"), std::string::npos) << details;
 }

@@ -54,8 +54,10 @@ void AlertEvaluator::notify(store::Connection& c, const store::AlertRuleRecord& 
   event.id = rules_.insertEvent(c, event);
   // The notification rides the delivery engine's outbox, written with the history row.
   if (rule.destination && rule.destinationType)
-    notifications::enqueue(c, rule.orgId, notifications::kAlertTarget, rule.id,
-                           {*rule.destinationType, *rule.destination, event.notification, event.id}, event.createdAt);
+    notifications::enqueue(
+        c, rule.orgId, notifications::kAlertTarget, rule.id,
+        {*rule.destinationType, *rule.destination, event.notification, event.id, rule.destinationConfig.value_or("{}")},
+        event.createdAt);
 }
 
 EvaluationResult AlertEvaluator::evaluate(std::int64_t now) {

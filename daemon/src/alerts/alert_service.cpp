@@ -11,6 +11,7 @@
 #include "identity/environment_rules.h"
 #include "notifications/sink_message.h"
 #include "plugins/components.h"
+#include "plugins/instance_config.h"
 #include "plugins/registry.h"
 
 namespace aev::alerts {
@@ -26,7 +27,7 @@ void assign(std::optional<T>& field, const std::optional<std::optional<T>>& inpu
   if (input) field = *input;
 }
 
-void apply(store::AlertRuleRecord& r, const AlertInput& in) {
+void applyFields(store::AlertRuleRecord& r, const AlertInput& in) {
   if (in.name) r.name = identity::trimWhitespace(*in.name);
   if (in.metric) r.metric = *in.metric;
   if (in.op) r.op = *in.op;
@@ -63,13 +64,35 @@ Poco::JSON::Object::Ptr snapshot(const store::AlertRuleRecord& r) {
                           {"release", opt(r.release)},
                           {"destination", opt(r.destination)},
                           {"destinationType", opt(r.destinationType)},
+                          {"destinationConfig", plugins::publicConfig(r.destinationConfig.value_or("{}"))},
                           {"enabled", r.enabled}});
 }
 
 }  // namespace
 
-std::string AlertService::sinkConfig(const std::string& destination) const {
-  return notifications::sinkConfig(destination, allowPrivateAddresses_);
+void AlertService::apply(store::AlertRuleRecord& r, const AlertInput& in) const {
+  applyFields(r, in);
+  if (!in.destinationConfig) return;
+  if (!*in.destinationConfig || (*in.destinationConfig)->size() == 0) {
+    r.destinationConfig.reset();
+    return;
+  }
+  auto sink = registry_ && r.destinationType ? registry_->alertSink(*r.destinationType) : nullptr;
+  const auto secretKeys = sink ? plugins::secretKeysOf(sink->info().configSchema) : std::set<std::string>{};
+  r.destinationConfig = secrets_ ? plugins::sealConfig(**in.destinationConfig, secretKeys, *secrets_)
+                                 : plugins::toJson(**in.destinationConfig);
+}
+
+std::string AlertService::sinkConfig(const std::string& destination, const std::string& storedConfig) const {
+  const auto opened = secrets_ ? plugins::toJson(*plugins::openConfig(storedConfig, *secrets_)) : storedConfig;
+  return notifications::sinkConfig(destination, allowPrivateAddresses_, opened);
+}
+
+std::vector<plugins::ComponentInfo> AlertService::destinationKinds() const {
+  std::vector<plugins::ComponentInfo> out;
+  if (registry_)
+    for (const auto& s : registry_->alertSinks()) out.push_back(s->info());
+  return out;
 }
 
 std::vector<FieldError> AlertService::problems(store::Connection& c, const store::AlertRuleRecord& r) {
@@ -94,6 +117,8 @@ std::vector<FieldError> AlertService::problems(store::Connection& c, const store
       out.push_back({std::string("body.") + field, "must be 1 to 200 characters (or null for any)",
                      value->value().substr(0, 200)});
 
+  if (r.destinationConfig && !r.destinationType)
+    out.push_back({"body.destinationConfig", "is the configuration of a destination: set destinationType too", ""});
   if (r.destinationType.has_value() != r.destination.has_value()) {
     out.push_back({r.destination ? "body.destinationType" : "body.destination",
                    "destination and destinationType go together", ""});
@@ -110,9 +135,10 @@ std::vector<FieldError> AlertService::problems(store::Connection& c, const store
       // The sink checks its own configuration (URL form, scheme): its refusal is a 422
       // now rather than a failed delivery later.
       try {
-        sink->open(sinkConfig(*r.destination));
+        sink->open(sinkConfig(*r.destination, r.destinationConfig.value_or("{}")));
       } catch (const plugins::PluginError& e) {
-        out.push_back({"body.destination", e.what(), r.destination->substr(0, 200)});
+        out.push_back({r.destinationConfig ? "body.destinationConfig" : "body.destination", e.what(),
+                       r.destinationConfig ? "" : r.destination->substr(0, 200)});
       }
     }
   }

@@ -6,8 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <Poco/JSON/Object.h>
+
 #include "audit/actor.h"
 #include "common/errors.h"
+#include "plugins/components.h"
 #include "store/alert_repository.h"
 #include "store/app_repository.h"
 #include "store/database.h"
@@ -18,6 +21,9 @@ class AuditLog;
 }
 namespace aev::plugins {
 class Registry;
+}
+namespace aev::webhooks {
+class SecretBox;
 }
 
 namespace aev::alerts {
@@ -37,6 +43,8 @@ struct AlertInput {
   std::optional<std::optional<std::string>> release;
   std::optional<std::optional<std::string>> destination;
   std::optional<std::optional<std::string>> destinationType;
+  // The sink's own settings for this rule; replaces the whole object, null clears it.
+  std::optional<Poco::JSON::Object::Ptr> destinationConfig;
   std::optional<bool> enabled;
 };
 
@@ -44,9 +52,10 @@ class AlertService {
  public:
   static constexpr std::int64_t kMaxRulesPerOrg = 200;
 
+  // secrets seals and opens the secret keys of destinationConfig (null: stored as is).
   AlertService(store::Database& db, audit::AuditLog& audit, const plugins::Registry* registry,
-               bool allowPrivateAddresses)
-      : db_(db), audit_(audit), registry_(registry), allowPrivateAddresses_(allowPrivateAddresses) {}
+               bool allowPrivateAddresses, const webhooks::SecretBox* secrets = nullptr)
+      : db_(db), audit_(audit), registry_(registry), allowPrivateAddresses_(allowPrivateAddresses), secrets_(secrets) {}
 
   store::AlertRuleRecord create(std::int64_t orgId, const AlertInput& input, const audit::Actor& actor);
   std::vector<store::AlertRuleRecord> list(std::int64_t orgId);
@@ -58,15 +67,19 @@ class AlertService {
   std::vector<store::AlertEventRecord> history(std::int64_t orgId, std::int64_t id, std::int64_t limit);
 
   // The alert sink configuration of a rule's destination (also what delivery opens).
-  std::string sinkConfig(const std::string& destination) const;
+  std::string sinkConfig(const std::string& destination, const std::string& storedConfig = "{}") const;
+  // The kinds a rule's destinationType may name: every loaded alert sink.
+  std::vector<plugins::ComponentInfo> destinationKinds() const;
 
  private:
   std::vector<FieldError> problems(store::Connection& c, const store::AlertRuleRecord& rule);
+  void apply(store::AlertRuleRecord& r, const AlertInput& in) const;
 
   store::Database& db_;
   audit::AuditLog& audit_;
   const plugins::Registry* registry_;
   bool allowPrivateAddresses_;
+  const webhooks::SecretBox* secrets_;
   store::AlertRepository rules_;
   store::AppRepository apps_;
   store::EnvironmentRepository environments_;

@@ -98,8 +98,9 @@ void Application::defineOptions(Poco::Util::OptionSet& options) {
       Option("database-url", "", "postgresql://... for PostgreSQL; empty for SQLite in the data dir (database.url)")
           .argument("URL")
           .callback(cb));
-  options.addOption(
-      Option("plugins-dir", "", "directory of plugin .so files (plugins.dir)").argument("DIR").callback(cb));
+  options.addOption(Option("plugins-dir", "", "directories of plugin .so files, comma-separated (plugins.dir)")
+                        .argument("DIRS")
+                        .callback(cb));
   options.addOption(
       Option("check-plugins", "", "load and validate the plugins, print what loaded or was refused, and exit")
           .callback(cb));
@@ -206,9 +207,17 @@ int Application::main(const std::vector<std::string>& args) {
     return EXIT_OK;
   }
   if (!configReferenceRequested_.empty()) {
-    if (configReferenceRequested_ == "print-config-reference")
+    if (configReferenceRequested_ == "print-config-reference") {
       writeConfigReferenceMarkdown(std::cout);
-    else
+      // Then the settings the plugins of plugins.dir declare (none for the standard ones).
+      try {
+        spdlog::set_level(spdlog::level::off);  // loading logs; this output is Markdown only
+        loadConfiguration();
+        std::cout << pluginSettingsReference(config());
+      } catch (const std::exception& e) {
+        std::cerr << "agent-eventsd: plugin settings not listed: " << describeException(e) << std::endl;
+      }
+    } else
       writeConfigPropertiesFile(std::cout);
     return EXIT_OK;
   }
@@ -257,10 +266,11 @@ int Application::main(const std::vector<std::string>& args) {
       return EXIT_USAGE;
     }
     if (checkPlugins_) {
-      // Like `nginx -t`: load and validate, report, exit non-zero on any refusal.
+      // Like `nginx -t`: load and validate, report, exit 1 on any refusal (docs/plugins.md);
+      // a plugin disabled on purpose is not a refusal.
       auto report = checkPlugins(config());
       std::cout << report.details() << std::endl;
-      return report.clean() ? EXIT_OK : EXIT_SOFTWARE;
+      return report.clean() ? EXIT_OK : 1;
     }
     const auto started = std::chrono::steady_clock::now();
     blockTerminationSignals();  // before the runtime starts any thread

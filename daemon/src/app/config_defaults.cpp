@@ -221,10 +221,12 @@ const std::vector<ConfigKey>& configKeys() {
        "MCP requests one API key may make per minute; beyond it 429 with Retry-After."},
       {"mcp.max_body_bytes", "65536", "Largest POST /mcp body accepted; larger bodies get 413."},
       {"plugins.dir", "",
-       "Directory of plugin shared objects (*.so), loaded at start-up. Empty: "
-       "../lib/agent-events/plugins next to the executable (/usr/lib/agent-events/plugins "
-       "when installed). A plugin reads its own keys plugins.<plugin name>.*; "
-       "plugins.<name>.enabled = false keeps it from loading (docs/plugins.md)."},
+       "Directories of plugin shared objects (*.so), loaded at start-up in the order given "
+       "(a comma-separated list, e.g. the standard directory and one under development). "
+       "Empty: ../lib/agent-events/plugins next to the executable "
+       "(/usr/lib/agent-events/plugins when installed). A plugin reads its own keys "
+       "plugins.<plugin name>.*; plugins.<name>.enabled = false keeps it from loading "
+       "(docs/plugins.md)."},
   };
   return keys;
 }

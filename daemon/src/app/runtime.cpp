@@ -234,16 +234,36 @@ std::unique_ptr<plugins::Host> makePluginHost(const Poco::Util::AbstractConfigur
   plugins::HostOptions options;
   options.config = plugins::collectPluginSettings(cfg);
   auto host = std::make_unique<plugins::Host>(std::move(options));
-  auto dir = cfg.getString("plugins.dir", "");
-  if (dir.empty()) dir = plugins::defaultPluginDirectory(cfg.getString("application.path", ""));
-  report = host->loadDirectory(dir);
+  const auto dirs = cfg.getString("plugins.dir", "");
+  Poco::StringTokenizer list(dirs, ",", Poco::StringTokenizer::TOK_TRIM | Poco::StringTokenizer::TOK_IGNORE_EMPTY);
+  if (list.count() == 0) {
+    report = host->loadDirectory(plugins::defaultPluginDirectory(cfg.getString("application.path", "")));
+    return host;
+  }
+  for (const auto& dir : list) report.merge(host->loadDirectory(dir));
   return host;
+}
+
+// A plugins.<name>.* key of no plugin is an unknown key like any other: an error, or a
+// warning when config.unknown_keys = warn.
+void checkPluginKeys(const Poco::Util::AbstractConfiguration& cfg, plugins::LoadReport& report) {
+  plugins::checkPluginNamespaces(plugins::collectPluginSettings(cfg), report);
+  if (cfg.getString("config.unknown_keys", "error") != "warn") return;
+  for (const auto& line : report.unknownPluginKeys) spdlog::warn("{} (ignored: config.unknown_keys = warn)", line);
+  report.unknownPluginKeys.clear();
 }
 
 plugins::LoadReport checkPlugins(const Poco::Util::AbstractConfiguration& cfg) {
   plugins::LoadReport report;
   makePluginHost(cfg, report);
+  checkPluginKeys(cfg, report);
   return report;
+}
+
+std::string pluginSettingsReference(const Poco::Util::AbstractConfiguration& cfg) {
+  plugins::LoadReport report;
+  auto host = makePluginHost(cfg, report);
+  return plugins::pluginSettingsMarkdown(host->registry());
 }
 
 // Declaration order is construction order; destruction runs in reverse, so the HTTP
@@ -254,6 +274,7 @@ struct Components {
         dataDir(cfg.getString("data.dir")),
         secrets(cluster::resolveSharedSecrets(cfg, store::isPostgresUrl(cfg.getString("database.url")))),
         secret(secrets.jwtSecret),
+        webhookSecrets(secrets.webhookSealingKey),
         database(std::make_unique<store::Database>(databaseOptionsFrom(cfg, cfg.getInt("database.pool_size")))),
         auditSigner(audit::CheckpointSigner::loadOrCreate(secrets.auditKeyPath)),
         auditLog(*database, &auditSigner),
@@ -295,12 +316,13 @@ struct Components {
         // One node per SQLite store: this node's own invalidations are complete. On
         // PostgreSQL other nodes change rules too, noticed within two seconds.
         moderationCache(*database, &pluginHost->registry(),
-                        std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
-        moderationRules(*database, auditLog, &pluginHost->registry(), moderationCache),
+                        std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000),
+                        &webhookSecrets),
+        moderationRules(*database, auditLog, &pluginHost->registry(), moderationCache, &webhookSecrets),
         violations(*database),
         moderator(moderationCache, violations, telemetry),
-        alertRules(*database, auditLog, &pluginHost->registry(),
-                   cfg.getBool("outbound.allow_private_addresses", false)),
+        alertRules(*database, auditLog, &pluginHost->registry(), cfg.getBool("outbound.allow_private_addresses", false),
+                   &webhookSecrets),
         alertEvaluator(*database, publicUrlFrom(cfg)),
         alertTask("alert evaluation", std::chrono::seconds(cfg.getInt64("alerts.evaluate_interval_seconds")),
                   [this] { alertEvaluator.evaluate(clock::nowMicros()); }),
@@ -313,19 +335,21 @@ struct Components {
         // changes noticed within two seconds on PostgreSQL.
         webhookOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         delivery(*database, deliveryFrom(cfg)),
-        webhookSecrets(secrets.webhookSealingKey),
         webhookSender(*database, outbound, webhookOutbox, webhookSecrets,
                       std::chrono::seconds(cfg.getInt64("webhooks.auto_disable_after_seconds"))),
         webhooks(*database, auditLog, outbound, webhookOutbox, delivery, webhookSecrets,
                  cfg.getString("webhooks.internal_key")),
-        exporterPool(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout),
+        exporterPool(&pluginHost->registry(), webhookSecrets, outbound.policy().allowPrivateAddresses,
+                     outbound.policy().timeout),
         exportOutbox(std::chrono::milliseconds(database->dialect() == store::Dialect::SQLite ? 0 : 2000)),
         exportSender(*database, exporterPool, std::max<std::int64_t>(1, cfg.getInt64("exports.max_batch"))),
         exportDestinations(*database, auditLog, outbound, exporterPool, exportOutbox),
-        sinkSender(&pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout,
-                   [this](const store::OutboxMessage& message, const notifications::SinkMessage& m) {
-                     markNotified(message, m);
-                   }),
+        sinkSender(
+            &pluginHost->registry(), outbound.policy().allowPrivateAddresses, outbound.policy().timeout,
+            [this](const store::OutboxMessage& message, const notifications::SinkMessage& m) {
+              markNotified(message, m);
+            },
+            &webhookSecrets),
         router(std::make_shared<http::Router>()) {
     ctx.database = database.get();
     ctx.authenticator = &authenticator;
@@ -476,6 +500,8 @@ struct Components {
   std::string dataDir;
   cluster::SharedSecrets secrets;
   std::string secret;
+  // Seals webhook signing secrets and the secret keys of plugin configurations.
+  webhooks::SecretBox webhookSecrets;
   std::unique_ptr<store::Database> database;
   audit::CheckpointSigner auditSigner;
   audit::AuditLog auditLog;
@@ -517,7 +543,6 @@ struct Components {
   delivery::OutboundHttp outbound;
   webhooks::EventOutbox webhookOutbox;
   delivery::Engine delivery;  // its workers start in Runtime::start, after the migrations
-  webhooks::SecretBox webhookSecrets;
   webhooks::WebhookSender webhookSender;
   webhooks::WebhookService webhooks;
   exports::ExporterPool exporterPool;  // holds exporter plugin instances: after pluginHost
@@ -538,8 +563,9 @@ struct Components {
 Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
   std::filesystem::create_directories(config.getString("data.dir"));
   c_ = std::make_unique<Components>(config);
+  checkPluginKeys(config, c_->pluginReport);
   if (c_->pluginReport.hasConfigErrors())
-    throw std::runtime_error("plugin configuration refused: " + c_->pluginReport.summary());
+    throw std::runtime_error("plugin configuration refused: " + c_->pluginReport.configErrors());
   spdlog::info("plugins: {}", c_->pluginReport.summary());
   const int applied = store::migrate(*c_->database);
   spdlog::info("store {} at schema version {} ({} migrations applied now)", c_->database->describe(),

@@ -16,6 +16,8 @@ namespace aev::app {
 std::unique_ptr<plugins::Host> makePluginHost(const Poco::Util::AbstractConfiguration& config,
                                               plugins::LoadReport& report);
 plugins::LoadReport checkPlugins(const Poco::Util::AbstractConfiguration& config);
+// The settings the plugins of plugins.dir declare, as Markdown ("" when none does).
+std::string pluginSettingsReference(const Poco::Util::AbstractConfiguration& config);
 // database.*: the store's options, with this pool size (the audit command needs two).
 store::DatabaseOptions databaseOptionsFrom(const Poco::Util::AbstractConfiguration& config, int poolSize);
 // The audit checkpoint key: audit.signing_key_file, else data.dir/audit-signing.key.

@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "events/event.h"
 #include "exports/export_sender.h"
+#include "plugins/instance_config.h"
 
 namespace aev::exports {
 
@@ -19,6 +20,9 @@ namespace {
 const std::string kKind = "export";
 const std::vector<std::string> kSignals = {"traces", "logs", "metrics"};
 constexpr std::size_t kMaxHeaders = 32;
+constexpr std::size_t kMaxConfigBytes = 16384;
+
+std::size_t toJsonSize(const Poco::JSON::Object& o) { return plugins::toJson(o).size(); }
 
 std::vector<std::string> distinct(const std::vector<std::string>& values) {
   std::vector<std::string> out;
@@ -46,6 +50,12 @@ store::ExportDestinationRecord DestinationService::merged(store::ExportDestinati
   if (in.serviceName) d.serviceName = *in.serviceName;
   if (in.encoding) d.encoding = *in.encoding;
   if (in.active) d.active = *in.active;
+  if (in.config) {
+    auto component = pool_.component(d.kind);
+    d.config = plugins::sealConfig(
+        **in.config, component ? plugins::secretKeysOf(component->info().configSchema) : std::set<std::string>{},
+        pool_.secrets());
+  }
   return d;
 }
 
@@ -54,9 +64,12 @@ std::vector<FieldError> DestinationService::check(std::int64_t orgId, const stor
   std::vector<FieldError> out;
   if (in.name && (in.name->empty() || in.name->size() > 120))
     out.push_back({"body.name", "must be 1 to 120 characters", in.name->substr(0, 200)});
-  if (in.kind && *in.kind != "otlp" && *in.kind != "http")
-    out.push_back({"body.kind", "must be otlp or http", *in.kind});
-  if (in.endpointUrl) {
+  const auto kindComponent = pool_.component(d.kind);
+  const auto required =
+      kindComponent ? plugins::requiredKeysOf(kindComponent->info().configSchema) : std::set<std::string>{};
+  if (in.endpointUrl && in.endpointUrl->empty() && !required.count("endpointUrl")) {
+    // The kind has no use for a URL: "" leaves it unset.
+  } else if (in.endpointUrl) {
     if (in.endpointUrl->empty() || in.endpointUrl->size() > 2048)
       out.push_back({"body.endpointUrl", "must be 1 to 2048 characters", in.endpointUrl->substr(0, 200)});
     else if (auto refused = outbound_.refuseUrl(*in.endpointUrl); !refused.empty())
@@ -77,8 +90,21 @@ std::vector<FieldError> DestinationService::check(std::int64_t orgId, const stor
         out.push_back({"body.signals", "the " + d.kind + " exporter does not ship " + s, s});
     }
   }
-  if ((in.kind || in.signals) && !pool_.component(d.kind))
-    out.push_back({"body.kind", "no loaded exporter plugin provides " + d.kind, d.kind});
+  if ((in.kind || in.signals) && !kindComponent) {
+    std::string loaded;
+    for (const auto& k : pool_.kinds()) loaded += (loaded.empty() ? "" : ", ") + k;
+    out.push_back({"body.kind", "no loaded exporter plugin provides " + d.kind + " (loaded: " + loaded + ")",
+                   d.kind.substr(0, 200)});
+  }
+  if (in.kind && kindComponent && required.count("endpointUrl") && d.endpointUrl.empty() && !in.endpointUrl)
+    out.push_back({"body.endpointUrl", "is required by the " + d.kind + " exporter", ""});
+  if (in.config) {
+    for (const auto& key : reservedConfigKeys())
+      if ((*in.config)->has(key))
+        out.push_back({"body.config." + key, "is set from the destination itself, not from config", ""});
+    if (toJsonSize(**in.config) > kMaxConfigBytes)
+      out.push_back({"body.config", "must be at most " + std::to_string(kMaxConfigBytes) + " bytes of JSON", ""});
+  }
   if (in.eventTypeFilter && *in.eventTypeFilter)
     for (const auto& t : **in.eventTypeFilter)
       if (!events::isEventType(t))
@@ -105,12 +131,31 @@ std::vector<FieldError> DestinationService::problems(std::int64_t orgId, std::op
     auto conn = db_.acquire();
     if (auto found = destinations_.find(*conn, orgId, *id)) base = *found;
   }
-  auto out = check(orgId, merged(base, in), in);
+  const auto d = merged(base, in);
+  auto out = check(orgId, d, in);
+  const auto component = pool_.component(d.kind);
+  const bool needsUrl = !component || plugins::requiredKeysOf(component->info().configSchema).count("endpointUrl");
   if (!id)
-    for (const auto& [field, present] : std::vector<std::pair<std::string, bool>>{
-             {"name", bool(in.name)}, {"endpointUrl", bool(in.endpointUrl)}, {"envSlug", bool(in.envSlug)},
-             {"signals", bool(in.signals)}})
-      if (!present) out.push_back({"body." + field, "is required", ""});
+    for (const auto& [field, present] :
+         std::vector<std::pair<std::string, bool>>{{"name", bool(in.name)},
+                                                   {"endpointUrl", bool(in.endpointUrl) || !needsUrl},
+                                                   {"envSlug", bool(in.envSlug)},
+                                                   {"signals", bool(in.signals)}})
+      if (!present &&
+          std::none_of(out.begin(), out.end(), [&](const FieldError& e) { return e.location == "body." + field; }))
+        out.push_back({"body." + field, "is required", ""});
+  if (out.empty() && component &&
+      (in.config || in.kind || in.endpointUrl || in.headers || in.serviceName || in.encoding || !id)) {
+    // The exporter checks its own configuration: opening an instance is what delivery does,
+    // so a refusal now is a 422 with the plugin's message rather than failed batches later.
+    try {
+      component->open(pool_.configJson(d));
+    } catch (const plugins::PluginError& e) {
+      out.push_back({"body.config", e.what(), ""});
+    } catch (const std::exception& e) {
+      out.push_back({"body.config", std::string("could not be opened: ") + e.what(), ""});
+    }
+  }
   return out;
 }
 
@@ -136,6 +181,8 @@ Poco::JSON::Object::Ptr snapshot(const store::ExportDestinationRecord& d) {
        {"headerKeys", listOf(headerKeys)},
        {"serviceName", d.serviceName ? Poco::Dynamic::Var(*d.serviceName) : Poco::Dynamic::Var()},
        {"encoding", d.encoding},
+       {"config", plugins::publicConfig(d.config)},
+       {"secretConfigKeys", listOf(plugins::sealedKeys(d.config))},
        {"active", d.active}});
 }
 
@@ -208,6 +255,40 @@ std::vector<store::DeliveryAttemptRecord> DestinationService::deliveries(std::in
   get(orgId, id);
   auto conn = db_.acquire();
   return messages_.attempts(*conn, orgId, kKind, id, limit, filter);
+}
+
+store::ExportHealthRecord DestinationService::health(std::int64_t orgId, std::int64_t id) {
+  auto conn = db_.acquire();
+  return destinations_.health(*conn, orgId, id);
+}
+
+std::int64_t DestinationService::redeliver(std::int64_t orgId, std::int64_t id, std::optional<std::int64_t> deliveryId,
+                                           std::int64_t from, std::int64_t to, const audit::Actor& actor) {
+  auto d = get(orgId, id);
+  if (!d.active)
+    throw errors::conflict("The export destination is inactive; activate it (PATCH active: true) to redeliver.");
+  const auto queued = db_.transaction([&](store::Connection& c) {
+    auto batches = destinations_.givenUp(c, orgId, id, deliveryId, from, to, 1000);
+    if (deliveryId && batches.empty()) throw errors::notFound("Given-up batch");
+    const auto now = clock::nowMicros();
+    // The same message id, so the attempts of a redelivery read as the same batch.
+    for (const auto& b : batches) messages_.enqueue(c, orgId, kKind, id, b.eventId, b.messageId, std::nullopt, now);
+    Poco::JSON::Array::Ptr messageIds = new Poco::JSON::Array;
+    for (const auto& b : batches) messageIds->add(b.messageId);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("export_destination", "redeliver", id,
+                                    audit::metadata({{"batches", static_cast<std::int64_t>(batches.size())},
+                                                     {"messageIds", messageIds}})));
+    return static_cast<std::int64_t>(batches.size());
+  });
+  if (queued > 0) outbox_.wake();
+  return queued;
+}
+
+std::vector<plugins::ComponentInfo> DestinationService::kinds() const {
+  std::vector<plugins::ComponentInfo> out;
+  for (const auto& name : pool_.kinds()) out.push_back(pool_.component(name)->info());
+  return out;
 }
 
 TestResult DestinationService::test(std::int64_t orgId, std::int64_t id) {

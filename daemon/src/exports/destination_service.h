@@ -1,13 +1,18 @@
 #pragma once
 // Export destinations (docs/features.md#export-destinations): CRUD, the attempt log, and
 // a test call that sends one synthetic event through the destination's exporter now.
-// Header values are write-only: stored for the exporter, listed as headerKeys. No HTTP
-// types.
+// A destination's kind is any loaded exporter component; its own fields are required only
+// where that exporter's configuration schema says so (endpointUrl for otlp and http), and
+// its `config` object is checked by the exporter itself (opening an instance) on create
+// and update. Header values and secret config keys are write-only: stored (secrets
+// sealed) for the exporter, listed as headerKeys / secretConfigKeys. No HTTP types.
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <Poco/JSON/Object.h>
 
 #include "audit/actor.h"
 #include "common/errors.h"
@@ -37,6 +42,7 @@ struct DestinationInput {
   std::optional<std::optional<std::string>> serviceName;
   std::optional<std::string> encoding;
   std::optional<bool> active;
+  std::optional<Poco::JSON::Object::Ptr> config;  // replaces the whole object (secret keys included)
 };
 
 struct TestResult {
@@ -63,6 +69,14 @@ class DestinationService {
   std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t id, std::int64_t limit,
                                                        const store::AttemptFilter& filter = {});
   TestResult test(std::int64_t orgId, std::int64_t id);
+  store::ExportHealthRecord health(std::int64_t orgId, std::int64_t id);
+  // Queues the given-up batches of a destination again: the one of `deliveryId`, or those
+  // given up in [from, to) (at most 1000). Returns how many; 0 is not an error. 404 for
+  // a deliveryId that is not a given-up batch of this destination; 409 when inactive.
+  std::int64_t redeliver(std::int64_t orgId, std::int64_t id, std::optional<std::int64_t> deliveryId, std::int64_t from,
+                         std::int64_t to, const audit::Actor& actor);
+  // The kinds a destination may have: every loaded exporter component.
+  std::vector<plugins::ComponentInfo> kinds() const;
 
  private:
   // Field problems of a complete record (after defaults or the PATCH are applied).

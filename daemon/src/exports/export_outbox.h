@@ -32,6 +32,10 @@ class ExportOutbox : public events::CommitConsumer {
   void committed(const events::CommittedEvents&) override { committed(); }
   void invalidate();
   void onEnqueued(std::function<void()> fn) { onEnqueued_ = std::move(fn); }
+  // Something was queued outside a publish (a redelivery): wake the delivery engine.
+  void wake() {
+    if (onEnqueued_) onEnqueued_();
+  }
 
  private:
   std::chrono::milliseconds refresh_;

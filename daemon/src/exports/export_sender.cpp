@@ -1,5 +1,8 @@
 #include "exports/export_sender.h"
 
+#include <spdlog/spdlog.h>
+
+#include "common/metrics.h"
 #include "events/event.h"
 
 namespace aev::exports {
@@ -36,6 +39,18 @@ delivery::Outcome ExportSender::exportTo(ExporterPool& pool, const store::Export
     return out;
   }
   return out;
+}
+
+void ExportSender::recorded(const store::OutboxMessage& m, const delivery::Outcome& outcome, bool exhausted) {
+  if (outcome.verdict != delivery::Verdict::Permanent && !exhausted) return;
+  Metrics::instance()
+      .counter("agent_events_export_batches_given_up_total",
+               "Export batches given up after their last retry (or failed for good); redeliver with POST "
+               "/export-destinations/{id}/redeliver")
+      .fetch_add(1, std::memory_order_relaxed);
+  spdlog::error("export destination {} of organization {}: batch {} (head event {}) given up after {} attempt(s){}: {}",
+                m.targetId, m.orgId, m.messageId, m.eventId ? std::to_string(*m.eventId) : "-", m.attempt,
+                exhausted ? ", retries exhausted" : "", outcome.responseBody.substr(0, 500));
 }
 
 delivery::Outcome ExportSender::send(const store::OutboxMessage& m) {

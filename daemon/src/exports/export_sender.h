@@ -24,6 +24,9 @@ class ExportSender : public delivery::Sender {
       : db_(db), pool_(pool), maxBatch_(maxBatch) {}
 
   delivery::Outcome send(const store::OutboxMessage& message) override;
+  // A batch failed for good (permanent, or out of retries): an error line naming the
+  // destination, the batch and the reason, and agent_events_export_batches_given_up_total.
+  void recorded(const store::OutboxMessage& message, const delivery::Outcome& outcome, bool exhausted) override;
 
   // One batch to a destination, every signal; used by send and by the test call.
   static delivery::Outcome exportTo(ExporterPool& pool, const store::ExportDestinationRecord& d,

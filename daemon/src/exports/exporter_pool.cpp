@@ -4,15 +4,32 @@
 
 #include <sstream>
 
+#include "plugins/instance_config.h"
+
 namespace aev::exports {
+
+const std::vector<std::string>& reservedConfigKeys() {
+  static const std::vector<std::string> keys = {"endpointUrl",           "encoding",  "serviceName",   "headers",
+                                                "allowPrivateAddresses", "timeoutMs", "destinationId", "orgId",
+                                                "destinationName"};
+  return keys;
+}
 
 plugins::Registry::ExporterPtr ExporterPool::component(const std::string& kind) const {
   return registry_ ? registry_->exporter(kind) : nullptr;
 }
 
+std::vector<std::string> ExporterPool::kinds() const {
+  std::vector<std::string> out;
+  if (registry_)
+    for (const auto& e : registry_->exporters()) out.push_back(e->info().name);
+  return out;
+}
+
 std::string ExporterPool::configJson(const store::ExportDestinationRecord& d) const {
-  Poco::JSON::Object cfg;
-  cfg.set("endpointUrl", d.endpointUrl);
+  auto opened = plugins::openConfig(d.config, secrets_);
+  Poco::JSON::Object& cfg = *opened;
+  if (!d.endpointUrl.empty()) cfg.set("endpointUrl", d.endpointUrl);
   if (d.kind == "otlp") cfg.set("encoding", d.encoding);
   if (d.serviceName && !d.serviceName->empty()) cfg.set("serviceName", *d.serviceName);
   Poco::JSON::Object::Ptr headers = new Poco::JSON::Object;
@@ -20,6 +37,9 @@ std::string ExporterPool::configJson(const store::ExportDestinationRecord& d) co
   cfg.set("headers", headers);
   cfg.set("allowPrivateAddresses", allowPrivate_);
   cfg.set("timeoutMs", static_cast<std::int64_t>(timeout_.count()));
+  cfg.set("destinationId", std::to_string(d.id));
+  cfg.set("orgId", std::to_string(d.orgId));
+  cfg.set("destinationName", d.name);
   std::ostringstream out;
   cfg.stringify(out);
   return out.str();

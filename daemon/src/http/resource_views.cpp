@@ -3,6 +3,7 @@
 #include <Poco/JSON/Parser.h>
 
 #include "http/render.h"
+#include "plugins/instance_config.h"
 
 namespace aev::http {
 
@@ -85,6 +86,9 @@ JsonObject violationJson(const store::ViolationRecord& v) {
   obj->set("source", v.source);
   obj->set("matchCount", v.matchCount);
   obj->set("fields", Poco::JSON::Parser().parse(v.fieldsJson));
+  // Each match's detector, label and score; stored since v14 (older violations: []).
+  obj->set("matches", v.matchesJson ? Poco::JSON::Parser().parse(*v.matchesJson)
+                                    : Poco::Dynamic::Var(Poco::JSON::Array::Ptr(new Poco::JSON::Array)));
   obj->set("latencyMs", v.latencyMs);
   setTimestamp(obj, "createdAt", v.createdAt);
   return obj;
@@ -106,6 +110,8 @@ JsonObject alertJson(const std::string& baseUrl, const store::AlertRuleRecord& r
   obj->set("release", optionalText(r.release));
   obj->set("destination", optionalText(r.destination));
   obj->set("destinationType", optionalText(r.destinationType));
+  obj->set("destinationConfig", plugins::publicConfig(r.destinationConfig.value_or("{}")));
+  obj->set("secretConfigKeys", stringArray(plugins::sealedKeys(r.destinationConfig.value_or("{}"))));
   obj->set("enabled", r.enabled);
   obj->set("state", r.state);
   obj->set("lastValue", r.lastValue ? Poco::Dynamic::Var(*r.lastValue) : Poco::Dynamic::Var());

@@ -53,6 +53,9 @@ CompiledRule::Result CompiledRule::compile(const Rule& rule, const plugins::Regi
     if ((rule.detector == kToolName || rule.detector == kToolArg) && rule.target != Target::ToolCall)
       problems.push_back(
           {"body.target", "must be tool_call for the " + rule.detector + " detector", nameOf(rule.target)});
+    if (rule.detectorConfig != "{}")
+      problems.push_back({"body.detectorConfig", "is only used by plugin detectors", ""});
+    if (rule.minScore) problems.push_back({"body.minScore", "is only used by plugin detectors", ""});
   } else {
     auto component = registry ? registry->detector(rule.detector) : nullptr;
     if (!component) {
@@ -62,14 +65,21 @@ CompiledRule::Result CompiledRule::compile(const Rule& rule, const plugins::Regi
       if (!pattern.empty())
         problems.push_back(
             {"body.pattern", "is only used by the regex, keyword, tool_name and tool_arg detectors", shown});
+      if (rule.minScore && !(*rule.minScore >= 0 && *rule.minScore <= 1))
+        problems.push_back({"body.minScore", "must be a number from 0 to 1", std::to_string(*rule.minScore)});
       if (!component->supportsTarget(abiTarget(rule.target)))
         problems.push_back(
             {"body.target", "is not a target the " + rule.detector + " detector scans", nameOf(rule.target)});
       if (problems.empty()) {
         try {
-          compiled->detector_ = component->create("{}");
+          // The detector checks the rule's own configuration: its refusal is the 422.
+          compiled->detector_ = component->create(rule.detectorConfig);
+          compiled->pluginKey_ = rule.detector + '\n' + rule.detectorConfig;
         } catch (const std::exception& e) {
-          problems.push_back({"body.detector", std::string("could not be set up: ") + e.what(), rule.detector});
+          if (rule.detectorConfig == "{}")
+            problems.push_back({"body.detector", std::string("could not be set up: ") + e.what(), rule.detector});
+          else
+            problems.push_back({"body.detectorConfig", e.what(), ""});
         }
       }
     }
@@ -95,7 +105,7 @@ std::vector<Range> CompiledRule::scan(std::string_view text, const std::string& 
   if (!result.ok()) return out;
   out.reserve(result.findings.size());
   for (const auto& f : result.findings)
-    if (f.end > f.start && f.end <= text.size()) out.push_back({f.start, f.end});
+    if (f.end > f.start && f.end <= text.size()) out.push_back({f.start, f.end, f.score, f.label});
   return out;
 }
 

@@ -34,8 +34,12 @@ class CompiledRule {
   // The byte ranges found in one string; `path` and `eventType` are passed to plugins.
   std::vector<Range> scan(std::string_view text, const std::string& path, const std::string& eventType) const;
   const ToolArgExpression* toolArg() const { return toolArg_ ? &*toolArg_ : nullptr; }
-  // A plugin detector: every rule with the same detector finds the same ranges.
+  // A plugin detector: every rule with the same detector and detectorConfig finds the same
+  // ranges (pluginKey() names them), before each rule's minScore drops the low scores.
   bool usesPlugin() const { return detector_ != nullptr; }
+  const std::string& pluginKey() const { return pluginKey_; }
+  // Whether a plugin match of this score counts for this rule (minScore).
+  bool counts(double score) const { return !rule_.minScore || score >= *rule_.minScore; }
   // The pattern as a member of a prefilter set (prefilter.h): a regex as it is, a keyword
   // as a case-insensitive literal; none for other detectors.
   std::optional<std::string> setPattern() const;
@@ -45,6 +49,7 @@ class CompiledRule {
   CompiledPattern pattern_;
   std::optional<ToolArgExpression> toolArg_;
   std::shared_ptr<plugins::DetectorInstance> detector_;
+  std::string pluginKey_;
 };
 
 }  // namespace aev::moderation

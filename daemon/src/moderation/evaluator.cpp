@@ -45,7 +45,7 @@ class ScanState {
   };
   // The plugin detector's findings in string i, scanning only the first time.
   const Found& plugin(const CompiledRule& rule, std::size_t i, const JsonSlot& slot, const std::string& eventType) {
-    auto& perString = plugins_[rule.rule().detector];
+    auto& perString = plugins_[rule.pluginKey()];
     perString.resize(possible_.size());
     auto& found = perString[i];
     if (!found) {
@@ -74,13 +74,16 @@ void scanTexts(const CompiledRule& rule, int member, TargetView& view, ScanState
     std::vector<Range> ranges;
     if (rule.usesPlugin()) {
       const auto& found = state.plugin(rule, i, slot, view.event().eventType);
-      ranges = found.ranges;
+      for (const auto& r : found.ranges)
+        if (rule.counts(r.score)) ranges.push_back(r);  // the rule's minScore
       m.latencyMs += found.ms;
     } else {
       ranges = rule.scan(text, slot.path, view.event().eventType);
     }
     if (ranges.empty()) continue;
     m.matchCount += ranges.size();
+    for (const auto& r : ranges)
+      if (m.details.size() < kMaxMatchDetails) m.details.push_back({rule.rule().detector, r.label, r.score});
     m.fields.push_back(slot.path);
     if (redactNow) setString(slot, redact(text, std::move(ranges), redactionMarker(rule.rule().detector)));
   }
@@ -90,6 +93,7 @@ void matchToolName(const CompiledRule& rule, TargetView& view, bool redactNow, R
   const auto& name = view.toolName();
   if (!name || *name != rule.rule().pattern.value_or("")) return;
   m.matchCount = 1;
+  m.details.push_back({rule.rule().detector, "", 1.0});
   const auto marker = redactionMarker(rule.rule().detector);
   for (auto& slot : view.toolNameSlots()) {
     if (!slot.value.isString() || slot.value.extract<std::string>() != *name) continue;
@@ -104,6 +108,7 @@ void matchToolArg(const CompiledRule& rule, TargetView& view, bool redactNow, Ru
   const auto marker = redactionMarker(rule.rule().detector);
   for (auto& hit : hits) {
     m.matchCount += hit.ranges.empty() ? 1 : hit.ranges.size();
+    if (m.details.size() < kMaxMatchDetails) m.details.push_back({rule.rule().detector, "", 1.0});
     m.fields.push_back(hit.slot.path);
     if (!redactNow) continue;
     if (hit.ranges.empty() || !hit.slot.value.isString())
@@ -129,6 +134,18 @@ Poco::JSON::Object::Ptr entryOf(const RuleMatch& m) {
 }
 
 }  // namespace
+
+Poco::JSON::Array::Ptr matchDetailsJson(const std::vector<MatchDetail>& details) {
+  Poco::JSON::Array::Ptr out = new Poco::JSON::Array;
+  for (const auto& d : details) {
+    Poco::JSON::Object::Ptr item = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    item->set("detector", d.detector);
+    item->set("label", d.label);
+    item->set("score", d.score);
+    out->add(item);
+  }
+  return out;
+}
 
 Verdict evaluate(const RuleSet& rules, EventDocument& event) {
   Verdict verdict;

@@ -3,6 +3,8 @@
 // in creation order; `allow` stops that target's evaluation, `block` stops everything,
 // `redact` masks the matches in the event's trees at once (later rules see the masked
 // text), `flag` is noted. Nothing here touches the store or logs the event's text.
+#include <Poco/JSON/Array.h>
+
 #include <array>
 #include <cstddef>
 #include <memory>
@@ -32,6 +34,15 @@ struct RuleSet {
   }
 };
 
+// One finding of a rule: which detector, what it found (a plugin's label; empty for
+// regex and keyword) and how sure it is (a plugin's score; 1 otherwise).
+struct MatchDetail {
+  std::string detector;
+  std::string label;
+  double score = 1.0;
+};
+inline constexpr std::size_t kMaxMatchDetails = 50;  // per rule and event; matchCount counts them all
+
 // One rule that matched one event. Never holds the matched text, only where it was.
 struct RuleMatch {
   std::int64_t ruleId = 0;
@@ -42,6 +53,7 @@ struct RuleMatch {
   std::size_t matchCount = 0;
   double latencyMs = 0;             // time the rule took on this event's text
   std::vector<std::string> fields;  // "payload.content", "metadata.gen_ai.prompt", "$.args.path"
+  std::vector<MatchDetail> details;  // the first kMaxMatchDetails findings
 };
 
 struct Verdict {
@@ -55,6 +67,9 @@ struct Verdict {
 };
 
 Verdict evaluate(const RuleSet& rules, EventDocument& event);
+
+// [{"detector": ..., "label": ..., "score": ...}, ...]: what violations and evaluate show.
+Poco::JSON::Array::Ptr matchDetailsJson(const std::vector<MatchDetail>& details);
 
 // Sets metadata.moderation = {flags: [...], redactions: [...]} (creating metadata when
 // the event has none) when the verdict flagged or redacted anything; a publisher's own

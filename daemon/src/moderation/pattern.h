@@ -24,6 +24,8 @@ inline constexpr std::size_t kMaxMatchesPerText = 1000;
 struct Range {
   std::size_t start = 0;
   std::size_t end = 0;
+  double score = 1.0;  // a plugin detector's confidence; 1 for regex and keyword matches
+  std::string label;   // what a plugin detector found ("email"); empty otherwise
 };
 
 using CompiledPattern = std::shared_ptr<const re2::RE2>;

@@ -42,6 +42,10 @@ struct Rule {
   std::string detector;
   std::optional<std::string> pattern;
   Target target = Target::Request;
+  // Plugin detectors only: the per-rule configuration handed to the detector's create()
+  // (a JSON object, secret keys opened) and the lowest score of a match that counts.
+  std::string detectorConfig = "{}";
+  std::optional<double> minScore;
   bool enabled = true;
   std::int64_t createdAt = 0;
   std::int64_t updatedAt = 0;

@@ -2,9 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include "plugins/instance_config.h"
+
 namespace aev::moderation {
 
-bool ruleFromRecord(const store::ModerationRuleRecord& record, Rule& out) {
+bool ruleFromRecord(const store::ModerationRuleRecord& record, Rule& out, const webhooks::SecretBox* secrets) {
   auto action = actionOf(record.action);
   auto target = targetOf(record.target);
   if (!action || !target) return false;
@@ -15,6 +17,9 @@ bool ruleFromRecord(const store::ModerationRuleRecord& record, Rule& out) {
   out.detector = record.detector;
   out.pattern = record.pattern;
   out.target = *target;
+  const auto config = record.detectorConfig.value_or("{}");
+  out.detectorConfig = secrets ? plugins::toJson(*plugins::openConfig(config, *secrets)) : config;
+  out.minScore = record.minScore;
   out.enabled = record.enabled;
   out.createdAt = record.createdAt;
   out.updatedAt = record.updatedAt;
@@ -32,7 +37,12 @@ RuleCache::Entry RuleCache::load(std::int64_t orgId) {
   auto set = std::make_shared<RuleSet>();
   for (const auto& record : records) {
     Rule rule;
-    if (!record.enabled || !ruleFromRecord(record, rule)) continue;
+    try {
+      if (!record.enabled || !ruleFromRecord(record, rule, secrets_)) continue;
+    } catch (const std::exception& e) {
+      spdlog::warn("moderation rule {} of organization {} cannot run and is skipped: {}", record.id, orgId, e.what());
+      continue;
+    }
     auto compiled = CompiledRule::compile(rule, registry_);
     if (auto* ok = std::get_if<std::shared_ptr<const CompiledRule>>(&compiled)) {
       set->byTarget[static_cast<std::size_t>(rule.target)].push_back(*ok);

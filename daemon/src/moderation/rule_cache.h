@@ -22,16 +22,22 @@
 namespace aev::plugins {
 class Registry;
 }
+namespace aev::webhooks {
+class SecretBox;
+}
 
 namespace aev::moderation {
 
-// A stored rule as the engine reads it; false when a field holds no known name.
-bool ruleFromRecord(const store::ModerationRuleRecord& record, Rule& out);
+// A stored rule as the engine reads it; false when a field holds no known name. `secrets`
+// opens the sealed keys of its detectorConfig (null: taken as stored). Throws when a
+// sealed value does not open (the sealing key changed).
+bool ruleFromRecord(const store::ModerationRuleRecord& record, Rule& out, const webhooks::SecretBox* secrets = nullptr);
 
 class RuleCache {
  public:
-  RuleCache(store::Database& db, const plugins::Registry* registry, std::chrono::milliseconds recheck)
-      : db_(db), registry_(registry), recheck_(recheck) {}
+  RuleCache(store::Database& db, const plugins::Registry* registry, std::chrono::milliseconds recheck,
+            const webhooks::SecretBox* secrets = nullptr)
+      : db_(db), registry_(registry), recheck_(recheck), secrets_(secrets) {}
 
   // Never null; empty when the organization has no enabled rule.
   std::shared_ptr<const RuleSet> rules(std::int64_t orgId);
@@ -50,6 +56,7 @@ class RuleCache {
   store::Database& db_;
   const plugins::Registry* registry_;
   std::chrono::milliseconds recheck_;
+  const webhooks::SecretBox* secrets_;
   store::ModerationRuleRepository repo_;
   std::mutex mutex_;
   std::unordered_map<std::int64_t, Entry> entries_;

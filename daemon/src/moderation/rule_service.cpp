@@ -3,9 +3,11 @@
 #include "audit/audit_log.h"
 #include "audit/changes.h"
 #include "common/clock.h"
-#include "store/change_feed.h"
 #include "common/text.h"
 #include "identity/environment_rules.h"
+#include "plugins/instance_config.h"
+#include "plugins/registry.h"
+#include "store/change_feed.h"
 
 namespace aev::moderation {
 
@@ -13,27 +15,50 @@ namespace {
 
 // What the audit log keeps of a rule (the pattern too: who changed what a rule matches
 // is the point of the log).
+Poco::JSON::Array::Ptr secretKeyList(const store::ModerationRuleRecord& rule) {
+  Poco::JSON::Array::Ptr out = new Poco::JSON::Array;
+  for (const auto& k : plugins::sealedKeys(rule.detectorConfig.value_or("{}"))) out->add(k);
+  return out;
+}
+
 Poco::JSON::Object::Ptr snapshot(const store::ModerationRuleRecord& rule) {
   return audit::metadata({{"name", rule.name},
                           {"action", rule.action},
                           {"detector", rule.detector},
                           {"pattern", rule.pattern ? Poco::Dynamic::Var(*rule.pattern) : Poco::Dynamic::Var()},
                           {"target", rule.target},
+                          {"detectorConfig", plugins::publicConfig(rule.detectorConfig.value_or("{}"))},
+                          {"secretConfigKeys", secretKeyList(rule)},
+                          {"minScore", rule.minScore ? Poco::Dynamic::Var(*rule.minScore) : Poco::Dynamic::Var()},
                           {"enabled", rule.enabled}});
 }
 
-void apply(store::ModerationRuleRecord& rule, const RuleInput& input) {
+}  // namespace
+
+void RuleService::apply(store::ModerationRuleRecord& rule, const RuleInput& input) const {
   if (input.name) rule.name = *input.name;
   if (input.action) rule.action = *input.action;
   if (input.detector) rule.detector = *input.detector;
   if (input.pattern) rule.pattern = *input.pattern;
   if (input.target) rule.target = *input.target;
   if (input.enabled) rule.enabled = *input.enabled;
+  if (input.minScore) rule.minScore = *input.minScore;
+  if (input.detectorConfig) {
+    if (!*input.detectorConfig || (*input.detectorConfig)->size() == 0) {
+      rule.detectorConfig.reset();
+    } else {
+      auto component = registry_ ? registry_->detector(rule.detector) : nullptr;
+      const auto secretKeys =
+          component ? plugins::secretKeysOf(component->info().configSchema) : std::set<std::string>{};
+      // Without a sealing key (unit tests) the object is stored as it is.
+      rule.detectorConfig = secrets_ ? plugins::sealConfig(**input.detectorConfig, secretKeys, *secrets_)
+                                     : plugins::toJson(**input.detectorConfig);
+    }
+  }
 }
 
-}  // namespace
-
-std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugins::Registry* registry) {
+std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugins::Registry* registry,
+                                  const webhooks::SecretBox* secrets) {
   std::vector<FieldError> problems;
   rule.name = identity::trimWhitespace(rule.name);
   const auto length = utf8Length(rule.name);
@@ -53,6 +78,11 @@ std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugi
     candidate.action = action.value_or(Action::Flag);
     candidate.detector = rule.detector;
     candidate.pattern = rule.pattern;
+    const auto config = rule.detectorConfig.value_or("{}");
+    candidate.detectorConfig = secrets ? plugins::toJson(*plugins::openConfig(config, *secrets)) : config;
+    if (candidate.detectorConfig.size() > 16384)
+      problems.push_back({"body.detectorConfig", "must be at most 16384 bytes of JSON", ""});
+    candidate.minScore = rule.minScore;
     // An unknown target is reported above; the detector and pattern are still checked.
     candidate.target = target.value_or(Target::ToolCall);
     auto compiled = CompiledRule::compile(candidate, registry);
@@ -69,7 +99,8 @@ store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleIn
   rule.target = "request";
   apply(rule, input);
   if (rule.pattern && rule.pattern->empty()) rule.pattern.reset();
-  if (auto problems = checkRule(rule, registry_); !problems.empty()) throw errors::validation(std::move(problems));
+  if (auto problems = checkRule(rule, registry_, secrets_); !problems.empty())
+    throw errors::validation(std::move(problems));
   rule.createdAt = rule.updatedAt = clock::nowMicros();
   auto saved = db_.transaction([&](store::Connection& c) {
     if (rules_.count(c, orgId) >= static_cast<std::int64_t>(kMaxRulesPerOrg))
@@ -91,7 +122,7 @@ std::vector<FieldError> RuleService::problems(std::int64_t orgId, std::optional<
   if (ruleId) rule = get(orgId, *ruleId);  // 404 first, as update would
   apply(rule, input);
   if (rule.pattern && rule.pattern->empty()) rule.pattern.reset();
-  return checkRule(rule, registry_);
+  return checkRule(rule, registry_, secrets_);
 }
 
 std::vector<store::ModerationRuleRecord> RuleService::list(std::int64_t orgId) {
@@ -114,7 +145,8 @@ store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t
     const auto before = snapshot(*rule);
     apply(*rule, input);
     if (rule->pattern && rule->pattern->empty()) rule->pattern.reset();
-    if (auto problems = checkRule(*rule, registry_); !problems.empty()) throw errors::validation(std::move(problems));
+    if (auto problems = checkRule(*rule, registry_, secrets_); !problems.empty())
+      throw errors::validation(std::move(problems));
     rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);  // the fingerprint must move
     rules_.update(c, *rule);
     audit_.record(c, orgId, actor,

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <Poco/JSON/Object.h>
+
 #include "audit/actor.h"
 #include "common/errors.h"
 #include "moderation/rule_cache.h"
@@ -16,6 +18,9 @@
 
 namespace aev::audit {
 class AuditLog;
+}
+namespace aev::webhooks {
+class SecretBox;
 }
 
 namespace aev::moderation {
@@ -29,16 +34,22 @@ struct RuleInput {
   std::optional<std::optional<std::string>> pattern;
   std::optional<std::string> target;
   std::optional<bool> enabled;
+  // Replaces the whole object; a null Ptr (JSON null) clears it. Secret keys are sealed.
+  std::optional<Poco::JSON::Object::Ptr> detectorConfig;
+  std::optional<std::optional<double>> minScore;  // null clears it
 };
 
 // The problems of a rule's fields (name, action, target, then detector/pattern/target
 // through CompiledRule::compile), locations "body.<field>". Trims the name.
-std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugins::Registry* registry);
+// `secrets` opens the sealed keys of the rule's detectorConfig (null: none are sealed).
+std::vector<FieldError> checkRule(store::ModerationRuleRecord& rule, const plugins::Registry* registry,
+                                  const webhooks::SecretBox* secrets = nullptr);
 
 class RuleService {
  public:
-  RuleService(store::Database& db, audit::AuditLog& audit, const plugins::Registry* registry, RuleCache& cache)
-      : db_(db), audit_(audit), registry_(registry), cache_(cache) {}
+  RuleService(store::Database& db, audit::AuditLog& audit, const plugins::Registry* registry, RuleCache& cache,
+              const webhooks::SecretBox* secrets = nullptr)
+      : db_(db), audit_(audit), registry_(registry), cache_(cache), secrets_(secrets) {}
 
   store::ModerationRuleRecord create(std::int64_t orgId, const RuleInput& input, const audit::Actor& actor);
   // The value problems create (ruleId absent) or update would report, saving nothing: lets
@@ -55,7 +66,9 @@ class RuleService {
   audit::AuditLog& audit_;
   const plugins::Registry* registry_;
   RuleCache& cache_;
+  const webhooks::SecretBox* secrets_;
   store::ModerationRuleRepository rules_;
+  void apply(store::ModerationRuleRecord& rule, const RuleInput& input) const;
 };
 
 }  // namespace aev::moderation

@@ -47,6 +47,9 @@ void ViolationService::record(const std::vector<const Screening*>& screenings) {
       v.source = s->source;
       v.matchCount = static_cast<std::int64_t>(m.matchCount);
       v.fieldsJson = fieldsJson(m.fields);
+      std::ostringstream matches;
+      matchDetailsJson(m.details)->stringify(matches);
+      v.matchesJson = matches.str();
       v.latencyMs = m.latencyMs;
       v.createdAt = now;
       rows.push_back(std::move(v));

@@ -14,6 +14,7 @@ std::string encode(const SinkMessage& m) {
   Poco::JSON::Object obj;
   obj.set("sink", m.sink);
   obj.set("destination", m.destination);
+  if (m.config != "{}") obj.set("config", m.config);
   obj.set("alert", m.alertJson);
   obj.set("recordId", m.recordId);
   std::ostringstream out;
@@ -27,6 +28,7 @@ std::optional<SinkMessage> decode(const std::string& payload) {
     SinkMessage m;
     m.sink = obj->getValue<std::string>("sink");
     m.destination = obj->getValue<std::string>("destination");
+    m.config = obj->optValue<std::string>("config", "{}");
     m.alertJson = obj->getValue<std::string>("alert");
     m.recordId = obj->getValue<std::int64_t>("recordId");
     return m;
@@ -35,12 +37,18 @@ std::optional<SinkMessage> decode(const std::string& payload) {
   }
 }
 
-std::string sinkConfig(const std::string& destination, bool allowPrivateAddresses) {
-  std::string out = "{\"destination\":";
-  appendJsonString(out, destination);
-  out += ",\"allowPrivateAddresses\":";
-  out += allowPrivateAddresses ? "true}" : "false}";
-  return out;
+std::string sinkConfig(const std::string& destination, bool allowPrivateAddresses, const std::string& openedConfig) {
+  Poco::JSON::Object::Ptr obj;
+  try {
+    obj = Poco::JSON::Parser().parse(openedConfig.empty() ? "{}" : openedConfig).extract<Poco::JSON::Object::Ptr>();
+  } catch (const std::exception&) {
+    obj = new Poco::JSON::Object;
+  }
+  obj->set("destination", destination);
+  obj->set("allowPrivateAddresses", allowPrivateAddresses);
+  std::ostringstream out;
+  obj->stringify(out);
+  return out.str();
 }
 
 void enqueue(store::Connection& c, std::int64_t orgId, const char* targetKind, std::int64_t targetId,

@@ -20,13 +20,17 @@ struct SinkMessage {
   std::string destination;  // where it sends (the sink's "destination" setting)
   std::string alertJson;
   std::int64_t recordId = 0;  // alert_events.id / spend_notifications.id
+  std::string config = "{}";  // the rule's destinationConfig as stored (secret keys sealed)
 };
 
 std::string encode(const SinkMessage& m);
 std::optional<SinkMessage> decode(const std::string& payload);
 
-// The alert sink configuration for a destination under the outbound policy.
-std::string sinkConfig(const std::string& destination, bool allowPrivateAddresses);
+// The alert sink configuration for a destination under the outbound policy: the rule's
+// own destinationConfig (secret keys opened) plus "destination" and
+// "allowPrivateAddresses", which the host sets.
+std::string sinkConfig(const std::string& destination, bool allowPrivateAddresses,
+                       const std::string& openedConfig = "{}");
 
 // Enqueues the message for `targetKind`/`targetId` (in the caller's transaction).
 void enqueue(store::Connection& c, std::int64_t orgId, const char* targetKind, std::int64_t targetId,

@@ -2,10 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include "plugins/instance_config.h"
+
 namespace aev::notifications {
 
 std::shared_ptr<plugins::AlertSinkInstance> SinkSender::instanceFor(const SinkMessage& m) {
-  const auto config = sinkConfig(m.destination, allowPrivate_);
+  const auto opened = secrets_ ? plugins::toJson(*plugins::openConfig(m.config, *secrets_)) : m.config;
+  const auto config = sinkConfig(m.destination, allowPrivate_, opened);
   const auto key = m.sink + "\n" + config;
   std::lock_guard lock(mutex_);
   if (auto it = open_.find(key); it != open_.end()) return it->second;
@@ -28,7 +31,7 @@ delivery::Outcome SinkSender::send(const store::OutboxMessage& message) {
   std::shared_ptr<plugins::AlertSinkInstance> instance;
   try {
     instance = instanceFor(*m);
-  } catch (const plugins::PluginError& e) {
+  } catch (const std::exception& e) {  // refused, or a sealed key that does not open
     out.verdict = delivery::Verdict::Permanent;
     out.responseBody = std::string("alert sink ") + m->sink + ": " + e.what();
     return out;

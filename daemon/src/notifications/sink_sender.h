@@ -15,6 +15,10 @@
 #include "plugins/components.h"
 #include "plugins/registry.h"
 
+namespace aev::webhooks {
+class SecretBox;
+}
+
 namespace aev::notifications {
 
 class SinkSender : public delivery::Sender {
@@ -22,9 +26,11 @@ class SinkSender : public delivery::Sender {
   // onDelivered: marks the notification's record delivered (alert_events, spend_notifications).
   using DeliveredHook = std::function<void(const store::OutboxMessage&, const SinkMessage&)>;
 
+  // secrets opens the sealed keys of a rule's destinationConfig (null: none are sealed).
   SinkSender(const plugins::Registry* registry, bool allowPrivateAddresses, std::chrono::milliseconds timeout,
-             DeliveredHook onDelivered)
+             DeliveredHook onDelivered, const webhooks::SecretBox* secrets = nullptr)
       : registry_(registry),
+        secrets_(secrets),
         allowPrivate_(allowPrivateAddresses),
         timeout_(timeout),
         onDelivered_(std::move(onDelivered)) {}
@@ -36,6 +42,7 @@ class SinkSender : public delivery::Sender {
   std::shared_ptr<plugins::AlertSinkInstance> instanceFor(const SinkMessage& m);
 
   const plugins::Registry* registry_;
+  const webhooks::SecretBox* secrets_;
   bool allowPrivate_;
   std::chrono::milliseconds timeout_;
   DeliveredHook onDelivered_;

@@ -4,8 +4,7 @@
 namespace aev::ops {
 
 const std::map<std::string, std::string>& alertSchemas() {
-  static const std::map<std::string, std::string> schemas = {
-      {"AlertRule", R"json({
+  static const std::map<std::string, std::string> schemas = {{"AlertRule", R"json({
   "title": "AlertRule", "type": "object",
   "required": ["alertRuleId", "orgId", "appId", "environmentId", "name", "metric", "operator", "threshold",
                "windowMins", "model", "service", "release", "destination", "destinationType", "enabled", "state",
@@ -23,20 +22,22 @@ const std::map<std::string, std::string>& alertSchemas() {
     "model": {"type": ["string", "null"]}, "service": {"type": ["string", "null"]},
     "release": {"type": ["string", "null"]},
     "destination": {"type": ["string", "null"], "description": "where the alert sink sends, e.g. a URL"},
-    "destinationType": {"type": ["string", "null"], "description": "a loaded alert sink: webhook, slack, ..."},
+    "destinationType": {"type": ["string", "null"], "description": "a loaded alert sink: webhook, slack, ... (GET /v2/alerts/destination-kinds)"},
+    "destinationConfig": {"type": "object", "description": "the alert sink's own settings for this rule (its configSchema), secret keys left out"},
+    "secretConfigKeys": {"type": "array", "items": {"type": "string"}, "description": "secret destinationConfig keys that are set (write-only, sealed at rest)"},
     "enabled": {"type": "boolean"},
     "state": {"type": "string", "enum": ["ok", "firing"]},
     "lastValue": {"type": ["number", "null"], "description": "the metric at the last evaluation (null: undefined)"},
     "lastEvaluatedAt": {"type": ["string", "null"], "format": "date-time"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
   }})json"},
-      {"AlertRuleList", R"json({
+                                                             {"AlertRuleList", R"json({
   "title": "AlertRuleList", "type": "object", "required": ["data"],
   "properties": {
     "$schema": {"type": "string", "format": "uri"},
     "data": {"type": "array", "items": {"$ref": "AlertRule.json"}}
   }})json"},
-      {"AlertEventList", R"json({
+                                                             {"AlertEventList", R"json({
   "title": "AlertEventList", "type": "object", "required": ["data"],
   "properties": {
     "$schema": {"type": "string", "format": "uri"},

@@ -37,19 +37,55 @@ const std::map<std::string, std::string>& deliverySchemas() {
       {"ExportDestination", R"json({
   "title": "ExportDestination", "type": "object",
   "required": ["id", "destinationId", "orgId", "name", "kind", "endpointUrl", "envSlug", "signals", "eventTypeFilter",
-               "headerKeys", "serviceName", "encoding", "active", "createdAt", "updatedAt"],
+               "headerKeys", "serviceName", "encoding", "config", "secretConfigKeys", "active", "createdAt",
+               "updatedAt"],
   "properties": {
     "$schema": {"type": "string", "format": "uri"},
     "id": {"type": "string", "pattern": "^[0-9]+$"}, "destinationId": {"type": "string", "pattern": "^[0-9]+$"},
     "orgId": {"type": "string", "pattern": "^[0-9]+$"}, "name": {"type": "string", "minLength": 1, "maxLength": 120},
-    "kind": {"type": "string", "enum": ["otlp", "http"]}, "endpointUrl": {"type": "string", "format": "uri"},
+    "kind": {"type": "string", "description": "otlp, http, or any loaded exporter (GET /export-destinations/kinds)"},
+    "endpointUrl": {"type": "string", "description": "an http(s) URL; empty when the kind does not use one"},
     "envSlug": {"type": "string", "description": "an environment slug of the organization, or *"},
     "signals": {"type": "array", "items": {"type": "string", "enum": ["traces", "logs", "metrics"]}},
     "eventTypeFilter": {"type": "array", "items": {"type": "string"}, "description": "empty: every event type"},
     "headerKeys": {"type": "array", "items": {"type": "string"}, "description": "header values are write-only"},
     "serviceName": {"type": ["string", "null"]}, "encoding": {"type": "string", "enum": ["protobuf", "json"]},
+    "config": {"type": "object", "description": "the exporter's own settings (its configSchema), secret keys left out"},
+    "secretConfigKeys": {"type": "array", "items": {"type": "string"}, "description": "secret config keys that are set (values are write-only, sealed at rest)"},
     "active": {"type": "boolean"},
-    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
+    "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"},
+    "health": {"type": "object", "description": "GET only: how its deliveries are going",
+      "required": ["state", "lastSuccessAt", "lastFailureAt", "lastFailureReason", "consecutiveFailures", "givenUpBatches", "pending"],
+      "properties": {
+        "state": {"type": "string", "enum": ["idle", "ok", "retrying", "failing"]},
+        "lastSuccessAt": {"type": ["string", "null"], "format": "date-time"},
+        "lastFailureAt": {"type": ["string", "null"], "format": "date-time"},
+        "lastFailureReason": {"type": ["string", "null"]},
+        "consecutiveFailures": {"type": "integer"},
+        "givenUpBatches": {"type": "integer", "description": "failed for good and not redelivered since"},
+        "pending": {"type": "integer"}
+      }}
+  }})json"},
+      {"ExportRedeliverResult", R"json({
+  "title": "ExportRedeliverResult", "type": "object", "required": ["queued"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "queued": {"type": "integer", "description": "given-up batches queued again (0 when none was in the window)"}
+  }})json"},
+      {"ComponentKindList", R"json({
+  "title": "ComponentKindList", "type": "object", "required": ["data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"type": "object",
+      "required": ["name", "plugin", "description", "configSchema", "requiredKeys", "secretKeys"],
+      "properties": {
+        "name": {"type": "string", "description": "the kind / destinationType value"},
+        "plugin": {"type": "string"}, "description": {"type": "string"},
+        "configSchema": {"type": ["object", "null"], "description": "JSON Schema of the config object"},
+        "requiredKeys": {"type": "array", "items": {"type": "string"}},
+        "secretKeys": {"type": "array", "items": {"type": "string"}, "description": "write-only keys (writeOnly in the schema)"},
+        "signals": {"type": "array", "items": {"type": "string", "enum": ["traces", "logs", "metrics"]}, "description": "exporters only"}
+      }}}
   }})json"},
       {"ExportDestinationList", R"json({
   "title": "ExportDestinationList", "type": "object", "required": ["data"],

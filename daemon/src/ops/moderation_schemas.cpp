@@ -16,6 +16,9 @@ const std::map<std::string, std::string>& moderationSchemas() {
     "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
     "detector": {"type": "string", "description": "regex, keyword, tool_name, tool_arg or a plugin detector name"},
     "pattern": {"type": ["string", "null"], "maxLength": 4096},
+    "detectorConfig": {"type": "object", "description": "plugin detectors: the detector's settings for this rule (its configSchema), secret keys left out"},
+    "secretConfigKeys": {"type": "array", "items": {"type": "string"}, "description": "secret detectorConfig keys that are set (write-only, sealed at rest)"},
+    "minScore": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": "plugin detectors: matches scored lower do not count"},
     "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
     "enabled": {"type": "boolean"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
@@ -42,6 +45,7 @@ const std::map<std::string, std::string>& moderationSchemas() {
         "channelId": {"type": ["string", "null"]}, "eventType": {"type": ["string", "null"]},
         "source": {"type": "string", "enum": ["api", "batch", "otlp"]}, "matchCount": {"type": "integer"},
         "fields": {"type": "array", "items": {"type": "string"}}, "latencyMs": {"type": "number"},
+        "matches": {"type": "array", "items": {"type": "object", "required": ["detector", "label", "score"], "properties": {"detector": {"type": "string"}, "label": {"type": "string", "description": "what a plugin detector found; empty for regex, keyword and tool rules"}, "score": {"type": "number", "minimum": 0, "maximum": 1}}}, "description": "each match (the first 50): detector, label, score"},
         "createdAt": {"type": "string", "format": "date-time"}}}},
     "meta": {"type": "object", "required": ["total", "page", "limit", "totalPages"],
       "properties": {"total": {"type": "integer"}, "page": {"type": "integer"}, "limit": {"type": "integer"},
@@ -81,7 +85,8 @@ const std::map<std::string, std::string>& moderationSchemas() {
       "required": ["ruleId", "ruleName", "detector", "action", "target", "matchCount", "latencyMs", "fields"],
       "properties": {"ruleId": {"type": "string"}, "ruleName": {"type": "string"}, "detector": {"type": "string"},
         "action": {"type": "string"}, "target": {"type": "string"}, "matchCount": {"type": "integer"},
-        "latencyMs": {"type": "number"}, "fields": {"type": "array", "items": {"type": "string"}}}}},
+        "latencyMs": {"type": "number"}, "fields": {"type": "array", "items": {"type": "string"}},
+        "matches": {"type": "array", "items": {"type": "object", "required": ["detector", "label", "score"], "properties": {"detector": {"type": "string"}, "label": {"type": "string", "description": "what a plugin detector found; empty for regex, keyword and tool rules"}, "score": {"type": "number", "minimum": 0, "maximum": 1}}}, "description": "each match (the first 50): detector, label, score"}}}},
     "payload": {"type": "object", "description": "the payload as it would be stored (redactions applied)"},
     "metadata": {"type": ["object", "null"], "description": "the metadata as it would be stored (metadata.moderation)"}
   }})json"},

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "plugins/crash_marker.h"
 #include "plugins/validation.h"
 
 namespace aev::plugins {
@@ -22,6 +23,7 @@ aev_status invoke(const ComponentBase& component, aev_call& call, std::string_vi
   aev_status status;
   bool threw = false;
   try {
+    CallScope marked(component.info(), operation);
     status = fn();
   } catch (const std::exception& e) {
     threw = true;
@@ -53,6 +55,7 @@ aev_status invoke(const ComponentBase& component, aev_call& call, std::string_vi
 template <class Fn>
 void invokeTeardown(const ComponentBase& component, Fn&& fn) noexcept {
   try {
+    CallScope marked(component.info(), "destroy");
     fn();
   } catch (...) {
     component.stats().exception();

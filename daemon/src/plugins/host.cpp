@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <system_error>
 
 #include "common/json_text.h"
 #include "common/metrics.h"
+#include "plugins/crash_marker.h"
+#include "plugins/settings.h"
 
 namespace aev::plugins {
 
@@ -38,17 +41,67 @@ std::string componentList(const Registry& registry, const std::string& plugin) {
 }  // namespace
 
 bool LoadReport::hasConfigErrors() const {
-  return std::any_of(refused.begin(), refused.end(), [](const Refusal& r) { return r.kind == RefusalKind::ConfigError; });
+  return !unknownPluginKeys.empty() || std::any_of(refused.begin(), refused.end(),
+                                                   [](const Refusal& r) { return r.kind == RefusalKind::ConfigError; });
+}
+
+std::string LoadReport::configErrors() const {
+  std::string out;
+  for (const auto& r : refused)
+    if (r.kind == RefusalKind::ConfigError) out += "plugin " + r.plugin + ": " + r.reason + "\n";
+  for (const auto& k : unknownPluginKeys) out += k + "\n";
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+void checkPluginNamespaces(const ConfigMap& config, LoadReport& report) {
+  std::set<std::string> known;
+  for (const auto& p : report.loaded) known.insert(p.name);
+  for (const auto& r : report.refused)
+    if (!r.plugin.empty()) known.insert(r.plugin);
+  for (const auto& [key, _] : config) {
+    if (key == "plugins.dir" || !key.starts_with("plugins.")) continue;
+    const auto rest = key.substr(8);
+    const auto dot = rest.find('.');
+    const auto name = rest.substr(0, dot);
+    if (known.count(name)) continue;
+    std::string loaded;
+    for (const auto& n : known) loaded += (loaded.empty() ? "" : ", ") + n;
+    report.unknownPluginKeys.push_back("unknown configuration key " + key + ": no plugin named " + name +
+                                       " was found (plugins: " + (loaded.empty() ? "none" : loaded) + ")");
+  }
+}
+
+std::string pluginSettingsMarkdown(const Registry& registry) {
+  std::string out;
+  for (const auto& p : registry.plugins()) {
+    if (p.settings.empty()) continue;
+    out += "\n### plugins." + p.name + " (" + p.name + " " + p.version + ")\n\n";
+    out += "| Key | Type | Default | Description |\n|---|---|---|---|\n";
+    for (const auto& s : p.settings) {
+      const auto def = s.secret ? std::string("(secret)") : s.defaultValue ? "`" + *s.defaultValue + "`" : "";
+      out += "| `plugins." + p.name + "." + s.name + "` | " + std::string(settingTypeName(s.type)) + " | " + def +
+             " | " + s.description + " |\n";
+    }
+  }
+  if (out.empty()) return out;
+  return "\n## Plugin settings\n\nDeclared by the plugins loaded from plugins.dir; an undeclared "
+         "plugins.<plugin>.* key of such a plugin, or a value not of its type, stops start-up (exit 78).\n" +
+         out;
 }
 
 bool LoadReport::clean() const {
-  return directoryError.empty() &&
+  return directoryError.empty() && unknownPluginKeys.empty() &&
          std::all_of(refused.begin(), refused.end(), [](const Refusal& r) { return r.kind == RefusalKind::Disabled; });
 }
 
 std::string LoadReport::summary() const {
+  // A plugin disabled on purpose (plugins.<name>.enabled = false) is not a refusal.
+  const auto disabled = static_cast<std::size_t>(
+      std::count_if(refused.begin(), refused.end(), [](const Refusal& r) { return r.kind == RefusalKind::Disabled; }));
   auto s = std::to_string(loaded.size()) + (loaded.size() == 1 ? " plugin" : " plugins") + " loaded, " +
-           std::to_string(refused.size()) + " refused";
+           std::to_string(refused.size() - disabled) + " refused";
+  if (disabled) s += ", " + std::to_string(disabled) + " disabled";
   if (!directoryError.empty()) s += " (" + directoryError + ")";
   return s;
 }
@@ -62,6 +115,7 @@ std::string LoadReport::details() const {
     out += (r.kind == RefusalKind::Disabled ? "skipped  " : "refused  ") + r.path + " [" +
            std::string(refusalKindName(r.kind)) + "]: " + r.reason + "\n";
   if (!directoryError.empty()) out += "error    " + directoryError + "\n";
+  for (const auto& k : unknownPluginKeys) out += "error    " + k + "\n";
   return out + summary() + "\n";
 }
 
@@ -69,10 +123,13 @@ void LoadReport::merge(const LoadReport& other) {
   loaded.insert(loaded.end(), other.loaded.begin(), other.loaded.end());
   refused.insert(refused.end(), other.refused.begin(), other.refused.end());
   if (directoryError.empty()) directoryError = other.directoryError;
+  unknownPluginKeys.insert(unknownPluginKeys.end(), other.unknownPluginKeys.begin(), other.unknownPluginKeys.end());
 }
 
 Host::Host(HostOptions options)
-    : options_(std::move(options)), config_(std::make_shared<const ConfigMap>(options_.config)) {}
+    : options_(std::move(options)), config_(std::make_shared<const ConfigMap>(options_.config)) {
+  installCrashHandler();  // a fatal signal inside a plugin call names the plugin
+}
 
 void Host::note(const std::variant<PluginInfo, Refusal>& outcome, LoadReport& report) {
   if (const auto* info = std::get_if<PluginInfo>(&outcome)) {
@@ -140,7 +197,9 @@ LoadReport Host::loadDirectory(const std::string& dir) {
 void Host::publishGauges() const {
   auto& m = Metrics::instance();
   m.counter("aev_plugins_loaded", "Plugins loaded").store(static_cast<std::int64_t>(registry_.plugins().size()));
-  m.counter("aev_plugins_refused", "Plugin files refused at load").store(static_cast<std::int64_t>(refusals_.size()));
+  m.counter("aev_plugins_refused", "Plugin files refused at load (not counting plugins disabled on purpose)")
+      .store(static_cast<std::int64_t>(std::count_if(
+          refusals_.begin(), refusals_.end(), [](const Refusal& r) { return r.kind != RefusalKind::Disabled; })));
 }
 
 std::string Host::describeJson() const {

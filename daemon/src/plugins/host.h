@@ -37,9 +37,14 @@ struct LoadReport {
   std::vector<PluginInfo> loaded;
   std::vector<Refusal> refused;
   std::string directoryError;  // the directory itself could not be used
+  // plugins.<name>.* keys of no plugin that was found (checkPluginNamespaces).
+  std::vector<std::string> unknownPluginKeys;
 
-  // A plugin refused its configuration: start-up must stop (fail fast).
+  // A plugin refused its configuration, or a key names no plugin: start-up must stop
+  // (exit 78, as for an unknown core key).
   bool hasConfigErrors() const;
+  // Every configuration problem, one per line, for the start-up error.
+  std::string configErrors() const;
   // Nothing was refused (plugins disabled on purpose do not count) and the directory was
   // usable: what --check-plugins reports as success.
   bool clean() const;
@@ -76,6 +81,14 @@ class Host {
   std::vector<Refusal> refusals_;
   std::vector<std::string> directories_;
 };
+
+// Adds to report.unknownPluginKeys each plugins.<name>.<key> of `config` whose <name> is
+// no plugin found in the directories (loaded, disabled or refused by name).
+void checkPluginNamespaces(const ConfigMap& config, LoadReport& report);
+
+// The declared settings of the loaded plugins as Markdown, for --print-config-reference
+// ("" when no plugin declares any).
+std::string pluginSettingsMarkdown(const Registry& registry);
 
 // Where plugins live when plugins.dir is empty: <executable dir>/../lib/agent-events/plugins.
 // That is /usr/lib/agent-events/plugins for /usr/bin/agent-eventsd, and

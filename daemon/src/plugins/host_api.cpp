@@ -13,6 +13,7 @@
 #include "plugins/abi_prefix.h"
 #include "plugins/host_handles.h"
 #include "plugins/registry.h"
+#include "plugins/settings.h"
 #include "plugins/validation.h"
 
 namespace aev::plugins {
@@ -70,7 +71,13 @@ aev_status hostConfigGet(aev_host* host, aev_str key, aev_str* value) {
   auto k = view(key);
   if (!host || !value || !k || k->empty()) return AEV_ERR_INVALID_ARGUMENT;
   auto it = host->config->find(host->configPrefix + std::string(*k));
-  if (it == host->config->end()) return AEV_ERR_NOT_FOUND;
+  if (it == host->config->end()) {
+    // A declared setting that is not set reads as its default (the spec outlives the call).
+    auto declared = host->settings.find(std::string(*k));
+    if (declared == host->settings.end() || !declared->second.defaultValue) return AEV_ERR_NOT_FOUND;
+    *value = aev_str{declared->second.defaultValue->data(), declared->second.defaultValue->size()};
+    return AEV_OK;
+  }
   // The map is immutable and kept alive by the host handle: the view stays valid.
   *value = aev_str{it->second.data(), it->second.size()};
   return AEV_OK;
@@ -188,6 +195,48 @@ aev_status registerComponent(aev_registrar* reg, const VTable* src, Kind kind) {
 
   store(p, *vt);
   reg->components.push_back(std::move(p));
+  return AEV_OK;
+}
+
+bool isValidSettingName(std::string_view n) {
+  if (n.empty() || n.size() > 64 || n == "enabled" || n.front() == '.' || n.back() == '.') return false;
+  for (char c : n)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) return false;
+  return true;
+}
+
+aev_status hostRegisterSetting(aev_registrar* reg, const aev_setting_v1* src) {
+  if (!reg || !reg->open || reg->thread != std::this_thread::get_id() || !reg->host) return AEV_ERR_INVALID_ARGUMENT;
+  auto refuse = [&](const std::string& what) {
+    reg->problems.push_back("setting: " + what);
+    return AEV_ERR_INVALID_ARGUMENT;
+  };
+  if (!src) return refuse("aev_setting_v1 is NULL");
+  auto s = readPrefix<aev_setting_v1>(src, declaredSize(src), AEV_SETTING_V1_SIZE_1_1);
+  if (!s) return refuse("struct_size is smaller than the ABI 1.1 layout");
+  SettingSpec spec;
+  auto name = boundedCString(s->name, 64);
+  if (!name || !isValidSettingName(*name))
+    return refuse("invalid name (expected [a-z0-9_][a-z0-9_.]*, at most 64 bytes, not \"enabled\")");
+  spec.name = *name;
+  if (s->type < AEV_SETTING_STRING || s->type > AEV_SETTING_LIST)
+    return refuse("\"" + spec.name + "\": unknown type " + std::to_string(s->type));
+  spec.type = s->type;
+  if (s->default_value) {
+    auto d = boundedCString(s->default_value, kMaxDescriptionBytes);
+    if (!d) return refuse("\"" + spec.name + "\": default is not a NUL-terminated string of at most 1 KiB");
+    if (auto problem = settingValueProblem(spec.type, *d); !problem.empty())
+      return refuse("\"" + spec.name + "\": default \"" + std::string(*d) + "\" " + problem);
+    spec.defaultValue = std::string(*d);
+  }
+  if (s->description) {
+    auto d = boundedCString(s->description, kMaxDescriptionBytes);
+    if (!d) return refuse("\"" + spec.name + "\": description is not a NUL-terminated string of at most 1 KiB");
+    spec.description = oneLine(*d);
+  }
+  spec.secret = (s->flags & AEV_SETTING_SECRET) != 0;
+  if (reg->host->settings.count(spec.name)) return refuse("\"" + spec.name + "\" declared twice");
+  reg->host->settings.emplace(spec.name, std::move(spec));
   return AEV_OK;
 }
 
@@ -311,6 +360,7 @@ const aev_host_api kTable = [] {
   t.call_set_key = &hostCallSetKey;
   t.call_response = &hostCallResponse;
   t.call_retry_after = &hostCallRetryAfter;
+  t.register_setting = &hostRegisterSetting;
   return t;
 }();
 

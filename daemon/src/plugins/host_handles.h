@@ -24,6 +24,15 @@ namespace aev::plugins {
 class Registry;
 using ConfigMap = std::map<std::string, std::string>;
 
+// A setting a plugin declared (aev_setting_v1, ABI 1.1), copied.
+struct SettingSpec {
+  std::string name;  // under plugins.<plugin>.
+  aev_setting_type type = AEV_SETTING_STRING;
+  std::optional<std::string> defaultValue;
+  std::string description;
+  bool secret = false;
+};
+
 // What register_* collected during aev_plugin_register_v1, committed to the registry
 // only if the whole plugin is accepted.
 struct PendingComponent {
@@ -46,6 +55,8 @@ struct aev_host {
   std::string pluginName;
   std::string configPrefix;  // "plugins.<name>."
   std::shared_ptr<const aev::plugins::ConfigMap> config;
+  // Declared settings by name (registration only writes them; read-only afterwards).
+  std::map<std::string, aev::plugins::SettingSpec> settings;
 
   std::mutex counterMutex;  // registration only; metric_add is lock-free
   std::vector<std::string> counterNames;
@@ -89,4 +100,5 @@ struct aev_registrar {
   bool open = true;
   std::vector<aev::plugins::PendingComponent> components;
   std::vector<std::string> problems;  // any entry refuses the plugin
+  aev_host* host = nullptr;           // of the plugin registering (its declared settings)
 };

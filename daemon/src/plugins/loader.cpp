@@ -9,9 +9,11 @@
 #include <exception>
 
 #include "plugins/abi_prefix.h"
+#include "plugins/crash_marker.h"
 #include "plugins/elf_exports.h"
 #include "plugins/host_api.h"
 #include "plugins/retained.h"
+#include "plugins/settings.h"
 #include "plugins/validation.h"
 
 namespace aev::plugins {
@@ -22,6 +24,27 @@ std::string abiText(unsigned major, unsigned minor) { return std::to_string(majo
 
 Refusal refusal(const std::string& path, std::string plugin, RefusalKind kind, std::string reason) {
   return Refusal{path, std::move(plugin), kind, std::move(reason)};
+}
+
+// The first problem of the plugin's configured keys against its declared settings, or "".
+std::string settingsProblem(const ConfigMap& config, const std::string& plugin,
+                            const std::map<std::string, SettingSpec>& declared) {
+  if (declared.empty()) return "";  // a plugin that declares nothing reads what it likes (ABI 1.0)
+  const auto prefix = "plugins." + plugin + ".";
+  for (auto it = config.lower_bound(prefix); it != config.end() && it->first.starts_with(prefix); ++it) {
+    const auto key = it->first.substr(prefix.size());
+    if (key == "enabled") continue;
+    auto spec = declared.find(key);
+    if (spec == declared.end()) {
+      std::string names;
+      for (const auto& [n, _] : declared) names += (names.empty() ? "" : ", ") + n;
+      return "unknown setting " + it->first + " (plugin " + plugin + " declares: " + names + ")";
+    }
+    if (auto problem = settingValueProblem(spec->second.type, it->second); !problem.empty())
+      return "setting " + it->first + " = \"" + (spec->second.secret ? std::string("***") : it->second) + "\" " +
+             problem;
+  }
+  return "";
 }
 
 bool disabledByConfig(const ConfigMap& config, const std::string& plugin) {
@@ -182,10 +205,12 @@ std::variant<PluginInfo, Refusal> loadPlugin(const std::string& path, const Load
   registrar.registry = ctx.registry;
   registrar.pluginName = info.name;
   registrar.thread = std::this_thread::get_id();
+  registrar.host = host;
   aev_call call(aev_call::Purpose::Register, ctx.limits.createBudget);
 
   aev_status status;
   try {
+    CallScope marked(host->pluginName, "register");
     status = registerFn(hostApi(), host, &registrar, &call);
   } catch (const std::exception& e) {
     status = AEV_ERR_INTERNAL;
@@ -215,6 +240,11 @@ std::variant<PluginInfo, Refusal> loadPlugin(const std::string& path, const Load
                        (call.error.empty() ? "" : ": " + call.error));
   if (registrar.components.empty())
     return refusal(path, info.name, RefusalKind::Invalid, "registered no components");
+  // A plugin that declared its settings gets them checked as core keys are: an unknown
+  // key (a typo) or an ill-typed value stops the daemon (exit 78).
+  if (auto problem = settingsProblem(*ctx.config, info.name, host->settings); !problem.empty())
+    return refusal(path, info.name, RefusalKind::ConfigError, problem);
+  for (const auto& [_, spec] : host->settings) info.settings.push_back(spec);
 
   ctx.registry->add(info, std::move(registrar.components), host, ctx.limits);
   return info;

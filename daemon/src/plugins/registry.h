@@ -21,6 +21,7 @@ struct PluginInfo {
   std::string path;
   std::uint16_t abiMajor = 0;
   std::uint16_t abiMinor = 0;
+  std::vector<SettingSpec> settings;  // declared (ABI 1.1), by name
 };
 
 class Registry {

@@ -6,7 +6,8 @@ namespace {
 
 constexpr const char* kColumns =
     "id, org_id, name, metric, operator, threshold, window_mins, app_id, environment_id, model, service, release_tag, "
-    "destination, destination_type, enabled, state, last_value, last_evaluated_at, fired_at, created_at, updated_at";
+    "destination, destination_type, destination_config, enabled, state, last_value, last_evaluated_at, fired_at, "
+    "created_at, updated_at";
 
 std::optional<double> optF64(const Row& r, const std::string& column) {
   if (r.isNull(column)) return std::nullopt;
@@ -29,6 +30,7 @@ AlertRuleRecord ruleFromRow(const Row& r) {
   a.release = r.optStr("release_tag");
   a.destination = r.optStr("destination");
   a.destinationType = r.optStr("destination_type");
+  a.destinationConfig = r.optStr("destination_config");
   a.enabled = r.boolean("enabled");
   a.state = r.str("state");
   a.lastValue = optF64(r, "last_value");
@@ -62,22 +64,23 @@ SqlValue optDouble(const std::optional<double>& v) { return v ? SqlValue(*v) : S
 std::int64_t AlertRepository::insert(Connection& c, const AlertRuleRecord& r) {
   return c.insert(
       "INSERT INTO alert_rules (org_id, name, metric, operator, threshold, window_mins, app_id, environment_id, model, "
-      "service, release_tag, destination, destination_type, enabled, state, created_at, updated_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ok', ?, ?) RETURNING id",
+      "service, release_tag, destination, destination_type, destination_config, enabled, state, created_at, "
+      "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ok', ?, ?) RETURNING id",
       {r.orgId, r.name, r.metric, r.op, r.threshold, r.windowMins, optionalValue(r.appId),
        optionalValue(r.environmentId), optionalValue(r.model), optionalValue(r.service), optionalValue(r.release),
-       optionalValue(r.destination), optionalValue(r.destinationType), std::int64_t{r.enabled ? 1 : 0}, r.createdAt,
-       r.updatedAt});
+       optionalValue(r.destination), optionalValue(r.destinationType), optionalValue(r.destinationConfig),
+       std::int64_t{r.enabled ? 1 : 0}, r.createdAt, r.updatedAt});
 }
 
 void AlertRepository::update(Connection& c, const AlertRuleRecord& r) {
   c.exec(
       "UPDATE alert_rules SET name = ?, metric = ?, operator = ?, threshold = ?, window_mins = ?, app_id = ?, "
       "environment_id = ?, model = ?, service = ?, release_tag = ?, destination = ?, destination_type = ?, "
-      "enabled = ?, updated_at = ? WHERE org_id = ? AND id = ?",
+      "destination_config = ?, enabled = ?, updated_at = ? WHERE org_id = ? AND id = ?",
       {r.name, r.metric, r.op, r.threshold, r.windowMins, optionalValue(r.appId), optionalValue(r.environmentId),
        optionalValue(r.model), optionalValue(r.service), optionalValue(r.release), optionalValue(r.destination),
-       optionalValue(r.destinationType), std::int64_t{r.enabled ? 1 : 0}, r.updatedAt, r.orgId, r.id});
+       optionalValue(r.destinationType), optionalValue(r.destinationConfig), std::int64_t{r.enabled ? 1 : 0},
+       r.updatedAt, r.orgId, r.id});
 }
 
 void AlertRepository::remove(Connection& c, std::int64_t orgId, std::int64_t id) {

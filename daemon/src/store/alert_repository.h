@@ -25,6 +25,8 @@ struct AlertRuleRecord {
   std::optional<std::string> release;
   std::optional<std::string> destination;
   std::optional<std::string> destinationType;
+  // The alert sink's own settings for this rule: a JSON object, secret keys sealed.
+  std::optional<std::string> destinationConfig;
   bool enabled = true;
   std::string state = "ok";  // ok | firing
   std::optional<double> lastValue;

@@ -11,7 +11,7 @@ namespace {
 
 const char* const kColumns =
     "id, org_id, name, kind, endpoint_url, env_slug, signals, event_type_filter, headers, service_name, encoding, "
-    "active, created_at, updated_at";
+    "active, config, created_at, updated_at";
 
 std::string headersJson(const std::map<std::string, std::string>& headers) {
   Poco::JSON::Object obj;
@@ -43,6 +43,7 @@ ExportDestinationRecord fromRow(const Row& r) {
   d.serviceName = r.optStr("service_name");
   d.encoding = r.str("encoding");
   d.active = r.boolean("active");
+  d.config = r.str("config");
   d.createdAt = r.i64("created_at");
   d.updatedAt = r.i64("updated_at");
   return d;
@@ -79,21 +80,23 @@ std::vector<std::string> splitDelimited(const std::string& text) {
 std::int64_t ExportDestinationRepository::insert(Connection& c, const ExportDestinationRecord& d) {
   return c.insert(
       "INSERT INTO export_destinations (org_id, name, kind, endpoint_url, env_slug, signals, event_type_filter, "
-      "headers, service_name, encoding, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+      "headers, service_name, encoding, active, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, "
+      "?, ?, ?) "
       "RETURNING id",
       {d.orgId, d.name, d.kind, d.endpointUrl, d.envSlug, joinDelimited(d.signals),
        optionalValue(filterText(d.eventTypeFilter)), headersJson(d.headers), optionalValue(d.serviceName), d.encoding,
-       std::int64_t{d.active ? 1 : 0}, d.createdAt, d.updatedAt});
+       std::int64_t{d.active ? 1 : 0}, d.config, d.createdAt, d.updatedAt});
 }
 
 void ExportDestinationRepository::update(Connection& c, const ExportDestinationRecord& d) {
   c.exec(
       "UPDATE export_destinations SET name = ?, kind = ?, endpoint_url = ?, env_slug = ?, signals = ?, "
-      "event_type_filter = ?, headers = ?, service_name = ?, encoding = ?, active = ?, updated_at = ? "
+      "event_type_filter = ?, headers = ?, service_name = ?, encoding = ?, active = ?, config = ?, updated_at = ? "
       "WHERE org_id = ? AND id = ?",
       {d.name, d.kind, d.endpointUrl, d.envSlug, joinDelimited(d.signals), optionalValue(filterText(d.eventTypeFilter)),
-       headersJson(d.headers), optionalValue(d.serviceName), d.encoding, std::int64_t{d.active ? 1 : 0}, d.updatedAt,
-       d.orgId, d.id});
+       headersJson(d.headers), optionalValue(d.serviceName), d.encoding, std::int64_t{d.active ? 1 : 0}, d.config,
+       d.updatedAt, d.orgId, d.id});
 }
 
 std::optional<ExportDestinationRecord> ExportDestinationRepository::find(Connection& c, std::int64_t orgId,
@@ -118,6 +121,71 @@ bool ExportDestinationRepository::remove(Connection& c, std::int64_t orgId, std:
 
 bool ExportDestinationRepository::environmentExists(Connection& c, std::int64_t orgId, const std::string& slug) {
   return !c.query("SELECT id FROM environments WHERE org_id = ? AND slug = ?", {orgId, slug}).empty();
+}
+
+namespace {
+
+// A failed attempt whose message has had no later attempt and is not queued again.
+constexpr const char* kGivenUp =
+    "FROM delivery_attempts a WHERE a.org_id = ? AND a.target_kind = 'export' AND a.target_id = ? AND "
+    "a.outcome = 'failed' AND a.event_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM delivery_attempts b WHERE "
+    "b.target_kind = 'export' AND b.target_id = a.target_id AND b.message_id = a.message_id AND b.id > a.id) AND "
+    "NOT EXISTS (SELECT 1 FROM delivery_outbox o WHERE o.org_id = a.org_id AND o.target_kind = 'export' AND "
+    "o.target_id = a.target_id AND o.message_id = a.message_id)";
+
+}  // namespace
+
+ExportHealthRecord ExportDestinationRepository::health(Connection& c, std::int64_t orgId, std::int64_t destinationId) {
+  ExportHealthRecord h;
+  const Params ids = {orgId, destinationId};
+  auto delivered = c.query(
+      "SELECT MAX(id) AS id, MAX(created_at) AS at FROM delivery_attempts WHERE org_id = ? AND target_kind = 'export' "
+      "AND target_id = ? AND outcome = 'delivered'",
+      ids);
+  const auto lastDeliveredId = delivered.front().optI64("id").value_or(0);
+  h.lastSuccessAt = delivered.front().optI64("at");
+  auto failure = c.query(
+      "SELECT created_at, response_body FROM delivery_attempts WHERE org_id = ? AND target_kind = 'export' AND "
+      "target_id = ? AND outcome <> 'delivered' ORDER BY id DESC LIMIT 1",
+      ids);
+  if (!failure.empty()) {
+    h.lastFailureAt = failure.front().i64("created_at");
+    h.lastFailureReason = failure.front().str("response_body");
+  }
+  h.consecutiveFailures =
+      c.query(
+           "SELECT COUNT(*) AS n FROM delivery_attempts WHERE org_id = ? AND target_kind = 'export' AND "
+           "target_id = ? AND outcome <> 'delivered' AND id > ?",
+           {orgId, destinationId, lastDeliveredId})
+          .front()
+          .i64("n");
+  auto last = c.query(
+      "SELECT outcome FROM delivery_attempts WHERE org_id = ? AND target_kind = 'export' AND target_id = ? "
+      "ORDER BY id DESC LIMIT 1",
+      ids);
+  if (!last.empty()) h.lastOutcome = last.front().str("outcome");
+  h.givenUpBatches = c.query(std::string("SELECT COUNT(*) AS n ") + kGivenUp, ids).front().i64("n");
+  h.pending = c.query(
+                   "SELECT COUNT(*) AS n FROM delivery_outbox WHERE org_id = ? AND target_kind = 'export' AND "
+                   "target_id = ?",
+                   ids)
+                  .front()
+                  .i64("n");
+  return h;
+}
+
+std::vector<GivenUpBatch> ExportDestinationRepository::givenUp(Connection& c, std::int64_t orgId,
+                                                               std::int64_t destinationId,
+                                                               std::optional<std::int64_t> deliveryId,
+                                                               std::int64_t from, std::int64_t to, std::int64_t limit) {
+  const std::string select = std::string("SELECT a.id, a.event_id, a.message_id, a.created_at ") + kGivenUp;
+  auto rows = deliveryId
+                  ? c.query(select + " AND a.id = ? ORDER BY a.id LIMIT ?", {orgId, destinationId, *deliveryId, limit})
+                  : c.query(select + " AND a.created_at >= ? AND a.created_at < ? ORDER BY a.id LIMIT ?",
+                            {orgId, destinationId, from, to, limit});
+  std::vector<GivenUpBatch> out;
+  for (const auto& r : rows) out.push_back({r.i64("id"), r.i64("event_id"), r.str("message_id"), r.i64("created_at")});
+  return out;
 }
 
 std::vector<std::int64_t> ExportDestinationRepository::orgsWithDestinations(Connection& c) {

@@ -176,6 +176,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(storeIdentityMigration(d));
   list.push_back(sessionsMigration(d));
   list.push_back(ingestMigration(d));
+  list.push_back(pluginConfigMigration(d));
   return list;
 }
 

@@ -3,7 +3,8 @@
 namespace aev::store {
 
 namespace {
-constexpr const char* kColumns = "id, org_id, name, action, detector, pattern, target, enabled, created_at, updated_at";
+constexpr const char* kColumns =
+    "id, org_id, name, action, detector, pattern, target, detector_config, min_score, enabled, created_at, updated_at";
 
 ModerationRuleRecord ruleFromRow(const Row& r) {
   ModerationRuleRecord rule;
@@ -14,6 +15,8 @@ ModerationRuleRecord ruleFromRow(const Row& r) {
   rule.detector = r.str("detector");
   rule.pattern = r.optStr("pattern");
   rule.target = r.str("target");
+  rule.detectorConfig = r.optStr("detector_config");
+  if (!r.isNull("min_score")) rule.minScore = r.f64("min_score");
   rule.enabled = r.boolean("enabled");
   rule.createdAt = r.i64("created_at");
   rule.updatedAt = r.i64("updated_at");
@@ -23,10 +26,10 @@ ModerationRuleRecord ruleFromRow(const Row& r) {
 
 std::int64_t ModerationRuleRepository::insert(Connection& c, const ModerationRuleRecord& r) {
   return c.insert(
-      "INSERT INTO moderation_rules (org_id, name, action, detector, pattern, target, enabled, created_at, updated_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-      {r.orgId, r.name, r.action, r.detector, optionalValue(r.pattern), r.target, std::int64_t{r.enabled ? 1 : 0},
-       r.createdAt, r.updatedAt});
+      "INSERT INTO moderation_rules (org_id, name, action, detector, pattern, target, detector_config, min_score, "
+      "enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+      {r.orgId, r.name, r.action, r.detector, optionalValue(r.pattern), r.target, optionalValue(r.detectorConfig),
+       optionalValue(r.minScore), std::int64_t{r.enabled ? 1 : 0}, r.createdAt, r.updatedAt});
 }
 
 std::vector<ModerationRuleRecord> ModerationRuleRepository::list(Connection& c, std::int64_t orgId) {
@@ -50,10 +53,10 @@ std::int64_t ModerationRuleRepository::count(Connection& c, std::int64_t orgId) 
 
 void ModerationRuleRepository::update(Connection& c, const ModerationRuleRecord& r) {
   c.exec(
-      "UPDATE moderation_rules SET name = ?, action = ?, detector = ?, pattern = ?, target = ?, enabled = ?, "
-      "updated_at = ? WHERE org_id = ? AND id = ?",
-      {r.name, r.action, r.detector, optionalValue(r.pattern), r.target, std::int64_t{r.enabled ? 1 : 0}, r.updatedAt,
-       r.orgId, r.id});
+      "UPDATE moderation_rules SET name = ?, action = ?, detector = ?, pattern = ?, target = ?, detector_config = ?, "
+      "min_score = ?, enabled = ?, updated_at = ? WHERE org_id = ? AND id = ?",
+      {r.name, r.action, r.detector, optionalValue(r.pattern), r.target, optionalValue(r.detectorConfig),
+       optionalValue(r.minScore), std::int64_t{r.enabled ? 1 : 0}, r.updatedAt, r.orgId, r.id});
 }
 
 void ModerationRuleRepository::remove(Connection& c, std::int64_t orgId, std::int64_t id) {

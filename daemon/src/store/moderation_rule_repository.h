@@ -17,6 +17,8 @@ struct ModerationRuleRecord {
   std::string detector;  // regex | keyword | tool_name | tool_arg | a plugin detector name
   std::optional<std::string> pattern;
   std::string target;  // request | response | tool_call
+  std::optional<std::string> detectorConfig;  // plugin detectors: a JSON object, secret keys sealed
+  std::optional<double> minScore;             // plugin detectors: matches scored lower do not count
   bool enabled = true;
   std::int64_t createdAt = 0;
   std::int64_t updatedAt = 0;

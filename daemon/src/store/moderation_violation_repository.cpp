@@ -6,7 +6,7 @@ namespace {
 
 constexpr const char* kColumns =
     "id, org_id, rule_id, rule_name, detector, action, target, event_id, channel_id, event_type, source, match_count, "
-    "fields, latency_ms, created_at";
+    "fields, matches, latency_ms, created_at";
 
 ViolationRecord violationFromRow(const Row& r) {
   ViolationRecord v;
@@ -23,6 +23,7 @@ ViolationRecord violationFromRow(const Row& r) {
   v.source = r.str("source");
   v.matchCount = r.i64("match_count");
   v.fieldsJson = r.str("fields");
+  v.matchesJson = r.optStr("matches");
   v.latencyMs = r.f64("latency_ms");
   v.createdAt = r.i64("created_at");
   return v;
@@ -54,11 +55,12 @@ std::string whereOf(const ViolationFilter& f, Params& params) {
 void ModerationViolationRepository::insert(Connection& c, const ViolationRecord& v) {
   c.exec(
       "INSERT INTO moderation_violations (org_id, rule_id, rule_name, detector, action, target, event_id, channel_id, "
-      "event_type, source, match_count, fields, latency_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "event_type, source, match_count, fields, matches, latency_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, "
       "?)",
       {v.orgId, v.ruleId, v.ruleName, v.detector, v.action, v.target, optionalValue(v.eventId),
-       optionalValue(v.channelId), optionalValue(v.eventType), v.source, v.matchCount, v.fieldsJson, v.latencyMs,
-       v.createdAt});
+       optionalValue(v.channelId), optionalValue(v.eventType), v.source, v.matchCount, v.fieldsJson,
+       optionalValue(v.matchesJson), v.latencyMs, v.createdAt});
 }
 
 std::vector<ViolationRecord> ModerationViolationRepository::page(Connection& c, const ViolationFilter& f,

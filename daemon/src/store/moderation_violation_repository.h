@@ -24,6 +24,7 @@ struct ViolationRecord {
   std::string source;  // api | batch | otlp
   std::int64_t matchCount = 0;
   std::string fieldsJson = "[]";  // where the matches were: a JSON array of paths
+  std::optional<std::string> matchesJson;  // [{detector, label, score}, ...]; none before v14
   double latencyMs = 0;
   std::int64_t createdAt = 0;
 };

@@ -23,5 +23,6 @@ Migration traceUsageMigration(Dialect d);    // v13: tokens and cost on the trac
 Migration storeIdentityMigration(Dialect d);  // v14: live or backup, and the database it was written in
 Migration sessionsMigration(Dialect d);       // v15: session and trace name (events, rollups)
 Migration ingestMigration(Dialect d);         // v16: API keys' default channel, refused exports
+Migration pluginConfigMigration(Dialect d);   // v17: per-use plugin configuration, min scores
 
 }  // namespace aev::store

@@ -23,7 +23,7 @@ constexpr const char* kSchema = R"({
   "required": ["url"],
   "properties": {
     "url": {"type": "string", "format": "uri"},
-    "secret": {"type": "string", "pattern": "^whsec_"},
+    "secret": {"type": "string", "pattern": "^whsec_", "writeOnly": true},
     "headers": {"type": "object", "additionalProperties": {"type": "string"}},
     "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 600000},
     "allowPrivateAddresses": {"type": "boolean"}

@@ -8,7 +8,12 @@
 //     std::vector<aev::Match> scan(const aev::ScanInput& in) const override;
 //   };
 //   AEV_PLUGIN("detector_acme", "1.0.0", "Acme Inc.",
+//              aev::setting("prefix", aev::SettingType::String, "ACME", "prefix of a customer number"),
 //              aev::detector<AcmePii>("acme.pii", "Acme customer numbers"));
+//
+// Declared settings (ABI 1.1) make the daemon check plugins.<plugin>.* for you: an
+// unknown key or an ill-typed value stops it at start-up (exit 78), and an unset key
+// reads as its default.
 //
 // AEV_PLUGIN defines the two exported entry points and C trampolines for every component.
 // The trampolines turn exceptions into error results (aev::ConfigError → AEV_ERR_CONFIG,
@@ -128,6 +133,49 @@ class Host {
     if (*v == "true" || *v == "1" || *v == "yes" || *v == "on") return true;
     if (*v == "false" || *v == "0" || *v == "no" || *v == "off") return false;
     throw ConfigError("setting " + std::string(key) + " is not a boolean: " + std::string(*v));
+  }
+  // Number setting (e.g. 0.75, 1e3); throws ConfigError when set but not a finite number.
+  double configNumber(std::string_view key, double fallback) const {
+    auto v = config(key);
+    if (!v) return fallback;
+    std::string s(*v);
+    char* end = nullptr;
+    errno = 0;
+    double d = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || errno != 0 || d != d || d - d != 0)
+      throw ConfigError("setting " + std::string(key) + " is not a number: " + s);
+    return d;
+  }
+  // Duration setting: an integer with ms, s, m or h ("500ms", "30s"); throws ConfigError
+  // otherwise.
+  std::chrono::milliseconds configDuration(std::string_view key, std::chrono::milliseconds fallback) const {
+    auto v = config(key);
+    if (!v) return fallback;
+    std::string s(*v);
+    std::size_t digits = 0;
+    while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') ++digits;
+    std::string unit = s.substr(digits);
+    long long scale = unit == "ms" ? 1 : unit == "s" ? 1000 : unit == "m" ? 60000 : unit == "h" ? 3600000 : 0;
+    if (digits == 0 || digits > 15 || scale == 0)
+      throw ConfigError("setting " + std::string(key) + " is not a duration (e.g. 500ms, 30s, 5m): " + s);
+    return std::chrono::milliseconds(std::strtoll(s.substr(0, digits).c_str(), nullptr, 10) * scale);
+  }
+  // List setting: comma-separated values, surrounding spaces trimmed, empty items dropped.
+  std::vector<std::string> configList(std::string_view key, std::vector<std::string> fallback = {}) const {
+    auto v = config(key);
+    if (!v) return fallback;
+    std::vector<std::string> out;
+    std::string_view rest = *v;
+    while (!rest.empty()) {
+      auto comma = rest.find(',');
+      auto item = rest.substr(0, comma);
+      while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+      while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+      if (!item.empty()) out.emplace_back(item);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    return out;
   }
 
   Counter counter(std::string_view name, std::string_view help = {}) const {
@@ -358,16 +406,45 @@ struct DimensionTrampolines {
 
 // ------------------------------------------------------------------ component descriptors
 
-// One entry of AEV_PLUGIN(...): a filled C vtable of one kind, or an onLoad hook.
+enum class SettingType : aev_setting_type {
+  String = AEV_SETTING_STRING,
+  Integer = AEV_SETTING_INTEGER,
+  Number = AEV_SETTING_NUMBER,
+  Boolean = AEV_SETTING_BOOLEAN,
+  Duration = AEV_SETTING_DURATION,
+  List = AEV_SETTING_LIST,
+};
+
+// One entry of AEV_PLUGIN(...): a filled C vtable of one kind, a declared setting, or an
+// onLoad hook.
 struct Component {
-  enum class Kind { Detector, Exporter, AlertSink, Dimension, OnLoad };
+  enum class Kind { Detector, Exporter, AlertSink, Dimension, OnLoad, Setting };
   Kind kind;
   aev_detector_v1 detector{};
   aev_exporter_v1 exporter{};
   aev_alert_sink_v1 alertSink{};
   aev_dimension_v1 dimension{};
+  aev_setting_v1 setting{};
   void (*onLoad)(const Host&) = nullptr;
 };
+
+// Declares setting plugins.<plugin>.<name> (ABI 1.1): its type, default (text form, or
+// nullptr for none), a one-line description for --print-config-reference, and whether it
+// is secret (never printed). On a 1.0 daemon the declaration is skipped and the readers'
+// fallbacks apply. Read it with Host::config / configInt / configNumber / configBool /
+// configDuration / configList.
+inline Component setting(const char* name, SettingType type, const char* defaultValue, const char* description,
+                         bool secret = false) {
+  Component c{Component::Kind::Setting};
+  auto& s = c.setting;
+  s.struct_size = sizeof(aev_setting_v1);
+  s.type = static_cast<aev_setting_type>(type);
+  s.name = name;
+  s.default_value = defaultValue;
+  s.description = description;
+  s.flags = secret ? static_cast<std::uint32_t>(AEV_SETTING_SECRET) : 0u;
+  return c;
+}
 
 // A detector named `name` (the RuleDTO "detector" value) implemented by T.
 // `data` is passed to T's constructor when it takes (const Host&, std::string_view, const void*).
@@ -461,6 +538,11 @@ inline aev_status registerComponents(const aev_host_api* api, aev_host* host, ae
   hostApi() = api;
   return guarded(call, [&]() -> aev_status {
     Host h(api, host);
+    // Settings first: from then on an unset key reads as its declared default.
+    if (AEV_HOST_HAS(api, register_setting))
+      for (const auto& c : components)
+        if (c.kind == Component::Kind::Setting)
+          if (aev_status s = api->register_setting(reg, &c.setting); s != AEV_OK) return s;
     for (const auto& c : components)
       if (c.kind == Component::Kind::OnLoad && c.onLoad) c.onLoad(h);
     for (const auto& c : components) {
@@ -470,7 +552,9 @@ inline aev_status registerComponents(const aev_host_api* api, aev_host* host, ae
         case Component::Kind::Exporter: s = api->register_exporter(reg, &c.exporter); break;
         case Component::Kind::AlertSink: s = api->register_alert_sink(reg, &c.alertSink); break;
         case Component::Kind::Dimension: s = api->register_dimension(reg, &c.dimension); break;
-        case Component::Kind::OnLoad: break;
+        case Component::Kind::OnLoad:
+        case Component::Kind::Setting:
+          break;
       }
       if (s != AEV_OK) return s;
     }

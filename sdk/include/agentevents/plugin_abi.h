@@ -53,7 +53,7 @@ extern "C" {
 /* Breaking change: bump. The host requires plugin major == host major. */
 #define AEV_ABI_MAJOR 1
 /* Additive change: bump. The host requires plugin minor <= host minor. */
-#define AEV_ABI_MINOR 0
+#define AEV_ABI_MINOR 1
 
 /* First field of the manifest: "AEVP". A shared object whose manifest does not start
  * with it is not an agent-events plugin (or is corrupt), and is refused. */
@@ -129,6 +129,23 @@ enum {
   /* Exporter / alert sink: the host may call export_batch / deliver concurrently on one
    * instance. Without it the host serialises calls per instance. */
   AEV_FLAG_CONCURRENT = 1u
+};
+
+/* Types of a declared setting (aev_setting_v1.type, ABI 1.1). APPEND ONLY. */
+typedef int32_t aev_setting_type;
+enum {
+  AEV_SETTING_STRING = 0,
+  AEV_SETTING_INTEGER = 1,  /* decimal, 64-bit signed */
+  AEV_SETTING_NUMBER = 2,   /* decimal with optional fraction and exponent */
+  AEV_SETTING_BOOLEAN = 3,  /* true/false, 1/0, yes/no, on/off */
+  AEV_SETTING_DURATION = 4, /* an integer with a unit: ms, s, m or h (e.g. "500ms", "30s") */
+  AEV_SETTING_LIST = 5      /* comma-separated values, surrounding spaces trimmed */
+};
+
+/* Setting flags (aev_setting_v1.flags). APPEND ONLY. */
+enum {
+  /* Never shown (--print-config-reference prints no default, logs no value). */
+  AEV_SETTING_SECRET = 1u
 };
 
 /* Opaque handles. All are owned by the host; a plugin never frees them. */
@@ -288,6 +305,22 @@ typedef struct aev_dimension_v1 {
   aev_status (*key)(const void *instance, const aev_key_input *input, aev_call *call);
 } aev_dimension_v1;
 
+/* One setting of the plugin's own configuration section, declared at registration (ABI
+ * 1.1, aev_host_api.register_setting): key `name` of plugin "acme" is daemon setting
+ * "plugins.acme.<name>". Once a plugin declares any setting, the daemon refuses to start
+ * (exit 78) on a plugins.<plugin>.* key it did not declare or on a value that is not of
+ * the declared type, and config_get returns the default for a key that is not set.
+ * The host copies the struct and its strings during the call. */
+typedef struct aev_setting_v1 {
+  uint32_t struct_size;
+  aev_setting_type type;     /* AEV_SETTING_* */
+  const char *name;          /* [a-z0-9_][a-z0-9_.]*, at most 64 bytes; not "enabled" */
+  const char *default_value; /* text form of the default, valid for `type`; NULL: none */
+  const char *description;   /* one line for --print-config-reference; may be NULL */
+  uint32_t flags;            /* AEV_SETTING_SECRET */
+  uint32_t reserved;         /* 0 */
+} aev_setting_v1;
+
 /* ------------------------------------------------------------------ host table */
 
 /* Functions the host gives a plugin. Passed to aev_plugin_register_v1; valid for the life
@@ -357,6 +390,12 @@ typedef struct aev_host_api {
   aev_status (*call_retry_after)(aev_call *call, uint64_t milliseconds);
 
   /* ---- 1.1 ---- */
+
+  /* Declares one setting (see aev_setting_v1). Returns AEV_ERR_INVALID_ARGUMENT for a bad
+   * name, type or default (the host then refuses the plugin). Check it with
+   * AEV_HOST_HAS(api, register_setting): a 1.0 daemon has none.
+   * THREADING: start-up thread only, inside aev_plugin_register_v1, before config_get. */
+  aev_status (*register_setting)(aev_registrar *reg, const aev_setting_v1 *setting);
 } aev_host_api;
 
 /* ------------------------------------------------------------------ entry points */
@@ -422,6 +461,7 @@ typedef aev_status (*aev_plugin_register_fn)(const aev_host_api *api, aev_host *
 #define AEV_EXPORTER_V1_SIZE_1_0 AEV_SIZE_THROUGH(aev_exporter_v1, close)
 #define AEV_ALERT_SINK_V1_SIZE_1_0 AEV_SIZE_THROUGH(aev_alert_sink_v1, close)
 #define AEV_DIMENSION_V1_SIZE_1_0 AEV_SIZE_THROUGH(aev_dimension_v1, key)
+#define AEV_SETTING_V1_SIZE_1_1 AEV_SIZE_THROUGH(aev_setting_v1, reserved)
 
 /* The 1.0 layout on LP64 (x86-64, AArch64 Linux), checked wherever this header is
  * compiled as C11 or C++11 and later. A failing assertion here means an edit moved a 1.0

@@ -1,7 +1,10 @@
 // Delivery, in the manner of Svix's portal: webhook endpoints (of every channel) and export
 // destinations; create, edit, disable, delete; each one's delivery attempts filtered by
 // the daemon by outcome and status class, redelivery of a webhook message, and a destination's test
-// call. The signing secret is shown once, at creation; header values never.
+// call, health (last success, last failure and its reason, given-up batches) and redelivery of its
+// given-up batches. A destination's kind is any loaded exporter (GET /export-destinations/kinds);
+// its config is edited as JSON beside the kind's schema. The signing secret is shown once, at
+// creation; header values and secret config keys never.
 // URL: ?tab=webhooks|exports&ep=<endpoint>&dest=<destination>&new=1&edit=1&outcome=&class=
 import { api } from '../api.js';
 import { loadChannels } from '../channels.js';
@@ -18,6 +21,24 @@ const OUTCOMES = [['', 'Any outcome'], ['delivered', 'Delivered'], ['retrying', 
 const CLASSES = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4xx'], ['5xx', '5xx'], ['none', 'No answer']];
 const OUTCOME_KIND = { delivered: 'ok', retrying: 'warn', failed: 'err' };
 const SIGNALS = ['traces', 'logs', 'metrics'];
+const KIND_LABELS = { otlp: 'OTLP/HTTP', http: 'JSON over HTTP' };
+const HEALTH_KIND = { idle: 'wait', ok: 'ok', retrying: 'warn', failing: 'err' };
+const HEALTH_LABEL = { idle: 'Idle', ok: 'Healthy', retrying: 'Retrying', failing: 'Failing' };
+
+function HealthBadge({ health }) {
+  if (!health) return null;
+  return html`<${Badge} kind=${HEALTH_KIND[health.state] || 'wait'}>${HEALTH_LABEL[health.state] || health.state}</${Badge}>`;
+}
+
+// What the kind's configuration schema offers, for the config field's hint.
+function configHint(kind) {
+  if (!kind || !kind.configSchema || !kind.configSchema.properties) return 'A JSON object; this kind declares no settings.';
+  const props = Object.entries(kind.configSchema.properties).map(([name, p]) => {
+    const flags = [(kind.requiredKeys || []).includes(name) ? 'required' : '', (kind.secretKeys || []).includes(name) ? 'secret, write-only' : ''].filter(Boolean);
+    return `${name}${p.type ? ` (${p.type}${flags.length ? `, ${flags.join(', ')}` : ''})` : ''}${p.description ? `: ${p.description}` : ''}`;
+  });
+  return `A JSON object of the exporter's settings: ${props.join('; ')}.`;
+}
 
 // Every endpoint of the organization in one request (GET /webhooks/endpoints, pages of
 // 100), beside the channels that name them.
@@ -222,17 +243,23 @@ function parseHeaders(text) {
   return headers;
 }
 
-function DestinationForm({ envs, dest, onDone }) {
+function DestinationForm({ envs, kinds, dest, onDone }) {
   const action = useAction();
   const editing = !!dest;
+  const [kindName, setKindName] = useState(dest?.kind || 'otlp');
+  const kind = (kinds || []).find((k) => k.name === kindName);
+  const needsUrl = !kind || (kind.requiredKeys || []).includes('endpointUrl');
   const submit = (form) => action.run(async () => {
     const v = formValues(form);
     const body = {
-      name: v.name, kind: v.kind, endpointUrl: v.endpointUrl, envSlug: v.envSlug, encoding: v.encoding,
+      name: v.name, kind: v.kind, endpointUrl: v.endpointUrl || '', envSlug: v.envSlug, encoding: v.encoding,
       signals: SIGNALS.filter((s) => v[`signal-${s}`]), eventTypeFilter: splitList(v.eventTypeFilter), serviceName: v.serviceName || null,
     };
     // Header values are write-only: empty on edit keeps the stored ones.
     if (!editing || v.headers) body.headers = parseHeaders(v.headers);
+    if (v.config && v.config.trim()) {
+      try { body.config = JSON.parse(v.config); } catch { throw new Error('Configuration is not JSON: enter an object such as {"path": "/var/x.ndjson"}.'); }
+    }
     const saved = editing ? await api.patch(`/export-destinations/${dest.id}`, body) : await api.post('/export-destinations', body);
     onDone(saved);
   });
@@ -240,10 +267,14 @@ function DestinationForm({ envs, dest, onDone }) {
   return html`<${FormCard} id="dest-form" title=${editing ? 'Edit destination' : 'New export destination'} submitLabel=${editing ? 'Save' : 'Create destination'}
       action=${action} onSubmit=${submit} onCancel=${() => onDone(null)}>
     <${FormField} id="dest-name" label="Name"><input id="dest-name" name="name" required maxlength="120" defaultValue=${dest?.name || ''} autocomplete="off" /></${FormField}>
-    <${FormField} id="dest-kind" label="Kind"><select id="dest-kind" name="kind">
-      ${[['otlp', 'OTLP/HTTP'], ['http', 'JSON over HTTP']].map(([k, l]) => html`<option value=${k} selected=${(dest?.kind || 'otlp') === k}>${l}</option>`)}</select></${FormField}>
-    <${FormField} id="dest-url" label="Endpoint URL" wide hint="OTLP: the base URL (/v1/traces, /v1/logs, /v1/metrics are added).">
-      <input id="dest-url" name="endpointUrl" type="url" required placeholder="https://otel.example.com" defaultValue=${dest?.endpointUrl || ''} autocomplete="off" /></${FormField}>
+    <${FormField} id="dest-kind" label="Kind"><select id="dest-kind" name="kind" onChange=${(ev) => setKindName(ev.target.value)}>
+      ${(kinds && kinds.length ? kinds.map((k) => k.name) : ['otlp', 'http']).map((k) => html`<option value=${k} selected=${kindName === k}>${KIND_LABELS[k] || k}</option>`)}</select></${FormField}>
+    <${FormField} id="dest-url" label="Endpoint URL" wide hint=${needsUrl ? 'OTLP: the base URL (/v1/traces, /v1/logs, /v1/metrics are added).' : 'This kind needs no URL: leave it empty.'}>
+      <input id="dest-url" name="endpointUrl" type="url" required=${needsUrl} placeholder="https://otel.example.com" defaultValue=${dest?.endpointUrl || ''} autocomplete="off" /></${FormField}>
+    <${FormField} id="dest-config" label="Configuration" wide
+      hint=${`${configHint(kind)}${editing && dest.secretConfigKeys?.length ? ` Secret keys set: ${dest.secretConfigKeys.join(', ')} (never shown; sending the object replaces all of it).` : ''}`}>
+      <textarea id="dest-config" name="config" rows="2" spellcheck="false" autocomplete="off"
+        defaultValue=${dest && Object.keys(dest.config || {}).length ? JSON.stringify(dest.config) : ''}></textarea></${FormField}>
     <${FormField} id="dest-env" label="Environment"><select id="dest-env" name="envSlug">
       <option value="*" selected=${!dest || dest.envSlug === '*'}>Every environment (*)</option>
       ${envs.map((e) => html`<option value=${e.slug} selected=${dest?.envSlug === e.slug}>${e.name} (${e.slug})</option>`)}</select></${FormField}>
@@ -269,6 +300,7 @@ function DestinationDetail({ id, data, query, reload }) {
   const action = useAction();
   const test = useAction();
   const [testResult, setTestResult] = useState(null);
+  const redeliver = useAction();
   if (!dest) return html`<${Empty} title="No such export destination"><p>It may have been deleted. <${Link} to=${href('/delivery', { tab: 'exports' })}>All destinations</${Link}></p></${Empty}>`;
   const setActive = (active) => action.run(async () => {
     await api.patch(`/export-destinations/${id}`, { active });
@@ -282,10 +314,18 @@ function DestinationDetail({ id, data, query, reload }) {
   const runTest = () => test.run(async () => {
     setTestResult(await api.post(`/export-destinations/${id}/test`, {}));
   });
+  // Every given-up batch of the destination, whenever it was given up.
+  const redeliverGivenUp = () => redeliver.run(async () => {
+    const r = await api.post(`/export-destinations/${id}/redeliver`, { from: '1970-01-01T00:00:00Z' });
+    reload();
+    attempts.reload();
+    return r;
+  }, 'Queued again: the given-up batches are being re-sent.');
   if (query.edit) {
-    return html`<${DestinationForm} envs=${data.envs} dest=${dest} onDone=${(saved) => { setQuery({ edit: '' }); if (saved) reload(); }} />`;
+    return html`<${DestinationForm} envs=${data.envs} kinds=${data.kinds} dest=${dest} onDone=${(saved) => { setQuery({ edit: '' }); if (saved) reload(); }} />`;
   }
   const r = testResult;
+  const h = dest.health;
   return html`<div class="stack-12">
     <section class="card" aria-labelledby="dest-title">
       <div class="card-head">
@@ -293,6 +333,8 @@ function DestinationDetail({ id, data, query, reload }) {
           <h2 class="card-title" id="dest-title">${dest.name}</h2></div>
         <div class="head-right">
           ${dest.active ? html`<${Badge} kind="ok">Active</${Badge}>` : html`<${Badge} kind="wait">Disabled</${Badge}>`}
+          <${HealthBadge} health=${h} />
+          ${h && h.givenUpBatches > 0 ? html`<button type="button" class="btn btn-sm" onClick=${redeliverGivenUp} disabled=${redeliver.busy}>Redeliver ${num(h.givenUpBatches)} given-up batch${h.givenUpBatches === 1 ? '' : 'es'}</button>` : null}
           <button type="button" class="btn btn-sm" onClick=${runTest} disabled=${test.busy}>Send test event</button>
           <button type="button" class="btn btn-sm" onClick=${() => setQuery({ edit: '1' })}>Edit</button>
           <button type="button" class="btn btn-sm" onClick=${() => setActive(!dest.active)}>${dest.active ? 'Disable' : 'Enable'}</button>
@@ -300,8 +342,15 @@ function DestinationDetail({ id, data, query, reload }) {
         </div>
       </div>
       <${Facts} rows=${[
-        ['Kind', dest.kind === 'otlp' ? `OTLP/HTTP (${dest.encoding})` : 'JSON over HTTP'],
-        ['Endpoint', html`<span class="mono">${dest.endpointUrl}</span>`],
+        ['Kind', dest.kind === 'otlp' ? `OTLP/HTTP (${dest.encoding})` : KIND_LABELS[dest.kind] || dest.kind],
+        ['Endpoint', dest.endpointUrl ? html`<span class="mono">${dest.endpointUrl}</span>` : null],
+        ['Configuration', Object.keys(dest.config || {}).length || dest.secretConfigKeys?.length
+          ? html`<span class="mono">${JSON.stringify(dest.config)}</span>${dest.secretConfigKeys?.length ? html` ${dest.secretConfigKeys.map((k) => html`<span class="chip chip-sm mono">${k}</span>`)} <span class="muted small">secret, write-only</span>` : null}` : null],
+        ['Last success', h && h.lastSuccessAt ? when(h.lastSuccessAt) : null],
+        ['Last failure', h && h.lastFailureAt ? html`${when(h.lastFailureAt)} <span class="mono small" data-testid="last-failure">${h.lastFailureReason}</span>` : null],
+        ['Consecutive failures', h && h.consecutiveFailures ? num(h.consecutiveFailures) : null],
+        ['Given-up batches', h && h.givenUpBatches ? html`<span data-testid="given-up">${num(h.givenUpBatches)}</span>` : null],
+        ['Queued', h && h.pending ? num(h.pending) : null],
         ['Environment', dest.envSlug === '*' ? 'every environment' : html`<span class="mono">${dest.envSlug}</span>`],
         ['Signals', dest.signals.map((s) => html`<span class="chip chip-sm">${s}</span>`)],
         ['Event types', dest.eventTypeFilter.length ? dest.eventTypeFilter.map((t) => html`<span class="chip chip-sm">${t}</span>`) : 'every type'],
@@ -310,6 +359,7 @@ function DestinationDetail({ id, data, query, reload }) {
         ['Created', when(dest.createdAt)],
       ]} />
       <${ActionResult} action=${action} />
+      <${ActionResult} action=${redeliver} />
       <${ErrorBox} error=${test.error} />
       ${r ? html`<div class=${`test-result ${r.ok ? 'ok' : 'bad'}`} role="status" data-testid="test-result">
         <strong>${r.ok ? 'Test delivered' : 'Test failed'}</strong>: status ${r.statusCode || 'none (no HTTP answer)'} in ${ms(r.durationMs)}
@@ -320,8 +370,9 @@ function DestinationDetail({ id, data, query, reload }) {
 }
 
 async function loadExports() {
-  const [destinations, envs] = await Promise.all([api.get('/export-destinations'), api.get('/environments')]);
-  return { destinations: destinations.data, envs: envs.data || envs };
+  const [destinations, envs, kinds] = await Promise.all([
+    api.get('/export-destinations'), api.get('/environments'), api.get('/export-destinations/kinds')]);
+  return { destinations: destinations.data, envs: envs.data || envs, kinds: kinds.data };
 }
 
 function Exports({ query }) {
@@ -329,13 +380,13 @@ function Exports({ query }) {
   if (data.error) return html`<${ErrorBox} error=${data.error} />`;
   if (!data.data) return html`<div class="center"><${Spinner} /></div>`;
   if (query.dest) return html`<${DestinationDetail} id=${query.dest} data=${data.data} query=${query} reload=${data.reload} />`;
-  const { destinations, envs } = data.data;
+  const { destinations, envs, kinds } = data.data;
   const created = (saved) => {
     setQuery(saved ? { new: '', dest: saved.id } : { new: '' }, { replace: !saved });
     if (saved) data.reload();
   };
   return html`<div class="stack-12">
-    ${query.new ? html`<${DestinationForm} envs=${envs} onDone=${created} />` : null}
+    ${query.new ? html`<${DestinationForm} envs=${envs} kinds=${kinds} onDone=${created} />` : null}
     <section class="card" aria-labelledby="dests-title">
       <div class="card-head"><h2 class="card-title" id="dests-title">Export destinations</h2>
         ${query.new ? null : html`<button type="button" class="btn btn-primary btn-sm" onClick=${() => setQuery({ new: '1' })}><${Icon} name="plus" size=${14} />New destination</button>`}</div>
@@ -345,7 +396,7 @@ function Exports({ query }) {
             onKeyDown=${(ev) => { if (ev.key === 'Enter') setQuery({ dest: d.id }, { replace: false }); }}>
           <td>${d.name}</td><td>${d.kind}</td><td class="mono url-cell">${d.endpointUrl}</td><td class="mono">${d.envSlug}</td>
           <td>${d.signals.map((s) => html`<span class="chip chip-sm">${s}</span>`)}</td>
-          <td>${d.active ? html`<${Badge} kind="ok">Active</${Badge}>` : html`<${Badge} kind="wait">Disabled</${Badge}>`}</td></tr>`)}</tbody></table></div>`
+          <td>${d.active ? html`<${Badge} kind="ok">Active</${Badge}>` : html`<${Badge} kind="wait">Disabled</${Badge}>`} <${HealthBadge} health=${d.health} /></td></tr>`)}</tbody></table></div>`
       : html`<${Empty} title="No export destination yet"><p>A destination ships the organization's events as OTLP traces, logs and metrics (or plain JSON) to your observability stack.</p>
           ${query.new ? null : html`<button type="button" class="btn btn-primary" onClick=${() => setQuery({ new: '1' })}><${Icon} name="plus" size=${14} />New destination</button>`}</${Empty}>`}
     </section>

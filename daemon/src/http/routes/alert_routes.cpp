@@ -10,6 +10,7 @@
 #include "alerts/alert_service.h"
 #include "http/audit_actor.h"
 #include "http/body.h"
+#include "http/component_kinds.h"
 #include "http/context.h"
 #include "http/render.h"
 #include "http/resource_views.h"
@@ -19,9 +20,9 @@ namespace aev::http {
 
 namespace {
 
-const std::set<std::string> kAlertFields = {"name",        "metric",          "operator", "threshold", "windowMins",
-                                            "appId",       "environmentId",   "model",    "service",   "release",
-                                            "destination", "destinationType", "enabled"};
+const std::set<std::string> kAlertFields = {
+    "name",    "metric",  "operator",    "threshold",       "windowMins",        "appId",  "environmentId", "model",
+    "service", "release", "destination", "destinationType", "destinationConfig", "enabled"};
 
 // A nullable string field: absent → untouched, null → cleared.
 void readNullableString(BodyReader& body, const std::string& field, std::optional<std::optional<std::string>>& out) {
@@ -57,6 +58,14 @@ alerts::AlertInput alertInput(BodyReader& body, bool creating) {
   readNullableString(body, "release", in.release);
   readNullableString(body, "destination", in.destination);
   readNullableString(body, "destinationType", in.destinationType);
+  if (body.object()->has("destinationConfig")) {
+    if (body.object()->isNull("destinationConfig"))
+      in.destinationConfig = Poco::JSON::Object::Ptr();
+    else if (auto config = body.object()->getObject("destinationConfig"))
+      in.destinationConfig = config;
+    else
+      body.fail("destinationConfig", "must be an object (the alert sink's settings for this rule)");
+  }
   in.enabled = body.boolean("enabled", false);
   for (const auto& [field, value] : *body.object())
     if (!kAlertFields.count(field))
@@ -83,6 +92,19 @@ JsonObject historyJson(const store::AlertEventRecord& e) {
 }  // namespace
 
 void registerAlertRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "GET", "/v2/alerts/destination-kinds",
+      [&ctx](Request& req) {
+        actingUser(ctx, req);
+        auto obj = withSchema(req.baseUrl, "ComponentKindList");
+        obj->set("data", componentKindsJson(ctx.alerts->destinationKinds()));
+        return Response::json(200, obj);
+      },
+      "The kinds an alert rule's destinationType may name: every loaded alert sink, with its configuration schema "
+      "(destinationConfig) and its secret (write-only) keys.",
+      "alerts");
+  router.document("GET", "/v2/alerts/destination-kinds", {}, "ComponentKindList");
+
   router.add(
       "POST", "/v2/alerts",
       [&ctx](Request& req) {

@@ -6,22 +6,26 @@
 #include <set>
 
 #include "auth/authenticator.h"
+#include "common/clock.h"
 #include "exports/destination_service.h"
 #include "http/attempt_query.h"
 #include "http/audit_actor.h"
 #include "http/body.h"
+#include "http/component_kinds.h"
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
 #include "http/resource_views.h"
 #include "http/router.h"
+#include "plugins/instance_config.h"
 
 namespace aev::http {
 
 namespace {
 
-const std::set<std::string> kFields = {"name",    "kind",        "endpointUrl", "envSlug",  "signals",
-                                       "eventTypeFilter", "headers", "serviceName", "encoding", "active"};
+const std::set<std::string> kFields = {"name",        "kind",     "endpointUrl",     "envSlug",
+                                       "signals",     "config",   "eventTypeFilter", "headers",
+                                       "serviceName", "encoding", "active"};
 
 JsonObject destinationJson(const std::string& baseUrl, const store::ExportDestinationRecord& d, bool withSchemaField) {
   auto obj = withSchemaField ? withSchema(baseUrl, "ExportDestination") : newObject();
@@ -39,9 +43,33 @@ JsonObject destinationJson(const std::string& baseUrl, const store::ExportDestin
   obj->set("headerKeys", stringArray(keys));
   obj->set("serviceName", d.serviceName ? Poco::Dynamic::Var(*d.serviceName) : Poco::Dynamic::Var());
   obj->set("encoding", d.encoding);
+  obj->set("config", plugins::publicConfig(d.config));
+  obj->set("secretConfigKeys", stringArray(plugins::sealedKeys(d.config)));
   obj->set("active", d.active);
   setTimestamp(obj, "createdAt", d.createdAt);
   setTimestamp(obj, "updatedAt", d.updatedAt);
+  return obj;
+}
+
+// state: idle (nothing tried yet), ok (the last attempt delivered), retrying (a batch is
+// being retried), failing (the last batch was given up: see givenUpBatches, redeliver).
+JsonObject healthJson(const store::ExportHealthRecord& h) {
+  auto obj = newObject();
+  std::string state = "idle";
+  if (h.lastOutcome)
+    state = *h.lastOutcome == "delivered" ? "ok" : *h.lastOutcome == "retrying" ? "retrying" : "failing";
+  obj->set("state", state);
+  setTimestamp(obj, "lastSuccessAt", h.lastSuccessAt);
+  setTimestamp(obj, "lastFailureAt", h.lastFailureAt);
+  obj->set("lastFailureReason", h.lastFailureAt ? Poco::Dynamic::Var(h.lastFailureReason) : Poco::Dynamic::Var());
+  obj->set("consecutiveFailures", h.consecutiveFailures);
+  obj->set("givenUpBatches", h.givenUpBatches);
+  obj->set("pending", h.pending);
+  return obj;
+}
+
+JsonObject withHealth(JsonObject obj, AppContext& ctx, const store::ExportDestinationRecord& d) {
+  obj->set("health", healthJson(ctx.exportDestinations->health(d.orgId, d.id)));
   return obj;
 }
 
@@ -60,7 +88,7 @@ exports::DestinationInput destinationInput(BodyReader& body, bool creating) {
   const auto& object = body.object();
   in.name = body.nonNullString("name", creating);
   in.kind = body.nonNullString("kind", false);
-  in.endpointUrl = body.nonNullString("endpointUrl", creating);
+  in.endpointUrl = body.nonNullString("endpointUrl", false);  // required where the kind says (the service)
   in.envSlug = body.nonNullString("envSlug", creating);
   in.signals = body.stringArray("signals", creating);
   if (object->has("eventTypeFilter")) {
@@ -86,6 +114,12 @@ exports::DestinationInput destinationInput(BodyReader& body, bool creating) {
   }
   in.encoding = body.nonNullString("encoding", false);
   in.active = body.boolean("active", false);
+  if (object->has("config")) {
+    if (auto config = object->getObject("config"))
+      in.config = config;
+    else
+      body.fail("config", "must be an object (the exporter's own settings, see GET /export-destinations/kinds)");
+  }
   for (const auto& [field, value] : *object)
     if (!kFields.count(field))
       body.fail(field, "is not a field of an export destination", field == "headers" ? "" : stringify(value).substr(0, 200));
@@ -95,6 +129,19 @@ exports::DestinationInput destinationInput(BodyReader& body, bool creating) {
 }  // namespace
 
 void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "GET", "/export-destinations/kinds",
+      [&ctx](Request& req) {
+        actingUser(ctx, req);
+        auto obj = withSchema(req.baseUrl, "ComponentKindList");
+        obj->set("data", componentKindsJson(ctx.exportDestinations->kinds()));
+        return Response::json(200, obj);
+      },
+      "The kinds an export destination may have: every loaded exporter, with its configuration schema, the "
+      "secret keys (write-only) and the signals it ships.",
+      "exports");
+  router.document("GET", "/export-destinations/kinds", {}, "ComponentKindList");
+
   router.add(
       "POST", "/export-destinations",
       [&ctx](Request& req) {
@@ -116,7 +163,8 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
         const auto orgId = actingUser(ctx, req).orgId;
         auto obj = withSchema(req.baseUrl, "ExportDestinationList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
-        for (const auto& d : ctx.exportDestinations->list(orgId)) data->add(destinationJson(req.baseUrl, d, false));
+        for (const auto& d : ctx.exportDestinations->list(orgId))
+          data->add(withHealth(destinationJson(req.baseUrl, d, false), ctx, d));
         obj->set("data", data);
         return Response::json(200, obj);
       },
@@ -128,9 +176,11 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = actingUser(ctx, req).orgId;
         auto d = ctx.exportDestinations->get(orgId, pathId(req.param("destinationId"), "Export destination"));
-        return Response::json(200, destinationJson(req.baseUrl, d, true));
+        return Response::json(200, withHealth(destinationJson(req.baseUrl, d, true), ctx, d));
       },
-      "An export destination.", "exports");
+      "An export destination, with its health (last success, last failure and its reason, consecutive failures, "
+      "given-up batches, state).",
+      "exports");
   router.document("GET", "/export-destinations/{destinationId}", {}, "ExportDestination");
 
   router.add(
@@ -192,6 +242,36 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
       "Send one synthetic test event through the destination's exporter now and report the receiver's answer.",
       "exports");
   router.document("POST", "/export-destinations/{destinationId}/test", {}, "ExportTestResult");
+
+  router.add(
+      "POST", "/export-destinations/{destinationId}/redeliver",
+      [&ctx](Request& req) {
+        const auto who = actingUser(ctx, req);
+        const auto id = pathId(req.param("destinationId"), "Export destination");
+        BodyReader body(req.jsonBody());
+        auto deliveryId = body.id("deliveryId", false);
+        auto from = body.string("from", false);
+        auto to = body.string("to", false);
+        for (const auto& [field, value] : *body.object())
+          if (field != "deliveryId" && field != "from" && field != "to")
+            body.fail(field, "is not a field of a redelivery (deliveryId, or from and to)",
+                      stringify(value).substr(0, 200));
+        std::optional<std::int64_t> fromAt, toAt;
+        if (from && !(fromAt = clock::parseRfc3339(*from))) body.fail("from", "must be an RFC 3339 timestamp", *from);
+        if (to && !(toAt = clock::parseRfc3339(*to))) body.fail("to", "must be an RFC 3339 timestamp", *to);
+        if (deliveryId && (from || to)) body.fail("deliveryId", "give either deliveryId or a window (from, to)");
+        if (!deliveryId && !from) body.fail("from", "is required unless deliveryId names one batch");
+        body.done();
+        const auto queued = ctx.exportDestinations->redeliver(who.orgId, id, deliveryId, fromAt.value_or(0),
+                                                              toAt.value_or(clock::nowMicros() + 1), who.actor);
+        auto obj = withSchema(req.baseUrl, "ExportRedeliverResult");
+        obj->set("queued", queued);
+        return Response::json(202, obj);
+      },
+      "Queue the given-up batches of an export destination again: one (deliveryId: its failed attempt) or those "
+      "given up in a window (from, to; to defaults to now).",
+      "exports");
+  router.document("POST", "/export-destinations/{destinationId}/redeliver", {}, "ExportRedeliverResult");
 }
 
 }  // namespace aev::http

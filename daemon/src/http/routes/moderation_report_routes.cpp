@@ -33,6 +33,7 @@ JsonObject matchJson(const moderation::RuleMatch& m) {
   Poco::JSON::Array::Ptr fields = new Poco::JSON::Array;
   for (const auto& f : m.fields) fields->add(f);
   obj->set("fields", fields);
+  obj->set("matches", matchDetailsJson(m.details));
   return obj;
 }
 

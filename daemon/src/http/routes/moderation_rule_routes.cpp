@@ -11,14 +11,17 @@
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
+#include "http/resource_views.h"
 #include "http/router.h"
 #include "moderation/rule_service.h"
+#include "plugins/instance_config.h"
 
 namespace aev::http {
 
 namespace {
 
-const std::set<std::string> kRuleFields = {"name", "action", "detector", "pattern", "target", "enabled"};
+const std::set<std::string> kRuleFields = {"name",   "action",         "detector", "pattern",
+                                           "target", "detectorConfig", "minScore", "enabled"};
 
 JsonObject ruleJson(const std::string& baseUrl, const store::ModerationRuleRecord& rule, bool withSchemaField) {
   auto obj = withSchemaField ? withSchema(baseUrl, "ModerationRule") : newObject();
@@ -30,6 +33,10 @@ JsonObject ruleJson(const std::string& baseUrl, const store::ModerationRuleRecor
   obj->set("detector", rule.detector);
   obj->set("pattern", rule.pattern ? Poco::Dynamic::Var(*rule.pattern) : Poco::Dynamic::Var());
   obj->set("target", rule.target);
+  const auto config = rule.detectorConfig.value_or("{}");
+  obj->set("detectorConfig", plugins::publicConfig(config));
+  obj->set("secretConfigKeys", stringArray(plugins::sealedKeys(config)));
+  obj->set("minScore", rule.minScore ? Poco::Dynamic::Var(*rule.minScore) : Poco::Dynamic::Var());
   obj->set("enabled", rule.enabled);
   setTimestamp(obj, "createdAt", rule.createdAt);
   setTimestamp(obj, "updatedAt", rule.updatedAt);
@@ -51,6 +58,20 @@ moderation::RuleInput ruleInput(BodyReader& body, bool creating) {
       in.pattern = pattern;
   }
   in.enabled = body.boolean("enabled", false);
+  if (object->has("detectorConfig")) {
+    if (object->isNull("detectorConfig"))
+      in.detectorConfig = Poco::JSON::Object::Ptr();
+    else if (auto config = object->getObject("detectorConfig"))
+      in.detectorConfig = config;
+    else
+      body.fail("detectorConfig", "must be an object (the plugin detector's settings for this rule)");
+  }
+  if (object->has("minScore")) {
+    if (object->isNull("minScore"))
+      in.minScore = std::optional<double>();
+    else if (auto score = body.number("minScore", false))
+      in.minScore = score;
+  }
   // A misspelt field ("patern") is a 422, not a silent no-op.
   for (const auto& [field, value] : *object)
     if (!kRuleFields.count(field))

@@ -42,5 +42,14 @@ class CustomerNumberDetector final : public aev::Detector {
 
 }  // namespace
 
+// The per-rule configuration (a moderation rule's detectorConfig), as GET /admin/plugins
+// and the console show it.
+constexpr const char* kRuleSchema = R"({
+  "type": "object",
+  "properties": {"digits": {"type": "integer", "minimum": 4, "maximum": 16, "default": 8}}
+})";
+
 AEV_PLUGIN("detector_example", "1.0.0", "Example Corp",
-           aev::detector<CustomerNumberDetector>("acme.customer_number", "ACME customer numbers"))
+           aev::setting("prefix", aev::SettingType::String, "ACME", "what a customer number starts with"),
+           aev::detector<CustomerNumberDetector>("acme.customer_number", "ACME customer numbers", AEV_TARGET_ALL,
+                                                 kRuleSchema))

@@ -84,6 +84,8 @@ class aev_testing_fake_host {
  public:
   // plugins.<plugin>.<key> settings, by <key>.
   std::map<std::string, std::string> settings;
+  // Settings the plugin declared (ABI 1.1): name → default ("" when none).
+  std::map<std::string, std::string> declared;
   std::vector<std::pair<aev_log_level, std::string>> logs;
   std::map<std::string, std::int64_t> counters;
   std::string registerError;
@@ -95,8 +97,13 @@ class aev_testing_fake_host {
     api_.log = [](aev_host* h, aev_log_level l, aev_str m) { h->owner->logs.emplace_back(l, str(m)); };
     api_.log_enabled = [](aev_host*, aev_log_level) { return true; };
     api_.config_get = [](aev_host* h, aev_str k, aev_str* v) -> aev_status {
-      auto it = h->owner->settings.find(str(k));
-      if (it == h->owner->settings.end()) return AEV_ERR_NOT_FOUND;
+      const std::map<std::string, std::string>* from = &h->owner->settings;
+      auto it = from->find(str(k));
+      if (it == from->end()) {
+        from = &h->owner->defaults_;  // a declared default
+        it = from->find(str(k));
+      }
+      if (it == from->end()) return AEV_ERR_NOT_FOUND;
       *v = aev_str{it->second.data(), it->second.size()};
       return AEV_OK;
     };
@@ -122,6 +129,12 @@ class aev_testing_fake_host {
     };
     api_.register_dimension = [](aev_registrar* r, const aev_dimension_v1* v) {
       return r->owner->add(r->owner->dimensions_, v, v && v->key && (!v->create || v->destroy));
+    };
+    api_.register_setting = [](aev_registrar* r, const aev_setting_v1* s) -> aev_status {
+      if (!s || s->struct_size < AEV_SETTING_V1_SIZE_1_1 || !s->name || !*s->name) return AEV_ERR_INVALID_ARGUMENT;
+      r->owner->declared[s->name] = s->default_value ? s->default_value : "";
+      if (s->default_value) r->owner->defaults_[s->name] = s->default_value;
+      return AEV_OK;
     };
     api_.call_error = [](aev_call* c, aev_str m) { c->error = str(m); };
     api_.call_deadline_ms = [](aev_call* c) { return c->deadlineMs; };
@@ -320,6 +333,7 @@ class aev_testing_fake_host {
   }
 
   aev_host_api api_{};
+  std::map<std::string, std::string> defaults_;
   aev_host host_;
   aev_registrar registrar_;
   std::vector<std::string> counterNames_;
