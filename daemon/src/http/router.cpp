@@ -135,6 +135,7 @@ Router::Match Router::match(const std::string& method, const std::string& path) 
     if (literals > bestLiterals) {
       bestLiterals = literals;
       best.handler = &route.handler;
+      best.info = &route.info;
       best.params = std::move(*params);
     }
   }

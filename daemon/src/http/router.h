@@ -25,6 +25,7 @@ class Router {
 
   struct Match {
     const Handler* handler = nullptr;
+    const RouteInfo* info = nullptr;  // the matched route's documentation
     std::map<std::string, std::string> params;
     std::string allowedMethods;  // set when the path exists but the method does not
   };
