@@ -74,7 +74,21 @@ await call('PATCH', `/organizations/${orgId}`, { as: token, body: { description:
 await call('PATCH', '/organization', { as: token, body: { name: `Org ${u} renamed` } });
 await call('GET', `/organizations/${orgId}/contents`, { as: token });
 await call('GET', `/organizations/${orgId}/members`, { as: token });
-await call('POST', `/organizations/${orgId}/invitations`, { as: token, body: { invitedEmail: `guest-${u}@example.com` }, expect: 201 });
+// Two more members, each invited and accepting: one promoted then removed from the
+// organization, the other's account deleted by the organization's admin.
+async function member(tag) {
+  const email = `${tag}-${u}@example.com`;
+  const invitation = await call('POST', `/organizations/${orgId}/invitations`, { as: token, body: { invitedEmail: email }, expect: 201 });
+  const account = await call('POST', '/auth/register', { body: { email, username: `${tag}${u}`, password }, expect: 201 });
+  const guestToken = (await call('POST', '/auth/login', { body: { email, password } })).access_token;
+  await call('POST', `/invitations/${invitation.code}/accept`, { as: guestToken });
+  return account;
+}
+const promoted = await member('g1');
+await call('PATCH', `/organizations/${orgId}/members/${promoted.id}`, { as: token, body: { role: 'admin' } });
+await call('DELETE', `/organizations/${orgId}/members/${promoted.id}`, { as: token, expect: 204 });
+const leaving = await member('g2');
+await call('DELETE', `/users/${leaving.id}`, { as: token, expect: 204 });
 await call('GET', `/organizations/${orgId}/invitations`, { as: token });
 await call('GET', '/organizations/999999999', { as: token, expect: 404 });
 await call('PATCH', '/users/me/active-org', { as: token, body: { organizationId: Number(orgId) } });
@@ -219,6 +233,7 @@ await call('DELETE', `/environments/${env.environmentId}`, { as: token, expect: 
 await call('DELETE', `/api-keys/${spare.id}`, { as: token, expect: 204 });
 await call('DELETE', `/channel/${channel2.channelId}`, { as: token, headers: tenant, expect: 204 });
 await call('DELETE', `/apps/${app.appId}`, { as: token, headers: tenant, expect: 204 });
+await call('DELETE', `/organizations/${orgId}`, { as: token, expect: 204 });
 await call('POST', '/auth/logout', { body: { refresh_token: switched.refresh_token }, expect: 204 });
 
 const all = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
