@@ -1,8 +1,10 @@
 // JSON Schemas of the request bodies the routes read (http/routes/*: their BodyReader
 // calls and the services' checks), so the OpenAPI document says what the daemon refuses:
-// required fields, lengths, patterns and enums. A PATCH body lists no required field but
-// is still required (an empty object changes nothing; no body is a 400). Ids are sent as
-// a JSON integer or a decimal string (docs/api.md#the-two-shapes).
+// required fields, lengths, patterns and enums; "additionalProperties": false where the
+// route refuses a field it does not know (its kFields-style list: keep both in step).
+// A PATCH body lists no required field but is still required (an empty object changes
+// nothing; no body is a 400). Ids are sent as a JSON integer or a decimal string
+// (docs/api.md#the-two-shapes).
 #include "ops/schemas.h"
 
 namespace aev::ops {
@@ -62,20 +64,20 @@ const std::map<std::string, std::string>& inputSchemas() {
   "title": "AccessRequestDecision", "type": "object", "required": ["status"],
   "properties": {"status": {"type": "string", "enum": ["approved", "rejected"]}}})"},
       {"ModerationRuleInput", R"({
-  "title": "ModerationRuleInput", "type": "object", "required": ["name", "action", "detector"],
+  "title": "ModerationRuleInput", "type": "object", "additionalProperties": false, "required": ["name", "action", "detector"],
   "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 120},
     "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
     "detector": {"type": "string", "description": "regex, keyword, tool_name, tool_arg, or a plugin's detector"},
     "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
     "pattern": {"type": ["string", "null"]}, "enabled": {"type": "boolean"}}})"},
       {"ModerationRulePatch", R"({
-  "title": "ModerationRulePatch", "type": "object",
+  "title": "ModerationRulePatch", "type": "object", "additionalProperties": false,
   "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 120},
     "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
     "detector": {"type": "string"}, "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
     "pattern": {"type": ["string", "null"]}, "enabled": {"type": "boolean"}}})"},
       {"SpendRungInput", R"({
-  "title": "SpendRungInput", "type": "object", "required": ["at_percent", "action"],
+  "title": "SpendRungInput", "type": "object", "additionalProperties": false, "required": ["at_percent", "action"],
   "properties": {"at_percent": {"type": "integer", "minimum": 1},
     "action": {"type": "string", "enum": ["alert", "block", "fallback"]},
     "block_mode": {"type": ["string", "null"], "enum": ["hard", "soft", null]},
@@ -105,14 +107,14 @@ const std::map<std::string, std::string>& inputSchemas() {
     "destination": {"type": ["string", "null"]}, "destinationType": {"type": ["string", "null"]},
     "rungs": {"type": "array", "minItems": 1, "items": {"$ref": "SpendRungInput.json"}}}})"},
       {"SpendCheckInput", R"({
-  "title": "SpendCheckInput", "type": "object", "description": "The request about to be made; every field narrows the policies that apply.",
+  "title": "SpendCheckInput", "type": "object", "additionalProperties": false, "description": "The request about to be made; every field narrows the policies that apply.",
   "properties": {"apiKeyId": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"}, "appId": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"},
     "environmentId": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"},
     "userId": {"type": "string", "minLength": 1, "maxLength": 256}, "model": {"type": "string", "minLength": 1, "maxLength": 256},
     "provider": {"type": "string", "minLength": 1, "maxLength": 256}, "tagKey": {"type": "string", "minLength": 1, "maxLength": 256},
     "tagValue": {"type": "string", "minLength": 1, "maxLength": 256}}})"},
       {"ExportDestinationInput", R"({
-  "title": "ExportDestinationInput", "type": "object", "required": ["name", "endpointUrl", "envSlug", "signals"],
+  "title": "ExportDestinationInput", "type": "object", "additionalProperties": false, "required": ["name", "endpointUrl", "envSlug", "signals"],
   "properties": {"name": {"type": "string", "minLength": 1}, "kind": {"type": "string"},
     "endpointUrl": {"type": "string", "format": "uri"}, "envSlug": {"type": "string"},
     "signals": {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["traces", "logs", "metrics"]}},
@@ -120,7 +122,7 @@ const std::map<std::string, std::string>& inputSchemas() {
     "headers": {"type": "object", "additionalProperties": {"type": "string"}},
     "serviceName": {"type": ["string", "null"]}, "encoding": {"type": "string"}, "active": {"type": "boolean"}}})"},
       {"ExportDestinationPatch", R"({
-  "title": "ExportDestinationPatch", "type": "object",
+  "title": "ExportDestinationPatch", "type": "object", "additionalProperties": false,
   "properties": {"name": {"type": "string", "minLength": 1}, "kind": {"type": "string"},
     "endpointUrl": {"type": "string", "format": "uri"}, "envSlug": {"type": "string"},
     "signals": {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["traces", "logs", "metrics"]}},
@@ -138,7 +140,7 @@ const std::map<std::string, std::string>& inputSchemas() {
     "eventTypes": {"type": ["array", "null"], "items": {"type": "string"}},
     "description": {"type": "string"}, "active": {"type": "boolean"}}})"},
       {"AlertRuleInput", R"({
-  "title": "AlertRuleInput", "type": "object", "required": ["name", "metric", "operator", "threshold"],
+  "title": "AlertRuleInput", "type": "object", "additionalProperties": false, "required": ["name", "metric", "operator", "threshold"],
   "properties": {"name": {"type": "string", "minLength": 1},
     "metric": {"type": "string", "enum": ["event_count", "error_count", "error_rate", "cost_usd", "tokens",
       "latency_p50_ms", "latency_p95_ms", "latency_p99_ms"]},
@@ -150,7 +152,7 @@ const std::map<std::string, std::string>& inputSchemas() {
     "destination": {"type": ["string", "null"]}, "destinationType": {"type": ["string", "null"]},
     "enabled": {"type": "boolean"}}})"},
       {"AlertRulePatch", R"({
-  "title": "AlertRulePatch", "type": "object",
+  "title": "AlertRulePatch", "type": "object", "additionalProperties": false,
   "properties": {"name": {"type": "string", "minLength": 1},
     "metric": {"type": "string", "enum": ["event_count", "error_count", "error_rate", "cost_usd", "tokens",
       "latency_p50_ms", "latency_p95_ms", "latency_p99_ms"]},
