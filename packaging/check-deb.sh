@@ -92,7 +92,8 @@ cat "$work/files"
 standard_plugins=$(sed -n 's/^AEV_STANDARD_PLUGINS:INTERNAL=//p' "$build/CMakeCache.txt" | tr ';' ' ')
 [ -n "$standard_plugins" ] || fail "AEV_STANDARD_PLUGINS not found in $build/CMakeCache.txt"
 required=(./usr/bin/agent-eventsd ".$config" ".$unit" ./usr/include/agentevents/plugin_abi.h
-          ./usr/include/agentevents/plugin.hpp ".$examples/detector_example/CMakeLists.txt")
+          ./usr/include/agentevents/plugin.hpp ".$examples/detector_example/CMakeLists.txt"
+          ./usr/share/agent-events/prometheus/agent-events.rules.yml ./usr/share/agent-events/grafana/agent-events.json)
 for p in $standard_plugins; do required+=(".$plugin_dir/$p.so"); done
 for f in "${required[@]}"; do
   grep -qxF "$f" "$work/files" || fail "missing from the package: ${f#.}"
@@ -102,7 +103,8 @@ grep -qE '^\./usr/lib/(.+/)?cmake/AgentEventsSDK/AgentEventsSDKConfig\.cmake$' "
 # Everything else must be one of these; in particular no test binary or test fixture.
 allowed='^\./(usr/bin/agent-eventsd|usr/lib/agent-events/plugins/[A-Za-z0-9_]+\.so|etc/agent-events/agent-eventsd\.properties'
 allowed+='|usr/lib/systemd/system/agent-eventsd\.service|usr/include/agentevents/.+'
-allowed+='|usr/lib/(.+/)?cmake/AgentEventsSDK/[^/]+|usr/share/doc/agent-events/.+)$'
+allowed+='|usr/lib/(.+/)?cmake/AgentEventsSDK/[^/]+|usr/share/doc/agent-events/.+'
+allowed+='|usr/share/agent-events/prometheus/agent-events\.rules\.yml|usr/share/agent-events/grafana/agent-events\.json)$'
 unexpected=$(grep -vE "$allowed" "$work/files" || true)
 [ -z "$unexpected" ] || fail "unexpected files in the package:"$'\n'"$unexpected"
 extra_plugins=$(grep -E '^\./usr/lib/agent-events/plugins/' "$work/files" | sed 's|.*/||; s|\.so$||' \

@@ -18,6 +18,7 @@ packages=(
   python3-h11 # the HTTP/1.1 differential test: h11 is one of the parsers ours is compared with
   clang libclang-rt-14-dev  # libFuzzer + sanitizer runtimes for the fuzz targets (make fuzz)
   clang-format  # scripts/check-format.sh: the changed lines of a commit follow .clang-format
+  prometheus    # promtool: the contract test checks /metrics and the shipped alert rules
 )
 # Node 20+ (playwright-core drives Debian's Chromium in the browser test). Images that
 # already carry a newer Node (NodeSource) must not get Debian's npm, which conflicts.
@@ -64,5 +65,11 @@ fi
 if [ ! -d "$root/tests/mcp/node_modules/@modelcontextprotocol/sdk" ] ||
    [ ! -d "$root/tests/mcp/node_modules/@modelcontextprotocol/client" ]; then
   npm ci --prefix "$root/tests/mcp" --no-audit --no-fund >/dev/null
+fi
+# The contract checks: Redocly CLI, ajv, openapi-typescript + openapi-fetch + TypeScript,
+# json-schema-faker (tests/contract, run by the contract_api suites).
+if [ ! -d "$root/tests/contract/node_modules/@redocly/cli" ] ||
+   [ ! -d "$root/tests/contract/node_modules/openapi-typescript" ]; then
+  npm ci --prefix "$root/tests/contract" --no-audit --no-fund >/dev/null
 fi
 echo "dependencies ready"

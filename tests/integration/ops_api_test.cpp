@@ -132,11 +132,17 @@ TEST_F(OpsApi, OpenApiDocumentDescribesApiKeyRoutesAndResolvesEverySchema) {
   for (const auto& [path, method, scope] : keyRoutes) {
     auto item = paths->getObject(path);
     ASSERT_TRUE(item && item->getObject(method)) << method << " " << path;
+    // A Bearer token, or the key as X-API-Key, as a Bearer aes_... or as
+    // x-axonpush-api-key (and Basic on OTLP), each requirement naming the scope.
     auto security = item->getObject(method)->getArray("security");
-    ASSERT_TRUE(security && security->size() == 2) << path;
-    auto key = security->getObject(1)->getArray("apiKey");
-    ASSERT_TRUE(key && key->size() == 1) << path;
-    EXPECT_EQ(key->getElement<std::string>(0), scope) << path;
+    ASSERT_TRUE(security && security->size() >= 4) << path;
+    EXPECT_TRUE(security->getObject(0)->has("bearer")) << path;
+    for (const char* scheme : {"apiKey", "apiKeyBearer", "apiKeyAxonpush"}) {
+      Poco::JSON::Array::Ptr key;
+      for (std::size_t i = 0; i < security->size() && !key; ++i) key = security->getObject(i)->getArray(scheme);
+      ASSERT_TRUE(key && key->size() == 1) << path << " " << scheme;
+      EXPECT_EQ(key->getElement<std::string>(0), scope) << path << " " << scheme;
+    }
   }
   EXPECT_TRUE(paths->getObject("/event")->getObject("post")->has("requestBody"));
   // Second-shape answers name the schema their `$schema` points to.

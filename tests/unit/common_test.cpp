@@ -3,6 +3,8 @@
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -62,6 +64,54 @@ TEST(Metrics, CountersRenderAsPrometheusText) {
   EXPECT_NE(text.find("aev_unit_test_total 5"), std::string::npos) << text;
   EXPECT_NE(text.find("# HELP aev_unit_test_total A counter for the unit test."), std::string::npos) << text;
   EXPECT_NE(text.find("aev_unit_test_labeled_total{kind=\"x\"} 2"), std::string::npos) << text;
+}
+
+TEST(Metrics, EveryFamilyHasHelpAndTypeAndItsSamplesTogether) {
+  auto& m = Metrics::instance();
+  m.add("aev_unit_nohelp_total");
+  m.add("aev_unit_family_total{k=\"b\"}");
+  m.add("aev_unit_family_total");
+  m.add("aev_unit_family_total_other_total");
+  const auto text = m.renderPrometheus();
+  std::istringstream lines(text);
+  std::string line, family;
+  std::set<std::string> seen;
+  bool help = false, type = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("# HELP ", 0) == 0) {
+      family = line.substr(7, line.find(' ', 7) - 7);
+      EXPECT_TRUE(seen.insert(family).second) << "family twice: " << family;
+      help = true;
+      type = false;
+      continue;
+    }
+    if (line.rfind("# TYPE ", 0) == 0) {
+      EXPECT_EQ(line.substr(7, family.size() + 1), family + " ") << line;
+      type = true;
+      continue;
+    }
+    // A sample belongs to the family described just above it.
+    EXPECT_TRUE(help && type) << line;
+    EXPECT_EQ(line.substr(0, family.size()), family) << line;
+    const char next = line[family.size()];
+    EXPECT_TRUE(next == ' ' || next == '{') << line;
+  }
+  EXPECT_TRUE(seen.count("aev_unit_nohelp_total"));
+}
+
+TEST(Metrics, DocumentedFamiliesStartAtZeroAndDurationsAreSeconds) {
+  auto& m = Metrics::instance();
+  const auto text = m.renderPrometheus();
+  for (const auto& doc : documentedMetrics())
+    for (const auto& labels : doc.labelSets)
+      EXPECT_NE(text.find("\n" + doc.family + labels + " "), std::string::npos) << doc.family << labels;
+  EXPECT_NE(text.find("agent_events_http_requests_total{status=\"5xx\"} "), std::string::npos);
+  EXPECT_NE(text.find("# TYPE agent_events_commit_failures_total counter"), std::string::npos);
+  EXPECT_EQ(text.find("microseconds"), std::string::npos);
+  // Counted in microseconds, shown in seconds.
+  m.add("agent_events_commit_seconds_total", 1500000);
+  EXPECT_NE(m.renderPrometheus().find("\nagent_events_commit_seconds_total 1.5\n"), std::string::npos);
+  m.add("agent_events_commit_seconds_total", -1500000);
 }
 
 TEST(Metrics, ConcurrentIncrementsAreNotLost) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -126,8 +127,7 @@ TEST_F(EventBodyTest, ValidEventsReadAsThePocoPathReadsThem) {
            R"({"identifier":"bench","channel_id":7,"agentId":"agent-1","eventType":"agent.message","traceId":"t1",
               "spanId":"s1","payload":{"role":"assistant","content":"hi","tokens":42,"bench_ts":1.5}})",
            R"({"identifier":"x","channelId":"12","payload":{"z":{"b":[1,{"d":null,"c":true}],"a":"é/\u00e9"}}})",
-           R"({"identifier":"x","channel_id":0,"channelId":9,"payload":{"a":1,"a":2}})",  // 0: channelId counts
-           R"({"identifier":"x","channel_id":4,"channelId":"not read","payload":{}})",
+           R"({"identifier":"x","channelId":9,"payload":{"a":1,"a":2}})",
            R"({"identifier":"x","channel_id":4,"payload":{},"agentId":null,"eventType":null,"metadata":null,
               "timestamp":null,"unknown":[1,2]})",
            R"({"identifier":"x","channel_id":4,"payload":{},"timestamp":"2026-11-26T01:02:03.456Z"})",
@@ -178,6 +178,35 @@ TEST_F(EventBodyTest, MistakesGiveThePocoPathsErrors) {
   std::string wide;
   for (int i = 0; i < 256; ++i) wide += "é";
   expectSame(R"({"identifier":")" + wide + R"(","channel_id":3,"payload":{}})", true);
+}
+
+// channel_id and channelId are one field in two shapes: both are accepted only when they
+// name the same channel; anything else is a 422 naming both (never the first one's channel).
+TEST_F(EventBodyTest, BothChannelSpellingsMustAgree) {
+  for (const char* doc : {R"({"identifier":"x","channel_id":3,"channelId":"3","payload":{}})",
+                          R"({"identifier":"x","channel_id":"3","channelId":3,"payload":{}})"}) {
+    expectSame(doc, false);
+    auto read = viaView(doc);
+    ASSERT_TRUE(read.event) << doc;
+    EXPECT_EQ(read.event->channelId, 3);
+  }
+  expectSame(R"({"identifier":"x","channelId":"3","payload":{}})", true);
+  for (const char* doc : {R"({"identifier":"x","channel_id":3,"channelId":"999","payload":{}})",
+                          R"({"identifier":"x","channel_id":3,"channelId":{},"payload":{}})",
+                          R"({"identifier":"x","channel_id":3,"channelId":true,"payload":{}})",
+                          R"({"identifier":"x","channel_id":"no","channelId":3,"payload":{}})",
+                          R"({"identifier":"x","channel_id":4,"channelId":"not read","payload":{}})",
+                          R"({"identifier":"x","channel_id":0,"channelId":9,"payload":{}})"}) {
+    SCOPED_TRACE(doc);
+    expectSame(doc, false);
+    auto read = viaView(doc);
+    ASSERT_TRUE(read.error);
+    EXPECT_EQ(read.error->status(), 422);
+    std::set<std::string> locations;
+    for (const auto& f : read.error->fieldErrors()) locations.insert(f.location);
+    EXPECT_TRUE(locations.count("body.events[2].channel_id"));
+    EXPECT_TRUE(locations.count("body.events[2].channelId"));
+  }
 }
 
 }  // namespace

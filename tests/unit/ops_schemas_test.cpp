@@ -73,10 +73,12 @@ TEST(OpenApi, DocumentListsEveryRouteWithItsMethod) {
   ASSERT_TRUE(role);
   auto params = role->getArray("parameters");
   ASSERT_TRUE(params);
-  ASSERT_EQ(params->size(), 2u);
+  ASSERT_EQ(params->size(), 3u);  // the path's two, then x-tenant-id
   EXPECT_EQ(params->getObject(0)->getValue<std::string>("name"), "orgId");
   EXPECT_EQ(params->getObject(1)->getValue<std::string>("name"), "userId");
   EXPECT_EQ(params->getObject(0)->getValue<std::string>("in"), "path");
+  EXPECT_EQ(params->getObject(2)->getValue<std::string>("name"), "x-tenant-id");
+  EXPECT_EQ(params->getObject(2)->getValue<std::string>("in"), "header");
   ASSERT_TRUE(doc->getObject("components"));
   ASSERT_TRUE(doc->getObject("components")->getObject("securitySchemes"));
   EXPECT_TRUE(doc->getObject("components")->getObject("securitySchemes")->has("bearer"));
@@ -103,7 +105,7 @@ TEST(OpenApi, QueryParametersAndResponseSchemas) {
   auto doc = parse(openApiDocument(routes, "http://x"));
   auto op = doc->getObject("paths")->getObject("/analytics/latency")->getObject("get");
   auto params = op->getArray("parameters");
-  ASSERT_EQ(params->size(), 2u);
+  ASSERT_EQ(params->size(), 3u);  // the two, then x-tenant-id
   auto interval = params->getObject(0);
   EXPECT_EQ(interval->getValue<std::string>("in"), "query");
   EXPECT_EQ(interval->getObject("schema")->getArray("enum")->size(), 2u);
@@ -125,10 +127,13 @@ TEST(OpenApi, ApiKeyRoutesAcceptBothCredentialsAndDescribeTheirBodies) {
   auto paths = doc->getObject("paths");
   auto publish = paths->getObject("/event")->getObject("post");
   auto security = publish->getArray("security");
-  ASSERT_EQ(security->size(), 2u);
+  // A Bearer JWT, or the key in any of its three forms, each with the scope.
+  ASSERT_EQ(security->size(), 4u);
   EXPECT_TRUE(security->getObject(0)->has("bearer"));
   ASSERT_TRUE(security->getObject(1)->getArray("apiKey"));
   EXPECT_EQ(security->getObject(1)->getArray("apiKey")->getElement<std::string>(0), "publish");
+  EXPECT_EQ(security->getObject(2)->getArray("apiKeyBearer")->getElement<std::string>(0), "publish");
+  EXPECT_EQ(security->getObject(3)->getArray("apiKeyAxonpush")->getElement<std::string>(0), "publish");
   auto body = publish->getObject("requestBody")->getObject("content")->getObject("application/json");
   EXPECT_EQ(body->getObject("schema")->getValue<std::string>("$ref"), "#/components/schemas/EventInput");
 
@@ -137,12 +142,93 @@ TEST(OpenApi, ApiKeyRoutesAcceptBothCredentialsAndDescribeTheirBodies) {
   EXPECT_FALSE(stream->has("requestBody"));
 
   auto anyKey = paths->getObject("/auth/whoami")->getObject("get")->getArray("security");
-  ASSERT_EQ(anyKey->size(), 2u);
+  ASSERT_EQ(anyKey->size(), 4u);
   EXPECT_EQ(anyKey->getObject(1)->getArray("apiKey")->size(), 0u);
 
   auto bearerOnly = paths->getObject("/apps")->getObject("get")->getArray("security");
   ASSERT_EQ(bearerOnly->size(), 1u);
   EXPECT_TRUE(bearerOnly->getObject(0)->has("bearer"));
+}
+
+// Collects every "$ref" under a JSON value.
+void refsIn(const Poco::Dynamic::Var& node, std::vector<std::string>& out) {
+  if (node.type() == typeid(Poco::JSON::Object::Ptr)) {
+    auto o = node.extract<Poco::JSON::Object::Ptr>();
+    for (const auto& [k, v] : *o) {
+      if (k == "$ref" && v.isString()) out.push_back(v.convert<std::string>());
+      refsIn(v, out);
+    }
+  } else if (node.type() == typeid(Poco::JSON::Array::Ptr)) {
+    for (const auto& v : *node.extract<Poco::JSON::Array::Ptr>()) refsIn(v, out);
+  }
+}
+
+TEST(OpenApi, EveryReferenceIsLocalAndResolves) {
+  std::vector<RouteDoc> routes = {{"GET", "/apps/{appId}", "App", "apps", false, {}, "App"}};
+  auto doc = parse(openApiDocument(routes, "http://x"));
+  auto components = doc->getObject("components");
+  std::vector<std::string> refs;
+  refsIn(Poco::Dynamic::Var(doc), refs);
+  ASSERT_FALSE(refs.empty());
+  for (const auto& r : refs) {
+    ASSERT_EQ(r.rfind("#/components/", 0), 0u) << r;
+    // #/components/<kind>/<name>
+    const auto rest = r.substr(13);
+    const auto slash = rest.find('/');
+    ASSERT_NE(slash, std::string::npos) << r;
+    auto kind = components->getObject(rest.substr(0, slash));
+    ASSERT_TRUE(kind) << r;
+    EXPECT_TRUE(kind->has(rest.substr(slash + 1))) << r;
+  }
+  // A component is not a separate resource: no $id re-basing its references.
+  for (const auto& [name, schema] : *components->getObject("schemas"))
+    EXPECT_FALSE(schema.extract<Poco::JSON::Object::Ptr>()->has("$id")) << name;
+}
+
+TEST(OpenApi, OperationIdsFollowOneRule) {
+  EXPECT_EQ(operationIdOf("GET", "/apps/{appId}"), "getAppsByAppId");
+  EXPECT_EQ(operationIdOf("POST", "/apps/{appId}/channels"), "postAppsByAppIdChannels");
+  EXPECT_EQ(operationIdOf("PATCH", "/v2/users/me/active-org"), "patchV2UsersMeActiveOrg");
+  EXPECT_EQ(operationIdOf("GET", "/openapi.json"), "getOpenapiJson");
+  EXPECT_EQ(operationIdOf("GET", "/api-keys"), "getApiKeys");
+  EXPECT_EQ(operationIdOf("GET", "/console/{path*}"), "getConsoleByPath");
+  EXPECT_EQ(operationIdOf("GET", "/"), "get");
+  std::vector<RouteDoc> routes = {{"DELETE", "/api-keys/{id}", "Revoke", "api-keys", false, {}, ""}};
+  auto op =
+      parse(openApiDocument(routes, "http://x"))->getObject("paths")->getObject("/api-keys/{id}")->getObject("delete");
+  EXPECT_EQ(op->getValue<std::string>("operationId"), "deleteApiKeysById");
+}
+
+TEST(OpenApi, ErrorsFollowTheRouteProtocol) {
+  std::vector<RouteDoc> routes = {{"GET", "/apps", "Apps", "apps", false, {}, ""},
+                                  {"POST", "/v1/traces", "OTLP", "otlp", false, {}, "", "publish"},
+                                  {"POST", "/mcp", "MCP", "mcp", false, {}, "", "read"}};
+  routes[1].basicAccepted = true;
+  routes[2].bearerAccepted = false;
+  auto paths = parse(openApiDocument(routes, "http://x"))->getObject("paths");
+  auto errorSchema = [&](const char* path, const char* method, const char* status, const char* media) {
+    return paths->getObject(path)
+        ->getObject(method)
+        ->getObject("responses")
+        ->getObject(status)
+        ->getObject("content")
+        ->getObject(media)
+        ->getObject("schema")
+        ->getValue<std::string>("$ref");
+  };
+  EXPECT_EQ(errorSchema("/apps", "get", "4XX", "application/problem+json"), "#/components/schemas/Problem");
+  EXPECT_EQ(errorSchema("/apps", "get", "default", "application/problem+json"), "#/components/schemas/Problem");
+  EXPECT_EQ(errorSchema("/v1/traces", "post", "4XX", "application/json"), "#/components/schemas/RpcStatus");
+  EXPECT_EQ(errorSchema("/mcp", "post", "401", "application/json"), "#/components/schemas/JsonRpcError");
+  auto unauthorized = paths->getObject("/apps")->getObject("get")->getObject("responses")->getObject("401");
+  EXPECT_TRUE(unauthorized->getObject("headers")->has("WWW-Authenticate"));
+  auto limited = paths->getObject("/apps")->getObject("get")->getObject("responses")->getObject("429");
+  EXPECT_TRUE(limited->getObject("headers")->has("Retry-After"));
+
+  auto otlp = paths->getObject("/v1/traces")->getObject("post")->getArray("security");
+  EXPECT_TRUE(otlp->getObject(otlp->size() - 1)->has("otlpBasic"));
+  auto mcp = paths->getObject("/mcp")->getObject("post")->getArray("security");
+  for (std::size_t i = 0; i < mcp->size(); ++i) EXPECT_FALSE(mcp->getObject(i)->has("bearer"));
 }
 
 // Every schema an answer or a request names is in the catalog, so no $ref dangles.

@@ -146,6 +146,17 @@ TEST(Router, DuplicateRouteIsRejectedAcrossSpellings) {
   EXPECT_NO_THROW(router.add("DELETE", "/apps/{id}", answer(3), ""));
 }
 
+TEST(Router, OnePathHasOneSpellingOfItsParameters) {
+  // OpenAPI forbids /apps/{appId} beside /apps/{id}: a second spelling stops start-up.
+  Router router;
+  router.add("GET", "/apps/{appId}", answer(1), "");
+  EXPECT_THROW(router.add("PATCH", "/apps/{id}", answer(2), ""), std::logic_error);
+  EXPECT_THROW(router.add("DELETE", "/apps/:other", answer(3), ""), std::logic_error);
+  EXPECT_NO_THROW(router.add("PATCH", "/apps/{appId}", answer(4), ""));
+  EXPECT_NO_THROW(router.add("GET", "/apps/{appId}/channels", answer(5), ""));
+  EXPECT_NO_THROW(router.add("GET", "/apps/special", answer(6), ""));
+}
+
 TEST(Router, RoutesAreListedWithNormalisedTemplates) {
   Router router;
   router.add("GET", "/healthz", answer(1), "Liveness", "ops", true);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 
 #include "common/clock.h"
 #include "common/invalid_fields.h"
@@ -122,6 +123,51 @@ std::optional<bool> BodyReader::boolean(const std::string& field, bool required)
     return std::nullopt;
   }
   return v.convert<bool>();
+}
+
+namespace {
+
+template <typename T>
+std::string shown(const T& v) {
+  if constexpr (std::is_same_v<T, std::string>)
+    return v;
+  else
+    return std::to_string(v);
+}
+
+// Both spellings were sent: equal values stand, anything else is a problem at each.
+template <typename T>
+std::optional<T> agreeing(BodyReader& body, const std::string& first, const std::optional<T>& a,
+                          const std::string& second, const std::optional<T>& b) {
+  if (a && b && *a == *b) return a;
+  const std::string rule = "send one of the two, or both with the same value";
+  if (a && b) {
+    body.fail(first, "differs from " + second + " (" + shown(*b) + "): " + rule, shown(*a));
+    body.fail(second, "differs from " + first + " (" + shown(*a) + "): " + rule, shown(*b));
+  } else if (a) {
+    body.fail(first, "is sent with " + second + ", which is invalid: " + rule, shown(*a));
+  } else if (b) {
+    body.fail(second, "is sent with " + first + ", which is invalid: " + rule, shown(*b));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> BodyReader::idInEitherShape(const std::string& first, const std::string& second,
+                                                        bool required) {
+  if (!has(first) || !has(second)) return id(has(second) ? second : first, required);
+  auto a = id(first, false);
+  auto b = id(second, false);
+  return agreeing(*this, first, a, second, b);
+}
+
+std::optional<std::string> BodyReader::stringInEitherShape(const std::string& first, const std::string& second,
+                                                           bool required, std::size_t minLen, std::size_t maxLen) {
+  if (!has(first) || !has(second)) return string(has(second) ? second : first, required, minLen, maxLen);
+  auto a = string(first, false, minLen, maxLen);
+  auto b = string(second, false, minLen, maxLen);
+  return agreeing(*this, first, a, second, b);
 }
 
 std::optional<std::vector<std::string>> BodyReader::stringArray(const std::string& field, bool required) {

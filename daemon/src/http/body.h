@@ -30,6 +30,12 @@ class BodyReader {
   std::optional<double> number(const std::string& field, bool required);  // integer or fraction
   // An id sent either as a JSON integer or as a decimal string (both shapes).
   std::optional<std::int64_t> id(const std::string& field, bool required);
+  // A field the two shapes spell differently (channel_id / channelId): either may be sent,
+  // both only with the same value; otherwise one problem per field, naming the other.
+  // `required`: one of them must be there (the problem is recorded at `first`).
+  std::optional<std::int64_t> idInEitherShape(const std::string& first, const std::string& second, bool required);
+  std::optional<std::string> stringInEitherShape(const std::string& first, const std::string& second, bool required,
+                                                 std::size_t minLen, std::size_t maxLen);
   std::optional<bool> boolean(const std::string& field, bool required);
   std::optional<std::vector<std::string>> stringArray(const std::string& field, bool required);
   std::optional<std::string> oneOf(const std::string& field, bool required, const std::vector<std::string>& allowed);

@@ -8,7 +8,9 @@
 #include <array>
 #include <atomic>
 #include <ctime>
+#include <mutex>
 #include <random>
+#include <set>
 
 #include "common/crypto.h"
 #include "common/encoding.h"
@@ -158,11 +160,31 @@ Response Dispatcher::dispatch(Request& req) const {
   for (const auto& [name, value] : match.params)
     if (!isStorableText(value)) throw unstorableText(value, "The path segment {" + name + "}");
   req.pathParams = std::move(match.params);
+  // The document is the contract: a handler that reads a JSON body its route does not
+  // declare is a documentation defect, logged once per route (the contract test fails
+  // on the line). Checked whether the handler answers or throws.
+  struct BodyCheck {
+    const Request& req;
+    const RouteInfo* info;
+    ~BodyCheck() {
+      if (req.jsonBodyRead && info && info->requestSchema.empty() && info->requestMediaTypes.empty())
+        reportUndeclaredBody(*info);
+    }
+  } check{req, match.info};
   auto response = (*match.handler)(req);
   // After the handler, so credentials and path ids are judged first (a 401, 403 or 404 as
   // for any request); a GET changes nothing, so its answer is only dropped.
   if (match.info && response.status < 300) refuseUnknownQueryParams(*match.info, req);
   return response;
+}
+
+void Dispatcher::reportUndeclaredBody(const RouteInfo& info) {
+  static std::mutex mutex;
+  static std::set<std::string> reported;
+  std::lock_guard lock(mutex);
+  if (reported.insert(info.method + " " + info.pathTemplate).second)
+    spdlog::warn("contract: {} {} reads a JSON body that /openapi.json does not declare (set its requestSchema)",
+                 info.method, info.pathTemplate);
 }
 
 bool Dispatcher::originAllowed(const std::string& origin) const {

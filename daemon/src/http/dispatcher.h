@@ -47,6 +47,8 @@ class Dispatcher {
 
  private:
   Response dispatch(Request& req) const;
+  // Logs, once per route, that a handler read a JSON body its documentation omits.
+  static void reportUndeclaredBody(const RouteInfo& info);
   Response preflight(const Request& req) const;
   bool originAllowed(const std::string& origin) const;
 

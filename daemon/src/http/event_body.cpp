@@ -56,8 +56,7 @@ events::Submission parseEventObject(const Object::Ptr& obj, const std::string& l
   else
     body.fail("payload", "must be an object", stringify(obj->get("payload")));
   s.payloadIs(payload);
-  e.channelId = body.id("channel_id", !body.has("channelId")).value_or(0);
-  if (!e.channelId) e.channelId = body.id("channelId", false).value_or(0);
+  e.channelId = body.idInEitherShape("channel_id", "channelId", true).value_or(0);
   e.agentId = shortString(body, "agentId");
   e.eventType = body.oneOf("eventType", false, events::eventTypes());
   e.traceId = shortString(body, "traceId");
@@ -125,10 +124,10 @@ class PlainReader {
   bool read(events::NewEvent& e) {
     if (!plain_ || !at_[kPayload] || v_.kind(*at_[kPayload]) != JsonView::Kind::Object) return false;
     if (!at_[kIdentifier] || !string(kIdentifier, 1, kIdentifierMax, e.identifier)) return false;  // required
-    // channel_id first, then channelId when that gave none (BodyReader::id's two shapes).
-    if (!at_[kChannelUnderscore] && !at_[kChannelId]) return false;
-    if (at_[kChannelUnderscore] && !id(*at_[kChannelUnderscore], e.channelId)) return false;
-    if (!e.channelId && at_[kChannelId] && !id(*at_[kChannelId], e.channelId)) return false;
+    // channel_id or channelId (the two shapes); both sent is left to the Poco path, which
+    // accepts them only when they agree (BodyReader::idInEitherShape).
+    if (!at_[kChannelUnderscore] == !at_[kChannelId]) return false;
+    if (!id(*(at_[kChannelUnderscore] ? at_[kChannelUnderscore] : at_[kChannelId]), e.channelId)) return false;
     if (!optionalString(kAgentId, e.agentId) || !optionalString(kEventType, e.eventType) ||
         !optionalString(kTraceId, e.traceId) || !optionalString(kSpanId, e.spanId) ||
         !optionalString(kParentSpanId, e.parentSpanId))

@@ -57,6 +57,7 @@ void checkJsonContent(const Request& req) {
 }  // namespace
 
 Poco::JSON::Object::Ptr Request::jsonBody() const {
+  jsonBodyRead = true;
   checkJsonContent(*this);
   Poco::Dynamic::Var parsed;
   try {
@@ -69,6 +70,7 @@ Poco::JSON::Object::Ptr Request::jsonBody() const {
 }
 
 JsonView Request::jsonObjectView() const {
+  jsonBodyRead = true;
   checkJsonContent(*this);
   try {
     JsonView view(body, 64);

@@ -28,6 +28,9 @@ struct Request {
   std::string clientAddress;
   bool fromLoopback = false;
   std::string baseUrl;  // e.g. http://127.0.0.1:8080, for $schema links
+  // Set when the handler asked for the body as JSON (jsonBody, jsonObjectView): the
+  // dispatcher checks the route's OpenAPI documentation declares one.
+  mutable bool jsonBodyRead = false;
 
   std::string header(const std::string& lowerName) const;
   std::optional<std::string> queryParam(const std::string& name) const;

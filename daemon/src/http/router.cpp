@@ -25,6 +25,13 @@ std::vector<std::string> Router::split(const std::string& path) {
   return parts;
 }
 
+// A template with its parameter names erased: /apps/{} for /apps/{appId} and /apps/{id}.
+std::string Router::shapeOf(const std::vector<Segment>& segments) {
+  std::string shape;
+  for (const auto& seg : segments) shape += "/" + (seg.isParam ? std::string(seg.isRest ? "{*}" : "{}") : seg.text);
+  return shape;
+}
+
 RouteInfo& Router::infoOf(const std::string& method, const std::string& pathTemplate, const char* caller) {
   for (auto& r : routes_)
     if (r.info.method == method && r.info.pathTemplate == pathTemplate) return r.info;
@@ -75,9 +82,15 @@ void Router::add(const std::string& method, const std::string& pathTemplate, Han
     route.segments.push_back(seg);
   }
   if (normalised.empty()) normalised = "/";
-  for (const auto& existing : routes_)
+  for (const auto& existing : routes_) {
     if (existing.info.method == method && existing.info.pathTemplate == normalised)
       throw std::logic_error("duplicate route " + method + " " + normalised);
+    // OpenAPI (and every client generator) needs one template per path: /apps/{appId}
+    // and /apps/{id} are the same path spelled twice.
+    if (existing.info.pathTemplate != normalised && shapeOf(existing.segments) == shapeOf(route.segments))
+      throw std::logic_error("path " + normalised + " is " + existing.info.pathTemplate +
+                             " with other parameter names: use one spelling");
+  }
   route.info = {method, normalised, std::move(summary), std::move(tag), isPublic, {}, ""};
   route.handler = std::move(handler);
   routes_.push_back(std::move(route));

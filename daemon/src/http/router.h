@@ -15,19 +15,8 @@ namespace aev::http {
 
 using Handler = std::function<Response(Request&)>;
 
-struct RouteInfo {
-  std::string method;
-  std::string pathTemplate;  // normalised to {name}
-  std::string summary;
-  std::string tag;
-  bool isPublic = false;  // no authentication
-  std::vector<ops::QueryParamDoc> query;  // for the OpenAPI document
-  std::string responseSchema;             // catalog name of the 2XX body, "" if undocumented
-  std::string apiKeyScope{};              // "" Bearer only; else an API key with this scope works too
-  std::string requestSchema{};            // catalog name of the JSON request body, "" if undocumented
-  std::string responseMediaType{};        // of the 2XX body when it is not JSON
-  bool noContent = false;                 // answers 204 with no body
-};
+// A route's documentation for the OpenAPI document (ops/schemas.h says each field).
+using RouteInfo = ops::RouteDoc;
 
 class Router {
  public:
@@ -56,6 +45,11 @@ class Router {
   void documentNoContent(const std::string& method, const std::string& pathTemplate);
 
   std::vector<RouteInfo> routes() const;
+  // The documentation of a registered route, for the fields no helper above sets
+  // (headers, credential forms, body media types); std::logic_error when there is none.
+  RouteInfo& documentationOf(const std::string& method, const std::string& pathTemplate) {
+    return infoOf(method, pathTemplate, "documentationOf");
+  }
 
  private:
   struct Segment {
@@ -71,6 +65,7 @@ class Router {
   // The documentation of a registered route; std::logic_error naming `caller` otherwise.
   RouteInfo& infoOf(const std::string& method, const std::string& pathTemplate, const char* caller);
   static std::vector<std::string> split(const std::string& path);
+  static std::string shapeOf(const std::vector<Segment>& segments);
   static std::optional<std::map<std::string, std::string>> bind(const Route& route,
                                                                 const std::vector<std::string>& parts);
   std::vector<Route> routes_;

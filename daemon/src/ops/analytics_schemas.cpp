@@ -43,6 +43,9 @@ const std::map<std::string, std::string>& analyticsSchemas() {
   "properties": {
     "series": {"type": "object",
       "required": ["event_count", "error_count", "tokens", "cost_usd", "latency_p50_ms", "latency_p95_ms"],
+      "properties": {"event_count": {"$ref": "AnalyticsTimeseries.json"}, "error_count": {"$ref": "AnalyticsTimeseries.json"},
+        "tokens": {"$ref": "AnalyticsTimeseries.json"}, "cost_usd": {"$ref": "AnalyticsTimeseries.json"},
+        "latency_p50_ms": {"$ref": "AnalyticsTimeseries.json"}, "latency_p95_ms": {"$ref": "AnalyticsTimeseries.json"}},
       "additionalProperties": {"$ref": "AnalyticsTimeseries.json"}},
     "latency": {"$ref": "AnalyticsLatency.json"}
   }})"},

@@ -9,11 +9,13 @@ const std::map<std::string, std::string>& eventSchemas() {
   static const std::map<std::string, std::string> schemas = {
       {"EventInput", R"({
   "title": "EventInput", "type": "object", "required": ["identifier", "payload"],
-  "description": "One event to publish. channel_id (or channelId) is required.",
+  "description": "One event to publish, into the channel channel_id or channelId names (one of them; both only when they name the same channel).",
+  "anyOf": [{"required": ["channel_id"]}, {"required": ["channelId"]}],
   "properties": {
     "identifier": {"type": "string", "minLength": 1, "maxLength": 256},
     "payload": {"type": "object"},
-    "channel_id": {"type": "integer", "minimum": 1}, "channelId": {"type": ["string", "integer"]},
+    "channel_id": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"},
+    "channelId": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"},
     "agentId": {"type": "string", "maxLength": 256},
     "eventType": {"type": "string", "enum": ["agent.start", "agent.end", "agent.message", "agent.tool_call.start",
       "agent.tool_call.end", "agent.error", "agent.handoff", "agent.llm.token", "custom", "app.span", "app.log",
@@ -83,7 +85,7 @@ const std::map<std::string, std::string>& eventSchemas() {
   }})"},
       {"StreamTokenInput", R"({
   "title": "StreamTokenInput", "type": "object", "required": ["channelId"],
-  "properties": {"channelId": {"type": ["string", "integer"]}}})"},
+  "properties": {"channelId": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"}}})"},
       {"StreamToken", R"({
   "title": "StreamToken", "type": "object", "required": ["token", "expiresAt"],
   "properties": {"token": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}}})"},
@@ -123,14 +125,22 @@ const std::map<std::string, std::string>& eventSchemas() {
   }})"},
       {"RegisterInput", R"({
   "title": "RegisterInput", "type": "object", "required": ["email", "username", "password"],
-  "properties": {"email": {"type": "string", "format": "email"}, "username": {"type": "string"},
-    "password": {"type": "string"}, "first_name": {"type": "string"}, "last_name": {"type": "string"}}})"},
+  "properties": {"email": {"type": "string", "format": "email"},
+    "username": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$",
+      "description": "3 to 64 of a-z, 0-9, '_', '.', '-', starting alphanumeric; compared in lower case"},
+    "password": {"type": "string", "minLength": 8, "maxLength": 1024, "description": "8 to 1024 bytes"},
+    "first_name": {"type": "string", "maxLength": 120}, "last_name": {"type": "string", "maxLength": 120}}})"},
       {"LoginInput", R"({
-  "title": "LoginInput", "type": "object", "required": ["login", "password"],
-  "properties": {"login": {"type": "string", "description": "E-mail or username."}, "password": {"type": "string"}}})"},
+  "title": "LoginInput", "type": "object", "required": ["password"],
+  "anyOf": [{"required": ["login"]}, {"required": ["email"]}],
+  "properties": {"login": {"type": "string", "minLength": 1, "maxLength": 254, "description": "E-mail or username."},
+    "email": {"type": "string", "minLength": 1, "maxLength": 254, "description": "Read when login is absent."},
+    "password": {"type": "string", "minLength": 1, "maxLength": 1024},
+    "refresh_cookie": {"type": "boolean", "description": "Also set the console's HttpOnly refresh cookie."}}})"},
       {"RefreshInput", R"({
-  "title": "RefreshInput", "type": "object", "required": ["refresh_token"],
-  "properties": {"refresh_token": {"type": "string"}}})"},
+  "title": "RefreshInput", "type": "object",
+  "description": "refresh_token is required unless the refresh cookie is sent (then the body may be absent).",
+  "properties": {"refresh_token": {"type": "string", "minLength": 1, "maxLength": 512}}})"},
       {"TokenPair", R"({
   "title": "TokenPair", "type": "object", "required": ["access_token", "refresh_token", "token_type", "expires_in"],
   "properties": {"access_token": {"type": "string"}, "refresh_token": {"type": "string"},

@@ -1,6 +1,5 @@
 #include "ops/schemas.h"
 
-#include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
@@ -139,6 +138,7 @@ const std::map<std::string, std::string>& allSchemas() {
     for (const auto& [name, text] : deliverySchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : eventSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : accountSchemas()) merged.emplace(name, text);
+    for (const auto& [name, text] : inputSchemas()) merged.emplace(name, text);
     return merged;
   }();
   return all;
@@ -157,110 +157,6 @@ std::vector<std::string> schemaNames() {
   std::vector<std::string> names;
   for (const auto& [name, _] : allSchemas()) names.push_back(name);
   return names;
-}
-
-std::string openApiDocument(const std::vector<RouteDoc>& routes, const std::string& baseUrl) {
-  Poco::JSON::Object::Ptr doc = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-  doc->set("openapi", "3.1.0");
-  Poco::JSON::Object::Ptr info = new Poco::JSON::Object;
-  info->set("title", "agent-events API");
-  info->set("version", AEV_VERSION);
-  info->set("description",
-            "Ingest, stream and govern AI-agent events. Errors are application/problem+json (RFC 9457).");
-  doc->set("info", info);
-  Poco::JSON::Array::Ptr servers = new Poco::JSON::Array;
-  Poco::JSON::Object::Ptr server = new Poco::JSON::Object;
-  server->set("url", baseUrl);
-  servers->add(server);
-  doc->set("servers", servers);
-
-  Poco::JSON::Object::Ptr components = new Poco::JSON::Object;
-  Poco::JSON::Object::Ptr schemes = new Poco::JSON::Object;
-  schemes->set("bearer", parseObject(R"({"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})"));
-  schemes->set("apiKey", parseObject(R"({"type": "apiKey", "in": "header", "name": "X-API-Key"})"));
-  components->set("securitySchemes", schemes);
-  Poco::JSON::Object::Ptr schemas = new Poco::JSON::Object;
-  for (const auto& name : schemaNames()) schemas->set(name, parseObject(*schemaText(name, baseUrl)));
-  components->set("schemas", schemas);
-
-  Poco::JSON::Object::Ptr paths = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-  for (const auto& r : routes) {
-    Poco::JSON::Object::Ptr item = paths->getObject(r.pathTemplate);
-    if (!item) item = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    Poco::JSON::Object::Ptr op = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    op->set("summary", r.summary);
-    if (!r.tag.empty()) {
-      Poco::JSON::Array::Ptr tags = new Poco::JSON::Array;
-      tags->add(r.tag);
-      op->set("tags", tags);
-    }
-    Poco::JSON::Array::Ptr params = new Poco::JSON::Array;
-    for (std::size_t pos = r.pathTemplate.find('{'); pos != std::string::npos;
-         pos = r.pathTemplate.find('{', pos + 1)) {
-      auto end = r.pathTemplate.find('}', pos);
-      Poco::JSON::Object::Ptr p = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-      p->set("name", r.pathTemplate.substr(pos + 1, end - pos - 1));
-      p->set("in", "path");
-      p->set("required", true);
-      p->set("schema", parseObject(R"({"type": "string"})"));
-      params->add(p);
-    }
-    for (const auto& q : r.query) {
-      Poco::JSON::Object::Ptr p = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-      p->set("name", q.name);
-      p->set("in", "query");
-      p->set("required", q.required);
-      if (!q.description.empty()) p->set("description", q.description);
-      Poco::JSON::Object::Ptr schema = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-      schema->set("type", q.type);
-      if (!q.allowed.empty()) {
-        Poco::JSON::Array::Ptr values = new Poco::JSON::Array;
-        for (const auto& v : q.allowed) values->add(v);
-        schema->set("enum", values);
-      }
-      p->set("schema", schema);
-      params->add(p);
-    }
-    if (params->size() > 0) op->set("parameters", params);
-    if (r.isPublic) {
-      op->set("security", Poco::JSON::Array::Ptr(new Poco::JSON::Array));
-    } else if (r.apiKeyScope.empty()) {
-      op->set("security", Poco::JSON::Parser().parse(R"([{"bearer": []}])"));
-    } else {
-      // Either credential; OpenAPI 3.1 lets a non-OAuth requirement list the roles it
-      // needs, here the API key's scope.
-      const std::string scopes = r.apiKeyScope == "*" ? "[]" : "[\"" + r.apiKeyScope + "\"]";
-      op->set("security", Poco::JSON::Parser().parse(R"([{"bearer": []}, {"apiKey": )" + scopes + "}]"));
-      op->set("description", r.apiKeyScope == "*"
-                                 ? "A Bearer token or any API key."
-                                 : "A Bearer token, or an API key with the `" + r.apiKeyScope + "` scope.");
-    }
-    if (!r.requestSchema.empty())
-      op->set("requestBody",
-              parseObject(
-                  R"({"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/)" +
-                  r.requestSchema + R"("}}}})"));
-    auto responses = parseObject(R"({
-      "default": {"description": "Error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "2XX": {"description": "Success"}})");
-    if (r.noContent) {
-      responses->remove("2XX");
-      responses->set("204", parseObject(R"({"description": "No Content"})"));
-    } else if (!r.responseSchema.empty())
-      responses->set("2XX", parseObject(R"({"description": "Success", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/)" +
-                                        r.responseSchema + R"("}}}})"));
-    else if (!r.responseMediaType.empty())
-      responses->set("2XX", parseObject(R"({"description": "Success", "content": {")" + r.responseMediaType +
-                                        R"(": {"schema": {"type": "string"}}}})"));
-    op->set("responses", responses);
-    std::string method = r.method;
-    for (auto& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    item->set(method, op);
-    paths->set(r.pathTemplate, item);
-  }
-  doc->set("paths", paths);
-  doc->set("components", components);
-  return condense(doc);
 }
 
 }  // namespace aev::ops

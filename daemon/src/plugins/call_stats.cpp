@@ -25,7 +25,8 @@ CallStats::CallStats(const std::string& plugin, Kind kind, const std::string& co
   metricFailures_ = metric("aev_plugin_call_failures_total", labels, "Plugin calls that returned an error or threw");
   metricExceptions_ = metric("aev_plugin_call_exceptions_total", labels, "Exceptions that escaped a plugin");
   metricInvalid_ = metric("aev_plugin_invalid_outputs_total", labels, "Plugin outputs refused by the host");
-  metricMicros_ = metric("aev_plugin_call_duration_microseconds_total", labels, "Time spent in plugin calls");
+  // Counted in microseconds, shown in seconds (common/metric_catalog.cpp).
+  metricMicros_ = metric("aev_plugin_call_duration_seconds_total", labels, "Time spent in plugin calls");
 }
 
 void CallStats::record(bool failed, std::chrono::nanoseconds elapsed) {

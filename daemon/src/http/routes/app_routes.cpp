@@ -83,19 +83,19 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
       "An app with its channels.", "apps");
 
   router.add(
-      "PATCH", "/apps/:id",
+      "PATCH", "/apps/{appId}",
       [&ctx](Request& req) {
         auto p = caller(ctx, req, true);
-        auto app = ctx.apps->rename(*p.orgId, pathId(req.param("id"), "App"), readName(req), actorOf(p, req));
+        auto app = ctx.apps->rename(*p.orgId, pathId(req.param("appId"), "App"), readName(req), actorOf(p, req));
         return Response::json(200, appJson(req.baseUrl, app));
       },
       "Rename an app.", "apps");
 
   router.add(
-      "DELETE", "/apps/:id",
+      "DELETE", "/apps/{appId}",
       [&ctx](Request& req) {
         auto p = caller(ctx, req, true);
-        ctx.apps->remove(*p.orgId, pathId(req.param("id"), "App"), actorOf(p, req));
+        ctx.apps->remove(*p.orgId, pathId(req.param("appId"), "App"), actorOf(p, req));
         return Response::noContent();
       },
       "Delete an app, its channels and their events.", "apps");
@@ -138,6 +138,17 @@ void registerAppRoutes(Router& router, AppContext& ctx) {
         return Response::noContent();
       },
       "Delete a channel and its events; its open streams end.", "channels");
+
+  // The first-shape routes that call caller(ctx, req, true): x-tenant-id is required there.
+  const ops::QueryParamDoc tenant{
+      "x-tenant-id", "string", "The organization id (required on this first-shape route; 400 without it).", {}, true};
+  for (const auto& [method, path] : {std::pair{"GET", "/apps"},
+                                     {"PATCH", "/apps/{appId}"},
+                                     {"DELETE", "/apps/{appId}"},
+                                     {"POST", "/channel"},
+                                     {"GET", "/channel/{id}"},
+                                     {"DELETE", "/channel/{id}"}})
+    router.documentationOf(method, path).headers.push_back(tenant);
 }
 
 }  // namespace aev::http

@@ -52,9 +52,8 @@ void registerAuthRoutes(Router& router, AppContext& ctx) {
       "POST", "/auth/login",
       [&ctx](Request& req) {
         BodyReader body(req.jsonBody());
-        auto login = body.string("login", !body.has("email"), 1, 254);
-        // `email` is accepted as a synonym of `login`.
-        if (!login) login = body.string("email", false, 1, 254);
+        // `email` is accepted as a synonym of `login` (both only when they agree).
+        auto login = body.stringInEitherShape("login", "email", true, 1, 254);
         auto password = body.string("password", true, 1, 1024);
         const bool cookie = body.boolean("refresh_cookie", false).value_or(false);
         body.done();

@@ -42,14 +42,74 @@ void documentFirstShapeRoutes(Router& router) {
       {"GET", "/analytics/latency", "read", "", ""},
       {"GET", "/moderation/violations", "read", "", ""},
       {"GET", "/moderation/efficacy", "read", "", ""},
-      {"POST", "/moderation/evaluate", "publish", "EventInput", ""},
-      {"POST", "/spend-policies/check", "publish", "", ""},
-      {"POST", "/v1/traces", "publish", "", ""},
-      {"POST", "/api/public/otel/v1/traces", "publish", "", ""},
+      {"POST", "/moderation/evaluate", "publish", "ModerationSampleInput", ""},
+      {"POST", "/spend-policies/check", "publish", "SpendCheckInput", ""},
+      {"POST", "/v1/traces", "publish", "OtlpTraceExport", ""},
+      {"POST", "/api/public/otel/v1/traces", "publish", "OtlpTraceExport", ""},
+      {"POST", "/mcp", "read", "JsonRpcRequest", ""},
       {"GET", "/metrics", "", "", "text/plain"},
   };
   for (const auto& a : kAccess)
     router.documentAccess(a.method, a.path, a.apiKeyScope, a.requestSchema, a.responseMediaType);
+
+  // The JSON bodies of the Bearer routes (each handler's BodyReader; ops/input_schemas.cpp).
+  struct Body {
+    const char* method;
+    const char* path;
+    const char* schema;
+  };
+  static const Body kBodies[] = {
+      {"POST", "/organizations", "OrganizationInput"},
+      {"PATCH", "/organizations/{id}", "OrganizationPatch"},
+      {"PATCH", "/organization", "OrganizationPatch"},
+      {"PATCH", "/organizations/{orgId}/members/{userId}", "MemberRoleInput"},
+      {"POST", "/organizations/{id}/invitations", "InvitationInput"},
+      {"PATCH", "/users/me", "UserPatch"},
+      {"PATCH", "/users/me/active-org", "ActiveOrgInput"},
+      {"PATCH", "/v2/users/me/active-org", "ActiveOrgInputV2"},
+      {"PUT", "/users/{id}", "UserUpdate"},
+      {"POST", "/api-keys", "ApiKeyInput"},
+      {"POST", "/apps", "NameInput"},
+      {"PATCH", "/apps/{appId}", "NameInput"},
+      {"POST", "/apps/{appId}/channels", "NameInput"},
+      {"POST", "/channel", "ChannelInput"},
+      {"POST", "/environments", "EnvironmentInput"},
+      {"PATCH", "/environments/{environmentId}", "EnvironmentPatch"},
+      {"POST", "/admin/access-requests/{requestId}/status", "AccessRequestDecision"},
+      {"POST", "/moderation/rules", "ModerationRuleInput"},
+      {"PATCH", "/moderation/rules/{ruleId}", "ModerationRulePatch"},
+      {"POST", "/spend-policies", "SpendPolicyInput"},
+      {"PATCH", "/spend-policies/{policyId}", "SpendPolicyPatch"},
+      {"POST", "/export-destinations", "ExportDestinationInput"},
+      {"PATCH", "/export-destinations/{destinationId}", "ExportDestinationPatch"},
+      {"POST", "/webhooks/endpoints", "WebhookEndpointInput"},
+      {"PATCH", "/webhooks/endpoints/{id}", "WebhookEndpointPatch"},
+      {"POST", "/v2/alerts", "AlertRuleInput"},
+      {"PATCH", "/v2/alerts/{alertRuleId}", "AlertRulePatch"},
+  };
+  for (const auto& b : kBodies) router.documentationOf(b.method, b.path).requestSchema = b.schema;
+
+  // Credentials and headers beyond the default (a Bearer token, plus an API key where
+  // apiKeyScope says so, and x-tenant-id on every authenticated route).
+  router.documentationOf("POST", "/auth/refresh").refreshCookie = true;
+  router.documentationOf("POST", "/auth/logout").refreshCookie = true;
+  auto& mcp = router.documentationOf("POST", "/mcp");
+  mcp.bearerAccepted = false;  // API keys only (http/routes/mcp_routes.cpp)
+  mcp.headers = {{"mcp-protocol-version", "string", "the MCP revision the client speaks", {}, false},
+                 {"mcp-method", "string", "the JSON-RPC method (2026-07-28 revision)", {}, false},
+                 {"mcp-name", "string", "the tool or resource name (2026-07-28 revision)", {}, false},
+                 {"origin", "string", "a browser's origin: only mcp.allowed_origins are served", {}, false}};
+  auto& otlp = router.documentationOf("POST", "/v1/traces");
+  otlp.basicAccepted = true;
+  otlp.requestMediaTypes = {"application/x-protobuf", "application/json"};
+  otlp.query = {{"channel_id", "integer", "the channel to ingest into, when x-channel-id is not sent", {}, false}};
+  otlp.headers = {{"x-channel-id", "integer", "the channel to ingest into (or ?channel_id=)", {}, false},
+                  {"content-encoding", "string", "gzip when the body is compressed", {"gzip", "identity"}, false}};
+  router.documentationOf("POST", "/webhooks/ingest/{endpointId}").headers = {
+      {"x-internal-key", "string", "the service's internal key; every other caller gets a 403", {}, true}};
+  for (const char* path : {"/channel/{channelId}/subscribe", "/channel/{channelId}/{eventIdentifier}/subscribe"})
+    router.documentationOf("GET", path).headers = {
+        {"last-event-id", "string", "resume after this event id (an EventSource reconnecting sends it)", {}, false}};
 
   const ops::QueryParamDoc page{"page", "integer", "1-based page, default 1", {}, false};
   const ops::QueryParamDoc limit{"limit", "integer", "1 to 100, default 20", {}, false};
@@ -128,7 +188,7 @@ void documentFirstShapeRoutes(Router& router) {
       {"POST", "/admin/access-requests/{requestId}/status", "OkResult"},
       {"POST", "/apps", "App"},
       {"GET", "/apps/{appId}", "App"},
-      {"PATCH", "/apps/{id}", "App"},
+      {"PATCH", "/apps/{appId}", "App"},
       {"POST", "/apps/{appId}/channels", "Channel"},
       {"POST", "/channel", "Channel"},
       {"GET", "/channel/{id}", "Channel"},
@@ -204,13 +264,12 @@ void registerSchemaRoutes(Router& router, AppContext&) {
       [&router](Request& req) {
         std::vector<ops::RouteDoc> docs;
         for (const auto& r : router.routes())
-          if (r.tag != "console")  // the console's web files are not part of the API
-            docs.push_back({r.method, r.pathTemplate, r.summary, r.tag, r.isPublic, r.query, r.responseSchema,
-                            r.apiKeyScope, r.requestSchema, r.responseMediaType, r.noContent});
+          if (r.tag != "console") docs.push_back(r);  // the console's web files are not part of the API
         return Response::text(200, "application/json", ops::openApiDocument(docs, req.baseUrl));
       },
       "This OpenAPI 3.1 document.", "ops", true);
   router.documentAccess("GET", "/schemas/{file}", "", "", "application/schema+json");
+  router.documentAnswer("GET", "/schemas/{file}", "JsonSchema");
   router.documentAnswer("GET", "/openapi.json", "OpenApiDocument");
 }
 

@@ -23,7 +23,7 @@ Response switchActiveOrg(AppContext& ctx, Request& req, bool v2) {
   auto p = ctx.authenticator->user(credentialsOf(req));
   BodyReader body(req.jsonBody());
   const bool secondShape = v2 || body.has("orgId");
-  auto orgId = secondShape ? body.id("orgId", true) : body.id("organizationId", true);
+  auto orgId = v2 ? body.id("orgId", true) : body.idInEitherShape("organizationId", "orgId", true);
   body.done();
   ctx.organizations->switchActive(p.userId, *orgId);
   auto pair = ctx.sessions->issueFor(p.userId, *orgId);
