@@ -45,7 +45,19 @@ const std::map<std::string, std::string>& inputSchemas() {
       {"ApiKeyInput", R"({
   "title": "ApiKeyInput", "type": "object", "required": ["name", "scopes"],
   "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 120},
-    "scopes": {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["publish", "subscribe", "read"]}}}})"},
+    "scopes": {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["publish", "subscribe", "read"]}},
+    "defaultChannelId": {"oneOf": [{"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"}, {"type": "null"}],
+      "description": "The channel OTLP exports with this key go to when they name none (a channel of the key's organization)."}}})"},
+      {"ApiKeyPatch", R"({
+  "title": "ApiKeyPatch", "type": "object",
+  "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 120},
+    "defaultChannelId": {"oneOf": [{"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"}, {"type": "null"}],
+      "description": "null clears it."}}})"},
+      {"ExportRedeliverInput", R"({
+  "title": "ExportRedeliverInput", "type": "object", "additionalProperties": false,
+  "description": "One given-up batch (deliveryId), or every batch given up in a window (from, to).",
+  "properties": {"deliveryId": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"},
+    "from": {"type": "string", "format": "date-time"}, "to": {"type": "string", "format": "date-time"}}})"},
       {"NameInput", R"({
   "title": "NameInput", "type": "object", "required": ["name"],
   "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 120}}})"},
@@ -69,13 +81,17 @@ const std::map<std::string, std::string>& inputSchemas() {
     "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
     "detector": {"type": "string", "description": "regex, keyword, tool_name, tool_arg, or a plugin's detector"},
     "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
-    "pattern": {"type": ["string", "null"]}, "enabled": {"type": "boolean"}}})"},
+    "pattern": {"type": ["string", "null"]}, "enabled": {"type": "boolean"},
+    "detectorConfig": {"type": ["object", "null"], "description": "A plugin detector's per-rule settings, checked by the plugin."},
+    "minScore": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": "Plugin detectors: matches scored lower are ignored."}}})"},
       {"ModerationRulePatch", R"({
   "title": "ModerationRulePatch", "type": "object", "additionalProperties": false,
   "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 120},
     "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
     "detector": {"type": "string"}, "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
-    "pattern": {"type": ["string", "null"]}, "enabled": {"type": "boolean"}}})"},
+    "pattern": {"type": ["string", "null"]}, "enabled": {"type": "boolean"},
+    "detectorConfig": {"type": ["object", "null"], "description": "A plugin detector's per-rule settings, checked by the plugin."},
+    "minScore": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": "Plugin detectors: matches scored lower are ignored."}}})"},
       {"SpendRungInput", R"({
   "title": "SpendRungInput", "type": "object", "additionalProperties": false, "required": ["at_percent", "action"],
   "properties": {"at_percent": {"type": "integer", "minimum": 1},
@@ -114,13 +130,15 @@ const std::map<std::string, std::string>& inputSchemas() {
     "provider": {"type": "string", "minLength": 1, "maxLength": 256}, "tagKey": {"type": "string", "minLength": 1, "maxLength": 256},
     "tagValue": {"type": "string", "minLength": 1, "maxLength": 256}}})"},
       {"ExportDestinationInput", R"({
-  "title": "ExportDestinationInput", "type": "object", "additionalProperties": false, "required": ["name", "endpointUrl", "envSlug", "signals"],
+  "title": "ExportDestinationInput", "type": "object", "additionalProperties": false, "required": ["name", "envSlug", "signals"],
+  "description": "endpointUrl is required where the kind's configSchema says so (GET /export-destinations/kinds): by otlp and http.",
   "properties": {"name": {"type": "string", "minLength": 1}, "kind": {"type": "string"},
     "endpointUrl": {"type": "string", "format": "uri"}, "envSlug": {"type": "string"},
     "signals": {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["traces", "logs", "metrics"]}},
     "eventTypeFilter": {"type": ["array", "null"], "items": {"type": "string"}},
     "headers": {"type": "object", "additionalProperties": {"type": "string"}},
-    "serviceName": {"type": ["string", "null"]}, "encoding": {"type": "string"}, "active": {"type": "boolean"}}})"},
+    "serviceName": {"type": ["string", "null"]}, "encoding": {"type": "string"}, "active": {"type": "boolean"},
+    "config": {"type": "object", "description": "The kind's own settings, checked by its plugin (its configSchema)."}}})"},
       {"ExportDestinationPatch", R"({
   "title": "ExportDestinationPatch", "type": "object", "additionalProperties": false,
   "properties": {"name": {"type": "string", "minLength": 1}, "kind": {"type": "string"},
@@ -128,7 +146,8 @@ const std::map<std::string, std::string>& inputSchemas() {
     "signals": {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["traces", "logs", "metrics"]}},
     "eventTypeFilter": {"type": ["array", "null"], "items": {"type": "string"}},
     "headers": {"type": "object", "additionalProperties": {"type": "string"}},
-    "serviceName": {"type": ["string", "null"]}, "encoding": {"type": "string"}, "active": {"type": "boolean"}}})"},
+    "serviceName": {"type": ["string", "null"]}, "encoding": {"type": "string"}, "active": {"type": "boolean"},
+    "config": {"type": "object", "description": "The kind's own settings, checked by its plugin (its configSchema)."}}})"},
       {"WebhookEndpointInput", R"({
   "title": "WebhookEndpointInput", "type": "object", "required": ["url", "channelId"],
   "properties": {"url": {"type": "string", "format": "uri"}, "channelId": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"},
@@ -150,6 +169,7 @@ const std::map<std::string, std::string>& inputSchemas() {
     "environmentId": {"oneOf": [{"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"}, {"type": "null"}]},
     "model": {"type": ["string", "null"]}, "service": {"type": ["string", "null"]}, "release": {"type": ["string", "null"]},
     "destination": {"type": ["string", "null"]}, "destinationType": {"type": ["string", "null"]},
+    "destinationConfig": {"type": ["object", "null"], "description": "The alert sink's own settings, checked by its plugin."},
     "enabled": {"type": "boolean"}}})"},
       {"AlertRulePatch", R"({
   "title": "AlertRulePatch", "type": "object", "additionalProperties": false,
@@ -162,13 +182,15 @@ const std::map<std::string, std::string>& inputSchemas() {
     "environmentId": {"oneOf": [{"type": ["integer", "string"], "minimum": 1, "pattern": "^[0-9]+$"}, {"type": "null"}]},
     "model": {"type": ["string", "null"]}, "service": {"type": ["string", "null"]}, "release": {"type": ["string", "null"]},
     "destination": {"type": ["string", "null"]}, "destinationType": {"type": ["string", "null"]},
+    "destinationConfig": {"type": ["object", "null"], "description": "The alert sink's own settings, checked by its plugin."},
     "enabled": {"type": "boolean"}}})"},
       {"ModerationSampleInput", R"({
   "title": "ModerationSampleInput", "type": "object", "required": ["payload"],
   "description": "An event as it would be published: payload, eventType and metadata decide the verdict; the other event fields may be sent and are ignored.",
   "properties": {"payload": {"type": "object"},
     "eventType": {"type": "string", "enum": ["agent.start", "agent.end", "agent.message", "agent.tool_call.start",
-      "agent.tool_call.end", "agent.error", "agent.handoff", "agent.llm.token", "custom"]},
+      "agent.tool_call.end", "agent.error", "agent.handoff", "agent.llm.token", "custom", "app.span", "app.log",
+      "agent.log"]},
     "metadata": {"type": "object"}, "identifier": {"type": "string"}}})"},
       {"JsonSchema", R"({
   "title": "JsonSchema", "type": "object", "description": "A JSON Schema (2020-12) with its $id.",

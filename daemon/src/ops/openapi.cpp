@@ -58,7 +58,11 @@ void localiseRefs(const Poco::Dynamic::Var& node) {
 enum class ErrorShape { Problem, RpcStatus, JsonRpc };
 
 ErrorShape errorShapeOf(const RouteDoc& r) {
-  if (r.tag == "otlp") return ErrorShape::RpcStatus;
+  // The OTLP/HTTP export paths follow that protocol's errors; the rest of the otlp tag (GET
+  // /ingest/problems, what those exports refused) is the API's own.
+  const auto& p = r.pathTemplate;
+  if (r.tag == "otlp" && p.size() >= 10 && p.compare(p.size() - 10, 10, "/v1/traces") == 0)
+    return ErrorShape::RpcStatus;
   if (r.tag == "mcp") return ErrorShape::JsonRpc;
   return ErrorShape::Problem;
 }
