@@ -49,7 +49,7 @@ std::vector<Range> findAll(const re2::RE2& re, std::string_view text) {
     const auto start = static_cast<std::size_t>(m.data() - text.data());
     const auto end = start + m.size();
     if (end > start) {
-      out.push_back({start, end});
+      out.push_back({start, end, 1.0, {}});
       pos = end;
     } else {
       // An empty match (e.g. "a*" before a "b") redacts nothing; look past it.
