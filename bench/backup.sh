@@ -25,47 +25,39 @@ AEV_PID=""
 PUB_PID=""
 cleanup() {
   [ -n "$PUB_PID" ] && kill "$PUB_PID" 2>/dev/null
-  [ -n "$AEV_PID" ] && kill "$AEV_PID" 2>/dev/null && wait "$AEV_PID" 2>/dev/null
+  [ -n "$AEV_PID" ] && stop_aev
   [ "$KEEP" = 1 ] && echo "kept $work" >&2 || rm -rf "$work"
 }
 trap cleanup EXIT
 started=$(date +%s)
 log() { printf '[%4ds] %s\n' $(( $(date +%s) - started )) "$*" >&2; }
 
-start_aev() {
-  "$BIN" --port "$PORT" --host 127.0.0.1 --data-dir "$1" --set log.level=warn \
-    --set plans.free.events_quota_monthly=2000000000 >>"$OUT/daemon.log" 2>&1 &
-  AEV_PID=$!
-  for _ in $(seq 1 600); do
-    curl -fs -o /dev/null "http://127.0.0.1:$PORT/readyz" && return 0
-    sleep 0.05
-  done
-  echo "agent-eventsd did not become ready; see $OUT/daemon.log" >&2
-  exit 1
-}
-stop_aev() { kill "$AEV_PID"; wait "$AEV_PID" 2>/dev/null || true; AEV_PID=""; }
-api() {  # method path token [json]
-  local args=(-fsS -X "$1" "http://127.0.0.1:$PORT$2" -H 'content-type: application/json')
-  [ -n "$3" ] && args+=(-H "authorization: Bearer $3")
-  [ -n "${4:-}" ] && args+=(-d "$4")
-  curl "${args[@]}"
+# start_aev, api and setup_aev are bench/lib.sh's (the daemon's data dir is $work/<name>).
+SERVER_CPUS=${SERVER_CPUS:-0-1}
+aev_flags=(--host 127.0.0.1 --set log.level=warn --set plans.free.events_quota_monthly=2000000000)
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+# start_aev runs in $(...), so the daemon is not this shell's child: poll until it is gone.
+stop_aev() {
+  kill "$AEV_PID"
+  while kill -0 "$AEV_PID" 2>/dev/null; do sleep 0.05; done
+  AEV_PID=""
 }
 
 log "building the seeder; the daemon is $BIN"
 g++ -O2 -std=c++20 -o "$work/seed" "$ROOT/bench/analytics_seed.cpp"
-start_aev "$work/data"
-api POST /auth/register "" '{"email":"bench@example.com","username":"bench","password":"benchpassword"}' >/dev/null
-TOKEN=$(api POST /auth/login "" '{"login":"bench","password":"benchpassword"}' | jq -r .access_token)
-ORG=$(api GET /users/me/organizations "$TOKEN" | jq -r '.[0].organizationId')
-APP=$(api POST /apps "$TOKEN" '{"name":"backup-bench"}' | jq -r .id)
-CHANNEL=$(api POST "/apps/$APP/channels" "$TOKEN" '{"name":"telemetry"}' | jq -r .id)
-KEY=$(api POST /api-keys "$TOKEN" '{"name":"backup-bench","scopes":["publish","read"]}' | jq -r .key)
+AEV_PID=$(start_aev data "$PORT")
+setup_aev data "$PORT"
+ORG=$(api "$PORT" GET /users/me/organizations "${TOKEN[data]}" | jq -r '.[0].organizationId')
+APP_ID=${APP[data]}
+CHANNEL_ID=${CHANNEL[data]}
+KEY_ID=${KEY[data]}
 stop_aev
 DB="$work/data/agent-events.db"
 NOW=$(( $(date +%s) * 1000000 ))
 seed() {  # db n
   { echo "PRAGMA synchronous=OFF; PRAGMA cache_size=-1000000; BEGIN;"
-    "$work/seed" sqlite "$2" "$NOW" "$ORG" "$APP" "$CHANNEL"
+    "$work/seed" sqlite "$2" "$NOW" "$ORG" "$APP_ID" "$CHANNEL_ID"
     echo "COMMIT;"
   } | nice -n 10 sqlite3 -bail "$1" >/dev/null
 }
@@ -79,13 +71,13 @@ rm -f "$work/probe.db"
 N=${N:-$(( SIZE_MB * 1048576 / per_row ))}
 log "seeding $N events (~$per_row bytes each) into $DB"
 seed "$DB" "$N"
-sqlite3 "$DB" "UPDATE channels SET last_seq = (SELECT MAX(seq) FROM events WHERE channel_id = $CHANNEL) WHERE id = $CHANNEL"
+sqlite3 "$DB" "UPDATE channels SET last_seq = (SELECT MAX(seq) FROM events WHERE channel_id = $CHANNEL_ID) WHERE id = $CHANNEL_ID"
 size_mb=$(( $(stat -c %s "$DB") / 1048576 ))
 events=$(sqlite3 "$DB" "SELECT COUNT(*) FROM events")
 log "store: $size_mb MiB, $events events"
 
-start_aev "$work/data"
-node "$ROOT/bench/paced_publisher.mjs" "http://127.0.0.1:$PORT" "$KEY" "$CHANNEL" "$RATE" >"$OUT/publisher.json" &
+AEV_PID=$(start_aev data "$PORT")
+node "$ROOT/bench/paced_publisher.mjs" "http://127.0.0.1:$PORT" "$KEY_ID" "$CHANNEL_ID" "$RATE" >"$OUT/publisher.json" &
 PUB_PID=$!
 sleep 10
 before=$(sqlite3 "$DB" "SELECT COUNT(*) FROM events")
