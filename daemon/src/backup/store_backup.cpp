@@ -66,7 +66,6 @@ std::string readFile(const fs::path& path) {
 store::DatabaseOptions sqliteFileOptions(const store::DatabaseOptions& base, const std::string& file) {
   auto o = base;
   o.url = file;
-  o.poolSize = 1;
   return o;
 }
 
@@ -102,9 +101,7 @@ BackupManifest takeBackup(const StoreLocation& where, const std::string& dirText
   BackupManifest m;
   m.daemonVersion = AEV_VERSION;
   m.takenAt = clock::nowMicros();
-  auto options = where.database;
-  options.poolSize = 1;
-  store::Database db(options);
+  store::Database db(where.database);
   m.schemaVersion = checkedSchemaVersion(db);
   out << "backing up " << db.describe() << " (schema version " << m.schemaVersion << ") into " << dir.string()
       << std::endl;
@@ -157,8 +154,6 @@ RestoreResult restoreBackup(const StoreLocation& where, const std::string& dirTe
   if ((m.store == "postgresql") != toPostgres)
     throw std::runtime_error("this is a " + m.store + " backup; the configured store is " +
                              (toPostgres ? "PostgreSQL" : "SQLite"));
-  auto options = where.database;
-  options.poolSize = 1;
   if (!toPostgres) {
     const fs::path dataDir = where.database.dataDir;
     const auto target = dataDir / kSqliteCopyName;
@@ -172,10 +167,10 @@ RestoreResult restoreBackup(const StoreLocation& where, const std::string& dirTe
     fs::copy_file(dir / kSqliteCopyName, tmp, fs::copy_options::overwrite_existing);
     syncFile(tmp);  // on disk before it takes the store's name
     fs::rename(tmp, target);
-    store::Database db(options);
+    store::Database db(where.database);
     return makeLive(db, out);
   }
-  store::Database db(options);
+  store::Database db(where.database);
   {
     auto c = db.acquire();
     const auto tables =
@@ -190,9 +185,7 @@ RestoreResult restoreBackup(const StoreLocation& where, const std::string& dirTe
 }
 
 RestoreResult restoreInPlace(const StoreLocation& where, std::ostream& out) {
-  auto options = where.database;
-  options.poolSize = 1;
-  store::Database db(options);
+  store::Database db(where.database);
   return makeLive(db, out);
 }
 

@@ -24,7 +24,7 @@
 namespace aev::backup {
 
 struct StoreLocation {
-  store::DatabaseOptions database;  // the configured store
+  store::DatabaseOptions database;  // the configured store; one connection is all a command uses
   std::string auditKeyPath;         // where the configuration keeps the audit signing key
   const Poco::Util::AbstractConfiguration* config = nullptr;
 };
