@@ -380,6 +380,7 @@ test('alerts: a rule made in the console fires; its history shows the notificati
   await page.getByLabel('Metric').selectOption('error_count');
   await page.getByLabel('Operator').selectOption('gte');
   await page.getByLabel('Threshold').fill('1');
+  await page.getByLabel('Destination type').selectOption('webhook');
   await page.getByLabel('Destination URL').fill(hooks.url('/alert'));
   await page.getByRole('button', { name: 'Create alert' }).click();
   await page.getByRole('region', { name: 'History of "error spike"' }).getByText('Never fired').waitFor({ timeout: WAIT });

@@ -52,12 +52,13 @@ std::string AlertEvaluator::alertJson(const store::AlertRuleRecord& r, const std
 
 void AlertEvaluator::notify(store::Connection& c, const store::AlertRuleRecord& rule, store::AlertEventRecord event) {
   event.id = rules_.insertEvent(c, event);
-  // The notification rides the delivery engine's outbox, written with the history row.
-  if (rule.destination && rule.destinationType)
-    notifications::enqueue(
-        c, rule.orgId, notifications::kAlertTarget, rule.id,
-        {*rule.destinationType, *rule.destination, event.notification, event.id, rule.destinationConfig.value_or("{}")},
-        event.createdAt);
+  // The notification rides the delivery engine's outbox, written with the history row. A
+  // sink whose schema needs no address (a file, a queue) has a rule without destination.
+  if (rule.destinationType)
+    notifications::enqueue(c, rule.orgId, notifications::kAlertTarget, rule.id,
+                           {*rule.destinationType, rule.destination.value_or(""), event.notification, event.id,
+                            rule.destinationConfig.value_or("{}")},
+                           event.createdAt);
 }
 
 EvaluationResult AlertEvaluator::evaluate(std::int64_t now) {

@@ -68,6 +68,18 @@ Poco::JSON::Object::Ptr snapshot(const store::AlertRuleRecord& r) {
                           {"enabled", r.enabled}});
 }
 
+// Whether a sink needs the rule's `destination`: its schema requires the address, under
+// "destination" (what the host sets from the rule) or "url" (the name the bundled sinks
+// read first), and the rule's destinationConfig does not carry it. A sink with no such
+// requirement (a file, a queue) takes a rule without destination.
+bool needsDestination(const std::string& schemaJson, const std::string& storedConfig) {
+  const auto required = plugins::requiredKeysOf(schemaJson);
+  const auto config = plugins::parseConfig(storedConfig);
+  for (const char* key : {"destination", "url"})
+    if (required.count(key) && !config->has(key)) return true;
+  return false;
+}
+
 }  // namespace
 
 void AlertService::apply(store::AlertRuleRecord& r, const AlertInput& in) const {
@@ -119,9 +131,8 @@ std::vector<FieldError> AlertService::problems(store::Connection& c, const store
 
   if (r.destinationConfig && !r.destinationType)
     out.push_back({"body.destinationConfig", "is the configuration of a destination: set destinationType too", ""});
-  if (r.destinationType.has_value() != r.destination.has_value()) {
-    out.push_back({r.destination ? "body.destinationType" : "body.destination",
-                   "destination and destinationType go together", ""});
+  if (r.destination && !r.destinationType) {
+    out.push_back({"body.destinationType", "destination and destinationType go together", ""});
   } else if (r.destinationType) {
     std::vector<std::string> sinks;
     if (registry_)
@@ -131,11 +142,13 @@ std::vector<FieldError> AlertService::problems(store::Connection& c, const store
       out.push_back({"body.destinationType",
                      "no loaded alert sink has this name" + (sinks.empty() ? "" : "; loaded: " + joinWithCommas(sinks)),
                      r.destinationType->substr(0, 200)});
+    } else if (!r.destination && needsDestination(sink->info().configSchema, r.destinationConfig.value_or("{}"))) {
+      out.push_back({"body.destination", "is required by the " + *r.destinationType + " alert sink", ""});
     } else {
       // The sink checks its own configuration (URL form, scheme): its refusal is a 422
       // now rather than a failed delivery later.
       try {
-        sink->open(sinkConfig(*r.destination, r.destinationConfig.value_or("{}")));
+        sink->open(sinkConfig(r.destination.value_or(""), r.destinationConfig.value_or("{}")));
       } catch (const plugins::PluginError& e) {
         out.push_back({r.destinationConfig ? "body.destinationConfig" : "body.destination", e.what(),
                        r.destinationConfig ? "" : r.destination->substr(0, 200)});

@@ -1,5 +1,6 @@
 #include "http/component_kinds.h"
 
+#include <Poco/JSON/ParseHandler.h>
 #include <Poco/JSON/Parser.h>
 
 #include "http/resource_views.h"
@@ -12,7 +13,9 @@ namespace {
 Poco::Dynamic::Var schemaOf(const std::string& text) {
   if (text.empty()) return Poco::Dynamic::Var();
   try {
-    return Poco::JSON::Parser().parse(text);
+    // In the plugin's own order: a form draws the properties as their author listed them.
+    Poco::JSON::Parser parser(new Poco::JSON::ParseHandler(true));
+    return parser.parse(text);
   } catch (const std::exception&) {
     return Poco::Dynamic::Var();  // a plugin's malformed schema is shown as none
   }

@@ -44,7 +44,7 @@ std::string sinkConfig(const std::string& destination, bool allowPrivateAddresse
   } catch (const std::exception&) {
     obj = new Poco::JSON::Object;
   }
-  obj->set("destination", destination);
+  if (!destination.empty()) obj->set("destination", destination);  // none for a sink that needs no address
   obj->set("allowPrivateAddresses", allowPrivateAddresses);
   std::ostringstream out;
   obj->stringify(out);

@@ -27,7 +27,7 @@ std::string encode(const SinkMessage& m);
 std::optional<SinkMessage> decode(const std::string& payload);
 
 // The alert sink configuration for a destination under the outbound policy: the rule's
-// own destinationConfig (secret keys opened) plus "destination" and
+// own destinationConfig (secret keys opened) plus "destination" (when there is one) and
 // "allowPrivateAddresses", which the host sets.
 std::string sinkConfig(const std::string& destination, bool allowPrivateAddresses,
                        const std::string& openedConfig = "{}");

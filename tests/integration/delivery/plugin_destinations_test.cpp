@@ -4,7 +4,8 @@
 // with its own config (no endpointUrl), receiving the organization's events; two
 // organizations' destinations of the same kind kept apart; the plugin's refusal as a 422;
 // a batch the sink cannot write retried, given up (health, the error log line, /metrics)
-// and redelivered.
+// and redelivered. Alert rules of a sink whose schema needs no address (the "file" sink of
+// tests/plugins/fixtures/typed_file_sinks.cpp) need no destination.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -29,7 +30,9 @@ std::string pluginDirs() {
 
 class PluginDestinationsApi : public DeliveryTest {
  public:
-  static void SetUpTestSuite() { startDaemon(options(deliverySettings({{"plugins.dir", pluginDirs()}}))); }
+  static void SetUpTestSuite() {
+    startDaemon(options(deliverySettings({{"plugins.dir", pluginDirs()}, {"alerts.evaluate_interval_seconds", "1"}})));
+  }
 
  protected:
   static Poco::JSON::Object::Ptr fileDestination(const std::string& path, const std::string& name = "file") {
@@ -226,6 +229,95 @@ TEST_F(PluginDestinationsApi, AlertSinksAreDestinationKindsAndSecretConfigIsNeve
   EXPECT_EQ(errorLocations(bad), (std::vector<std::string>{"body.destinationConfig"}));
   EXPECT_NE(bad.body.find("secret must be"), std::string::npos) << bad.body;
   EXPECT_EQ(objects(t.http.get("/v2/alerts").object()->getArray("data")).size(), 1u);
+}
+
+// The lines of a file (an alert sink's notifications), each parsed.
+std::vector<Poco::JSON::Object::Ptr> jsonLines(const std::string& path) {
+  std::vector<Poco::JSON::Object::Ptr> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(parseJson(line).extract<Poco::JSON::Object::Ptr>());
+  return out;
+}
+
+TEST_F(PluginDestinationsApi, AnAlertSinkThatNeedsNoAddressTakesARuleWithoutDestination) {
+  TempDir dir("aev-alertfile");
+  auto t = newTenant("alertfile");
+  auto kinds = t.http.get("/v2/alerts/destination-kinds");
+  ASSERT_STATUS(kinds, 200);
+  std::map<std::string, Poco::JSON::Object::Ptr> byName;
+  for (const auto& k : objects(kinds.object()->getArray("data"))) byName[strField(k, "name")] = k;
+  ASSERT_EQ(byName.count("file"), 1u) << kinds.body;
+  EXPECT_EQ(toJson(byName["file"]->get("requiredKeys")), R"(["path"])");
+
+  auto rule = obj({{"name", "any event"},
+                   {"metric", "event_count"},
+                   {"operator", "gt"},
+                   {"threshold", 0},
+                   {"windowMins", 5},
+                   {"destinationType", "file"},
+                   {"destinationConfig", obj({{"path", dir.file("alerts.ndjson")}})}});
+  auto r = t.http.post("/v2/alerts", rule);
+  ASSERT_STATUS(r, 201);
+  EXPECT_TRUE(r.object()->isNull("destination")) << r.body;
+  EXPECT_EQ(strField(r.object(), "destinationType"), "file");
+  const auto id = strField(r.object(), "alertRuleId");
+
+  // The sink still checks its own config: a relative path is its 422, and nothing changes.
+  auto bad = t.http.patch("/v2/alerts/" + id, obj({{"destinationConfig", obj({{"path", "alerts.ndjson"}})}}));
+  ASSERT_TRUE(IsProblem(bad, 422));
+  EXPECT_EQ(errorLocations(bad), (std::vector<std::string>{"body.destinationConfig"}));
+  EXPECT_NE(bad.body.find("path must be an absolute file path"), std::string::npos) << bad.body;
+  EXPECT_EQ(toJson(t.http.get("/v2/alerts/" + id).object()->get("destinationConfig")),
+            R"({"path":")" + dir.file("alerts.ndjson") + R"("})");
+
+  // It fires: the notification reaches the file, with no address anywhere.
+  const auto channel = newChannel(t);
+  publishMany(t.http, channel, 1);
+  ASSERT_TRUE(eventually([&] { return !jsonLines(dir.file("alerts.ndjson")).empty(); }, 20s)) << daemon().logTail();
+  auto first = jsonLines(dir.file("alerts.ndjson")).front();
+  EXPECT_EQ(strField(first, "state"), "firing");
+  EXPECT_EQ(strField(first, "alertRuleId"), id);
+
+  // A sink whose schema requires an address still needs one, from destination or its config.
+  auto webhook = obj({{"name", "hook"}, {"metric", "event_count"}, {"operator", "gt"}, {"threshold", 1000},
+                      {"destinationType", "webhook"}});
+  auto missing = t.http.post("/v2/alerts", webhook);
+  ASSERT_TRUE(IsProblem(missing, 422));
+  EXPECT_EQ(errorLocations(missing), (std::vector<std::string>{"body.destination"}));
+  webhook->set("destinationConfig", obj({{"url", "http://127.0.0.1:9/alerts"}}));
+  ASSERT_STATUS(t.http.post("/v2/alerts", webhook), 201);
+  EXPECT_EQ(objects(t.http.get("/v2/alerts").object()->getArray("data")).size(), 2u);
+}
+
+TEST_F(PluginDestinationsApi, ATypedSinksSecretIsSealedAndNeverReturned) {
+  TempDir dir("aev-typed");
+  auto t = newTenant("typed");
+  const std::string token = "tok_" + std::string(24, 'q');
+  auto body = obj({{"name", "typed"},
+                   {"kind", "typed_file"},
+                   {"envSlug", "*"},
+                   {"signals", arr({"logs"})},
+                   {"config", obj({{"path", dir.file("typed.ndjson")}, {"token", token}, {"maxLineBytes", 4096},
+                                   {"flush", true}, {"format", "json-seq"}})}});
+  auto r = t.http.post("/export-destinations", body);
+  ASSERT_STATUS(r, 201);
+  EXPECT_EQ(r.body.find(token), std::string::npos) << r.body;
+  EXPECT_EQ(toJson(r.object()->get("secretConfigKeys")), R"(["token"])");
+  EXPECT_FALSE(r.object()->getObject("config")->has("token")) << r.body;
+  const auto id = strField(r.object(), "destinationId");
+  EXPECT_EQ(t.http.get("/export-destinations").body.find(token), std::string::npos);
+  // The plugin got the opened token: its events arrive.
+  auto want = publishMany(t.http, newChannel(t), 2);
+  ASSERT_TRUE(eventually([&] { return jsonLines(dir.file("typed.ndjson")).size() >= 2; }, 20s)) << daemon().logTail();
+  EXPECT_EQ(intField(jsonLines(dir.file("typed.ndjson")).front()->getObject("event"), "id"), want.front());
+
+  body->getObject("config")->set("token", "nope");
+  auto bad = t.http.post("/export-destinations", body);
+  ASSERT_TRUE(IsProblem(bad, 422));
+  EXPECT_NE(bad.body.find("token must start with tok_"), std::string::npos) << bad.body;
+  EXPECT_EQ(bad.body.find("nope"), std::string::npos) << "a refused secret is not echoed: " << bad.body;
+  (void)id;
 }
 
 }  // namespace

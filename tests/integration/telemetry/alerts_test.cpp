@@ -118,9 +118,17 @@ TEST_F(AlertsApi, EveryInvalidFieldIsA422AndChangesNothing) {
                                      R"("windowMins":1441,"appId":")" +
                                          std::to_string(foreignApp) + R"("})");
   EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.windowMins", "body.appId"}));
+  // The webhook sink's schema requires its address: a rule of it without destination is refused.
+  r = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
+                                     R"("destinationType":"webhook"})");
+  EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.destination"}));
+  EXPECT_NE(r.body.find("is required by the webhook alert sink"), std::string::npos) << r.body;
+  r = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
+                                     R"("destination":"https://hooks.example.com/x"})");
+  EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.destinationType"}));
   r = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
                                      R"("destinationType":"pager"})");
-  EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.destination"}));
+  EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.destinationType"}));
   r = t.user.http.post("/v2/alerts", R"({"name":"x","metric":"tokens","operator":"gt","threshold":1,)"
                                      R"("destination":"https://hooks.example.com/x","destinationType":"pager"})");
   EXPECT_EQ(errorLocations(r), (std::vector<std::string>{"body.destinationType"}));

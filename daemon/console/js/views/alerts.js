@@ -1,9 +1,13 @@
 // Alerts: the rules with their state (ok, firing) and last value, created, edited, paused
 // and deleted; a rule's firing history, each change with the notification it sent and
-// when its destination took it. URL: ?rule=<id>&new=1&edit=<id>
+// when its destination took it. A rule's destination is any loaded alert sink
+// (GET /v2/alerts/destination-kinds), its destinationConfig a form drawn from the sink's
+// schema (config_form.js); a sink that needs no address takes no destination URL.
+// URL: ?rule=<id>&new=1&edit=<id>
 import { api } from '../api.js';
+import { ConfigFields, configErrors, readConfig, schemaFields } from '../config_form.js';
 import { ago, num1 } from '../format.js';
-import { html } from '../lib.js';
+import { html, useState } from '../lib.js';
 import { setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, JsonView, Spinner, useAsync } from '../ui.js';
 import {
@@ -37,16 +41,32 @@ function filters(r, names) {
   return out.length ? out.map((c) => html`<span class="chip chip-sm">${c}</span>`) : html`<span class="muted">all events</span>`;
 }
 
-function AlertForm({ rule, refs, onDone }) {
+// What the host sets in a sink's configuration from the rule itself: never drawn.
+const HOST_KEYS = ['destination', 'url', 'allowPrivateAddresses'];
+// A sink reads its address from the rule's destination when its schema requires one.
+const needsAddress = (kind) => !!kind && (kind.requiredKeys || []).some((k) => k === 'destination' || k === 'url');
+
+function AlertForm({ rule, refs, kinds, onDone }) {
   const action = useAction();
+  const [sinkName, setSinkName] = useState(rule?.destinationType || '');
+  const sink = kinds.find((k) => k.name === sinkName);
+  const sameSink = !!rule && rule.destinationType === sinkName;
   const submit = (form) => action.run(async () => {
     const v = formValues(form);
     const body = {
       name: v.name, metric: v.metric, operator: v.operator, threshold: Number(v.threshold), windowMins: Number(v.windowMins || 5), enabled: v.enabled,
       appId: v.appId ? Number(v.appId) : null, environmentId: v.environmentId ? Number(v.environmentId) : null,
       model: v.model || null, service: v.service || null, release: v.release || null,
-      destination: v.destination || null, destinationType: v.destination ? v.destinationType : null,
+      destination: v.destinationType && v.destination ? v.destination : null, destinationType: v.destinationType || null,
     };
+    if (v.destinationType) {
+      const config = readConfig(form, sink?.configSchema,
+        sameSink ? { omit: HOST_KEYS, editing: true, stored: rule.destinationConfig || {}, secretKeys: rule.secretConfigKeys || [] } : { omit: HOST_KEYS });
+      if (config !== undefined) body.destinationConfig = config;
+      else if (rule && !sameSink) body.destinationConfig = null;
+    } else if (rule) {
+      body.destinationConfig = null;
+    }
     if (!rule) for (const k of Object.keys(body)) if (body[k] === null) delete body[k];
     const saved = rule ? await api.patch(`/v2/alerts/${rule.alertRuleId}`, body) : await api.post('/v2/alerts', body);
     onDone(saved);
@@ -71,9 +91,14 @@ function AlertForm({ rule, refs, onDone }) {
     ${text('service', 'Service')}
     ${text('release', 'Release')}
     <p class="ff-wide hint form-section">Destination: each change of state (firing, resolved) is sent here.</p>
-    <${FormField} id="al-destination" label="Destination URL"><input id="al-destination" name="destination" type="url" placeholder="none" defaultValue=${rule?.destination || ''} autocomplete="off" /></${FormField}>
-    <${FormField} id="al-destinationType" label="Destination type"><select id="al-destinationType" name="destinationType">
-      ${['webhook', 'slack'].map((t) => html`<option value=${t} selected=${(rule?.destinationType || 'webhook') === t}>${t}</option>`)}</select></${FormField}>
+    <${FormField} id="al-destinationType" label="Destination type" hint=${sink?.description}><select id="al-destinationType" name="destinationType" onChange=${(ev) => setSinkName(ev.target.value)}>
+      <option value="" selected=${!sinkName}>none</option>
+      ${kinds.map((k) => html`<option value=${k.name} selected=${sinkName === k.name}>${k.name}</option>`)}</select></${FormField}>
+    ${sinkName && (needsAddress(sink) || rule?.destination) ? html`<${FormField} id="al-destination" label="Destination URL">
+      <input id="al-destination" name="destination" type="url" required=${needsAddress(sink)} defaultValue=${rule?.destination || ''} autocomplete="off" /></${FormField}>` : null}
+    ${sinkName ? html`<${ConfigFields} key=${sinkName} idPrefix="al-config" schema=${sink?.configSchema} omit=${HOST_KEYS} label="Destination settings"
+      config=${sameSink ? rule.destinationConfig || {} : {}} secretKeys=${sameSink ? rule.secretConfigKeys || [] : []}
+      errors=${configErrors(action.error, schemaFields(sink?.configSchema, HOST_KEYS).fields.map((f) => f.key), 'body.destinationConfig')} />` : null}
     <div class="ff"><span class="ff-label">State</span><label class="check"><input type="checkbox" name="enabled" defaultChecked=${rule ? rule.enabled : true} />Enabled</label></div>
   </${FormCard}>`;
 }
@@ -102,10 +127,11 @@ function History({ rule }) {
 }
 
 async function loadAlerts() {
-  const [rules, apps, envs] = await Promise.all([api.get('/v2/alerts'), api.get('/apps'), api.get('/environments')]);
+  const [rules, apps, envs, kinds] = await Promise.all([api.get('/v2/alerts'), api.get('/apps'), api.get('/environments'),
+    api.get('/v2/alerts/destination-kinds')]);
   const refs = { apps: apps.map((a) => ({ id: a.id, name: a.name })), envs: (envs.data || envs).map((e) => ({ id: e.id, name: e.name })) };
   const names = Object.fromEntries(['apps', 'envs'].map((k) => [k, Object.fromEntries(refs[k].map((x) => [x.id, x.name]))]));
-  return { rules: rules.data, refs, names };
+  return { rules: rules.data, refs, names, kinds: kinds.data };
 }
 
 export function AlertsView({ route }) {
@@ -135,7 +161,7 @@ export function AlertsView({ route }) {
     <header class="page-head"><h1>Alerts</h1>
       <div class="head-right">${formOpen ? null : html`<button type="button" class="btn btn-primary" onClick=${() => setQuery({ new: '1' })}><${Icon} name="plus" size=${14} />New alert</button>`}</div></header>
     ${data.error && !d ? html`<${ErrorBox} error=${data.error} />` : !d ? html`<div class="center"><${Spinner} /></div>` : html`<div class="stack-12">
-      ${formOpen ? html`<${AlertForm} key=${editing ? editing.alertRuleId : 'new'} rule=${editing} refs=${d.refs} onDone=${done} />` : null}
+      ${formOpen ? html`<${AlertForm} key=${editing ? editing.alertRuleId : 'new'} rule=${editing} refs=${d.refs} kinds=${d.kinds} onDone=${done} />` : null}
       <${ActionResult} action=${action} />
       ${d.rules.length ? html`<div class="table-wrap"><table class="table clickable" aria-label="Alert rules">
         <thead><tr><th scope="col">Name</th><th scope="col">Condition</th><th scope="col">Filters</th><th scope="col">State</th>

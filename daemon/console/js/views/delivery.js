@@ -3,12 +3,13 @@
 // the daemon by outcome and status class, redelivery of a webhook message, and a destination's test
 // call, health (last success, last failure and its reason, given-up batches) and redelivery of its
 // given-up batches. A destination's kind is any loaded exporter (GET /export-destinations/kinds);
-// its config is edited as JSON beside the kind's schema. The signing secret is shown once, at
+// its config is a form drawn from the kind's schema (config_form.js). The signing secret is shown once, at
 // creation; header values and secret config keys never.
 // URL: ?tab=webhooks|exports&ep=<endpoint>&dest=<destination>&new=1&edit=1&outcome=&class=
 import { api } from '../api.js';
 import { loadChannels } from '../channels.js';
 import { ms, num } from '../format.js';
+import { ConfigFields, configErrors, readConfig, schemaFields } from '../config_form.js';
 import { html, useMemo, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, Select, Spinner, useAsync } from '../ui.js';
@@ -22,6 +23,8 @@ const CLASSES = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4x
 const OUTCOME_KIND = { delivered: 'ok', retrying: 'warn', failed: 'err' };
 const SIGNALS = ['traces', 'logs', 'metrics'];
 const KIND_LABELS = { otlp: 'OTLP/HTTP', http: 'JSON over HTTP' };
+// What the destination's own fields set (the daemon refuses them inside config).
+const HOST_KEYS = ['endpointUrl', 'encoding', 'serviceName', 'headers', 'allowPrivateAddresses', 'timeoutMs', 'destinationId', 'orgId', 'destinationName'];
 const HEALTH_KIND = { idle: 'wait', ok: 'ok', retrying: 'warn', failing: 'err' };
 const HEALTH_LABEL = { idle: 'Idle', ok: 'Healthy', retrying: 'Retrying', failing: 'Failing' };
 
@@ -257,9 +260,13 @@ function DestinationForm({ envs, kinds, dest, onDone }) {
     };
     // Header values are write-only: empty on edit keeps the stored ones.
     if (!editing || v.headers) body.headers = parseHeaders(v.headers);
-    if (v.config && v.config.trim()) {
-      try { body.config = JSON.parse(v.config); } catch { throw new Error('Configuration is not JSON: enter an object such as {"path": "/var/x.ndjson"}.'); }
-    }
+    // An edit that keeps the kind and changes no setting sends no config (the stored one,
+    // secrets included, stays); a new kind starts from what the form holds.
+    const sameKind = editing && v.kind === dest.kind;
+    const config = readConfig(form, kind?.configSchema,
+      sameKind ? { omit: HOST_KEYS, editing: true, stored: dest.config, secretKeys: dest.secretConfigKeys || [] } : { omit: HOST_KEYS });
+    if (config !== undefined) body.config = config;
+    else if (editing && !sameKind) body.config = {};
     const saved = editing ? await api.patch(`/export-destinations/${dest.id}`, body) : await api.post('/export-destinations', body);
     onDone(saved);
   });
@@ -271,10 +278,9 @@ function DestinationForm({ envs, kinds, dest, onDone }) {
       ${(kinds && kinds.length ? kinds.map((k) => k.name) : ['otlp', 'http']).map((k) => html`<option value=${k} selected=${kindName === k}>${KIND_LABELS[k] || k}</option>`)}</select></${FormField}>
     <${FormField} id="dest-url" label="Endpoint URL" wide hint=${needsUrl ? 'OTLP: the base URL (/v1/traces, /v1/logs, /v1/metrics are added).' : 'This kind needs no URL: leave it empty.'}>
       <input id="dest-url" name="endpointUrl" type="url" required=${needsUrl} placeholder="https://otel.example.com" defaultValue=${dest?.endpointUrl || ''} autocomplete="off" /></${FormField}>
-    <${FormField} id="dest-config" label="Configuration" wide
-      hint=${`${configHint(kind)}${editing && dest.secretConfigKeys?.length ? ` Secret keys set: ${dest.secretConfigKeys.join(', ')} (never shown; sending the object replaces all of it).` : ''}`}>
-      <textarea id="dest-config" name="config" rows="2" spellcheck="false" autocomplete="off"
-        defaultValue=${dest && Object.keys(dest.config || {}).length ? JSON.stringify(dest.config) : ''}></textarea></${FormField}>
+    <${ConfigFields} key=${kindName} idPrefix="dest-config" schema=${kind?.configSchema} omit=${HOST_KEYS} label="Configuration"
+      config=${editing && dest.kind === kindName ? dest.config : {}} secretKeys=${editing && dest.kind === kindName ? dest.secretConfigKeys || [] : []}
+      errors=${configErrors(action.error, schemaFields(kind?.configSchema, HOST_KEYS).fields.map((f) => f.key))} fallbackHint=${configHint(kind)} />
     <${FormField} id="dest-env" label="Environment"><select id="dest-env" name="envSlug">
       <option value="*" selected=${!dest || dest.envSlug === '*'}>Every environment (*)</option>
       ${envs.map((e) => html`<option value=${e.slug} selected=${dest?.envSlug === e.slug}>${e.name} (${e.slug})</option>`)}</select></${FormField}>
