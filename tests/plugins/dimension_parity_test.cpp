@@ -32,6 +32,10 @@ const Case kCases[] = {
     {"agent.tool_call.end", "api", nullptr, R"({"name":"ls"})", R"({"status":"error","provider":7})"},
     {"agent.message", "api", nullptr, R"({"name":"not a tool"})", R"({"model":"","provider":null,"service":{}})"},
     {"agent.handoff", "otlp", "x", "{}", R"({"gen_ai.operation.name":"handoff","user.id":"u2"})"},
+    // Providers and finish reasons as clients spell them: one value each, on both sides.
+    {"agent.message", "api", nullptr, "{}", R"({"provider":"OpenAI","finish_reason":"end_turn"})"},
+    {"agent.message", "api", nullptr, "{}", R"({"provider":"openai.chat","finish_reason":"STOP"})"},
+    {"custom", "otlp", nullptr, "{}", R"({"llm.system":"xai","llm.finish_reason":"tool_calls"})"},
 };
 
 TEST(DimensionParity, InCoreExtractionMatchesTheStandardPlugin) {

@@ -77,7 +77,19 @@ TEST(TelemetryConventions, ProvidersAndFinishReasonsAreNormalised) {
   EXPECT_EQ(conventions::text(object(R"({"llm.system":"xai"})"), Field::Provider), "x_ai");
   EXPECT_EQ(conventions::text(object(R"({"llm.provider":"mistralai"})"), Field::Provider), "mistral_ai");
   EXPECT_EQ(conventions::text(object(R"({"gen_ai.system":"az.ai.openai"})"), Field::Provider), "azure.ai.openai");
-  EXPECT_EQ(conventions::text(object(R"({"provider":"xai"})"), Field::Provider), "xai");  // own keys as sent
+  // agent-events' own keys (POST /event metadata) are normalised the same way.
+  EXPECT_EQ(conventions::text(object(R"({"provider":"xai"})"), Field::Provider), "x_ai");
+  for (const char* sent : {"openai", "OpenAI", "openai.chat", "OPENAI"})
+    EXPECT_EQ(conventions::text(object(std::string(R"({"provider":")") + sent + R"("})"), Field::Provider), "openai")
+        << sent;
+  for (const char* sent : {"stop", "STOP", "end_turn", "stop_sequence"})
+    EXPECT_EQ(conventions::text(object(std::string(R"({"finish_reason":")") + sent + R"("})"), Field::FinishReason),
+              "stop")
+        << sent;
+  EXPECT_EQ(conventions::text(object(R"({"finish_reason":"max_tokens"})"), Field::FinishReason), "length");
+  EXPECT_EQ(conventions::text(object(R"({"finish_reason":"tool_use"})"), Field::FinishReason), "tool_call");
+  EXPECT_EQ(conventions::text(object(R"({"finish_reason":"SAFETY"})"), Field::FinishReason), "content_filter");
+  EXPECT_EQ(conventions::text(object(R"({"finish_reason":"Other"})"), Field::FinishReason), "other");
   EXPECT_EQ(conventions::text(object(R"({"llm.finish_reason":"tool_calls"})"), Field::FinishReason), "tool_call");
   EXPECT_EQ(conventions::text(object(R"({"ai.response.finishReason":"tool-calls"})"), Field::FinishReason),
             "tool_call");

@@ -1,5 +1,6 @@
 #include "otlp/trace_ingest.h"
 
+#include "otlp/duplicate_spans.h"
 #include "otlp/gzip_body.h"
 #include "otlp/trace_decode.h"
 
@@ -43,6 +44,7 @@ TraceExport decodeTraceExport(std::string body, std::string_view contentEncoding
     }
     spansBefore += one.spanCount();
   }
+  markDuplicateLlmSpans(out.events);  // two instrumentations of one call count once
   return out;
 }
 

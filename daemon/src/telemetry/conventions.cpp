@@ -2,6 +2,7 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
+#include <agentevents/genai_values.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -228,44 +229,6 @@ Array::Ptr jsonArray(const Var& v) {
   return nullptr;
 }
 
-// Provider ids as the OTel GenAI registry spells them (conventions differ: decisions §10).
-std::string normalisedProvider(std::string id) {
-  static const std::map<std::string, std::string> aliases = {{"xai", "x_ai"},
-                                                             {"mistralai", "mistral_ai"},
-                                                             {"mistral", "mistral_ai"},
-                                                             {"az.ai.openai", "azure.ai.openai"},
-                                                             {"az.ai.inference", "azure.ai.inference"},
-                                                             {"azure-openai", "azure.ai.openai"},
-                                                             {"vertex_ai", "gcp.vertex_ai"},
-                                                             {"vertexai", "gcp.vertex_ai"},
-                                                             {"gemini", "gcp.gemini"},
-                                                             {"amazon-bedrock", "aws.bedrock"},
-                                                             {"bedrock", "aws.bedrock"}};
-  for (auto& c : id)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  if (auto it = aliases.find(id); it != aliases.end()) return it->second;
-  return id;
-}
-
-// The AI SDK's provider ids name the API after a dot ("openai.chat", "openai.responses");
-// OTel ids with dots ("azure.ai.openai", "aws.bedrock") are left whole.
-std::string withoutApiSuffix(std::string id) {
-  for (std::string_view api :
-       {".chat", ".responses", ".completion", ".embedding", ".image", ".transcription", ".speech", ".messages"}) {
-    if (id.size() > api.size() && id.compare(id.size() - api.size(), api.size(), api) == 0) {
-      id.resize(id.size() - api.size());
-      break;
-    }
-  }
-  return id;
-}
-
-std::string normalisedFinishReason(std::string reason) {
-  if (reason == "tool_calls" || reason == "tool-calls" || reason == "function_call") return "tool_call";
-  if (reason == "content-filter") return "content_filter";
-  return reason;
-}
-
 std::optional<Var> rowValue(const Object::Ptr& metadata, const Row& row) {
   auto v = lookup(metadata, row.key);
   if (!v || v->isEmpty()) return std::nullopt;
@@ -313,10 +276,11 @@ std::optional<std::string> rowText(const Object::Ptr& metadata, const Row& row) 
   if (!v) return std::nullopt;
   auto t = scalarText(*v);
   if (!t) return std::nullopt;
-  if (row.convention == C::AgentEvents) return t;
-  if (row.read == R::ProviderId) t = withoutApiSuffix(std::move(*t));
-  if (row.field == F::Provider) return normalisedProvider(std::move(*t));
-  if (row.field == F::FinishReason) return normalisedFinishReason(std::move(*t));
+  // Providers and finish reasons of every convention, agent-events' own keys included, are
+  // spelled one way (the SDK's agentevents/genai_values.hpp, which dimension_standard applies
+  // too); the value as sent stays in the event's metadata.
+  if (row.field == F::Provider) return aev::genai::providerId(*t);
+  if (row.field == F::FinishReason) return aev::genai::finishReason(*t);
   return t;
 }
 

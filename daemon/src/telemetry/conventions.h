@@ -21,7 +21,7 @@ namespace aev::telemetry::conventions {
 
 enum class Field {
   Model,         // the requested model, else the response model
-  Provider,      // normalised provider id (openai, x_ai, mistral_ai, azure.ai.openai, ...)
+  Provider,      // normalised provider id (openai, x_ai, ...: agentevents/genai_values.hpp), every row
   InputTokens,   // including cached tokens
   OutputTokens,  // including reasoning tokens
   TotalTokens,   // explicit total when sent (else input + output)
@@ -33,7 +33,7 @@ enum class Field {
   HandoffTarget,
   ErrorType,
   ErrorMessage,
-  FinishReason,  // normalised: tool_calls / tool-calls → tool_call, content-filter → content_filter
+  FinishReason,  // normalised to the OTel enum where one means the same (genai_values.hpp), every row
   Session,       // session or conversation id
   EndUser,
   Environment,

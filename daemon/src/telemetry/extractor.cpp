@@ -159,9 +159,16 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
       t.outputTokens.reset();
     }
   }
+  // A second instrumentation's span of the same LLM call (otlp/duplicate_spans.h) keeps its
+  // event but counts no usage: the first span counted it.
+  const bool duplicate = metadata && metadata->has("duplicate_of");
+  if (duplicate) {
+    t.inputTokens.reset();
+    t.outputTokens.reset();
+  }
   t.durationMs = lookup.number(Field::DurationMs);
-  t.costUsd = lookup.number(Field::CostUsd);
-  if (!t.costUsd && t.model && (t.inputTokens || t.outputTokens))
+  t.costUsd = duplicate ? std::nullopt : lookup.number(Field::CostUsd);
+  if (!t.costUsd && !duplicate && t.model && (t.inputTokens || t.outputTokens))
     t.costUsd = prices_.cost(*t.model, t.inputTokens.value_or(0), t.outputTokens.value_or(0));
 
   t.attributes.clear();

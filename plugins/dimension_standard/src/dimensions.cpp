@@ -2,6 +2,7 @@
 // stored event (docs/api.md#the-stored-event) by the rules of docs/features.md#telemetry-fields: metadata keys
 // are tried in order and the first present wins; OpenTelemetry names (gen_ai.*,
 // service.name, error.type) are flat keys, others may be nested objects.
+#include <agentevents/genai_values.hpp>
 #include <agentevents/json.hpp>
 #include <agentevents/plugin.hpp>
 
@@ -27,6 +28,9 @@ struct Spec {
   bool toolRules = false;       // agent.tool_call.* events: payload.tool or payload.name
   bool operationRules = false;  // OTLP spans: the span name (identifier)
   bool tagRules = false;        // metadata.tags[<tagKey>] or metadata[<tagKey>]
+  // A value vocabulary spelled one way (agentevents/genai_values.hpp), as the daemon does.
+  enum class Normalise { None, Provider, FinishReason };
+  Normalise normalise = Normalise::None;
 };
 
 // A scalar as key text; objects, arrays, null and empty strings give no key.
@@ -72,7 +76,7 @@ class StandardDimension final : public aev::Dimension {
     }
     for (const auto& s : spec_.sources) {
       const Value* v = s.where == Spec::Where::Top ? event.find(s.key) : metadataValue(metadata, s.key);
-      if (auto k = keyText(v)) return k;
+      if (auto k = keyText(v)) return normalised(*k);
     }
     if (spec_.toolRules && eventType.rfind("agent.tool_call.", 0) == 0) {
       const Value* payload = event.find("payload");
@@ -87,6 +91,18 @@ class StandardDimension final : public aev::Dimension {
   }
 
  private:
+  std::string normalised(const std::string& key) const {
+    switch (spec_.normalise) {
+      case Spec::Normalise::Provider:
+        return aev::genai::providerId(key);
+      case Spec::Normalise::FinishReason:
+        return aev::genai::finishReason(key);
+      case Spec::Normalise::None:
+        break;
+    }
+    return key;
+  }
+
   const Spec& spec_;
 };
 
@@ -105,14 +121,15 @@ const Spec kModel{{{W::Metadata, "model"},
                    {W::Metadata, "gen_ai.response.model"},
                    {W::Metadata, "llm.response.model_name"},
                    {W::Metadata, "ai.response.model"}}};
-// (Provider ids and finish reasons of other conventions are normalised by the daemon, which
-// writes them as metadata.provider / metadata.finish_reason on OTLP spans.)
-const Spec kProvider{{{W::Metadata, "provider"},
-                      {W::Metadata, "gen_ai.provider.name"},
-                      {W::Metadata, "llm.provider"},
-                      {W::Metadata, "llm.system"},
-                      {W::Metadata, "ai.model.provider"},
-                      {W::Metadata, "gen_ai.system"}}};
+// Provider ids and finish reasons are normalised (agentevents/genai_values.hpp) whichever key
+// gave them, as the daemon does at ingest.
+const Spec kProvider{.sources = {{W::Metadata, "provider"},
+                                 {W::Metadata, "gen_ai.provider.name"},
+                                 {W::Metadata, "llm.provider"},
+                                 {W::Metadata, "llm.system"},
+                                 {W::Metadata, "ai.model.provider"},
+                                 {W::Metadata, "gen_ai.system"}},
+                     .normalise = Spec::Normalise::Provider};
 const Spec kStatus{{{W::Metadata, "status"}}, true};
 const Spec kSource{{{W::Top, "source"}}};
 const Spec kApp{{{W::Top, "appId"}}};
@@ -143,11 +160,12 @@ const Spec kTool{{{W::Metadata, "tool"},
                  false,
                  true};
 const Spec kEventType{{{W::Top, "eventType"}}};
-const Spec kFinishReason{{{W::Metadata, "finish_reason"},
-                          {W::Metadata, "gen_ai.response.finish_reasons"},
-                          {W::Metadata, "llm.finish_reason"},
-                          {W::Metadata, "gen_ai.completion.0.finish_reason"},
-                          {W::Metadata, "ai.response.finishReason"}}};
+const Spec kFinishReason{.sources = {{W::Metadata, "finish_reason"},
+                                     {W::Metadata, "gen_ai.response.finish_reasons"},
+                                     {W::Metadata, "llm.finish_reason"},
+                                     {W::Metadata, "gen_ai.completion.0.finish_reason"},
+                                     {W::Metadata, "ai.response.finishReason"}},
+                         .normalise = Spec::Normalise::FinishReason};
 const Spec kSemanticKind{{{W::Metadata, "semantic_kind"}}};
 const Spec kService{{{W::Metadata, "service"}, {W::Metadata, "service.name"}}};
 const Spec kOperation{{{W::Metadata, "operation"}, {W::Metadata, "gen_ai.operation.name"}}, false, false, true};

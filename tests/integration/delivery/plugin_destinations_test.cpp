@@ -280,7 +280,10 @@ TEST_F(PluginDestinationsApi, AnAlertSinkThatNeedsNoAddressTakesARuleWithoutDest
   EXPECT_EQ(strField(first, "alertRuleId"), id);
 
   // A sink whose schema requires an address still needs one, from destination or its config.
-  auto webhook = obj({{"name", "hook"}, {"metric", "event_count"}, {"operator", "gt"}, {"threshold", 1000},
+  auto webhook = obj({{"name", "hook"},
+                      {"metric", "event_count"},
+                      {"operator", "gt"},
+                      {"threshold", 1000},
                       {"destinationType", "webhook"}});
   auto missing = t.http.post("/v2/alerts", webhook);
   ASSERT_TRUE(IsProblem(missing, 422));
@@ -298,8 +301,11 @@ TEST_F(PluginDestinationsApi, ATypedSinksSecretIsSealedAndNeverReturned) {
                    {"kind", "typed_file"},
                    {"envSlug", "*"},
                    {"signals", arr({"logs"})},
-                   {"config", obj({{"path", dir.file("typed.ndjson")}, {"token", token}, {"maxLineBytes", 4096},
-                                   {"flush", true}, {"format", "json-seq"}})}});
+                   {"config", obj({{"path", dir.file("typed.ndjson")},
+                                   {"token", token},
+                                   {"maxLineBytes", 4096},
+                                   {"flush", true},
+                                   {"format", "json-seq"}})}});
   auto r = t.http.post("/export-destinations", body);
   ASSERT_STATUS(r, 201);
   EXPECT_EQ(r.body.find(token), std::string::npos) << r.body;

@@ -1,0 +1,89 @@
+#include "otlp/duplicate_spans.h"
+
+#include <Poco/JSON/Stringifier.h>
+
+#include <map>
+#include <optional>
+#include <sstream>
+#include <tuple>
+
+#include "telemetry/conventions.h"
+
+namespace aev::otlp {
+
+namespace {
+
+using telemetry::conventions::Field;
+
+// What makes two LLM spans the same call, and when each ran.
+struct Call {
+  std::size_t index = 0;
+  std::int64_t start = 0, end = 0;  // microseconds
+};
+
+using CallKey = std::tuple<std::string, std::string, double, double>;  // trace, model, input, output
+
+std::optional<CallKey> keyOf(const SpanEvent& e) {
+  if (!e.metadata || e.metadata->optValue<std::string>("semantic_kind", "") != "llm") return std::nullopt;
+  const telemetry::conventions::Lookup lookup(e.metadata);
+  auto model = lookup.text(Field::Model, true);
+  auto input = lookup.number(Field::InputTokens, true);
+  auto output = lookup.number(Field::OutputTokens, true);
+  // A call that reports no usage has nothing to count twice.
+  if (!model || (!input && !output)) return std::nullopt;
+  return CallKey{e.traceId, *model, input.value_or(-1), output.value_or(-1)};
+}
+
+std::optional<Call> timesOf(const SpanEvent& e, std::size_t index) {
+  if (!e.occurredAtMicros) return std::nullopt;
+  const double ms = e.metadata->optValue<double>("duration_ms", 0.0);
+  return Call{index, *e.occurredAtMicros, *e.occurredAtMicros + static_cast<std::int64_t>(ms * 1000.0)};
+}
+
+bool overlap(const Call& a, const Call& b) { return a.start <= b.end && b.start <= a.end; }
+
+// The instrumentation that made the span (its scope's name), "" when unnamed.
+std::string scopeOf(const SpanEvent& e) {
+  auto scope = e.payload ? e.payload->getObject("scope") : nullptr;
+  return scope ? scope->optValue<std::string>("name", "") : "";
+}
+
+// Two instrumentations: two named scopes that differ. Two spans of one instrumentation
+// are two calls, however alike (parallel calls with the same prompt).
+bool otherInstrumentation(const SpanEvent& a, const SpanEvent& b) {
+  const auto sa = scopeOf(a), sb = scopeOf(b);
+  return !sa.empty() && !sb.empty() && sa != sb;
+}
+
+}  // namespace
+
+std::size_t markDuplicateLlmSpans(std::vector<SpanEvent>& events) {
+  std::map<CallKey, std::vector<Call>> kept;
+  std::size_t marked = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    auto& e = events[i];
+    auto key = keyOf(e);
+    if (!key) continue;
+    auto call = timesOf(e, i);
+    if (!call) continue;
+    auto& same = kept[*key];
+    const Call* original = nullptr;
+    for (const auto& k : same)
+      if (overlap(k, *call) && otherInstrumentation(events[k.index], e)) {
+        original = &k;
+        break;
+      }
+    if (!original) {
+      same.push_back(*call);
+      continue;
+    }
+    e.metadata->set("duplicate_of", events[original->index].spanId);
+    std::ostringstream text;
+    Poco::JSON::Stringifier::condense(e.metadata, text);
+    e.metadataJson = text.str();
+    ++marked;
+  }
+  return marked;
+}
+
+}  // namespace aev::otlp
