@@ -38,19 +38,35 @@ void appendPocoJsonString(std::string& out, std::string_view s) {
   }
 }
 
-void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
+namespace {
+
+// Stringifier::condense's text; AnyOrder: objects in the order Object::getNames() gives,
+// which is the insertion order of a JSON_PRESERVE_KEY_ORDER object and the key order of
+// any other (what Stringifier follows too).
+template <bool AnyOrder>
+void appendCondensed(std::string& out, const Poco::Dynamic::Var& value) {
   const auto& type = value.type();
   if (type == typeid(Poco::JSON::Object::Ptr)) {
     const auto& object = value.extract<Poco::JSON::Object::Ptr>();
     if (!object || object->getEscapeUnicode()) return appendByPoco(out, value);
     out += '{';
     bool first = true;
-    for (const auto& [key, member] : *object) {
-      if (!first) out += ',';
-      first = false;
-      appendPocoJsonString(out, key);
-      out += ':';
-      appendCondensedJson(out, member);
+    if constexpr (AnyOrder) {
+      for (const auto& key : object->getNames()) {
+        if (!first) out += ',';
+        first = false;
+        appendPocoJsonString(out, key);
+        out += ':';
+        appendCondensed<AnyOrder>(out, object->get(key));
+      }
+    } else {
+      for (const auto& [key, member] : *object) {
+        if (!first) out += ',';
+        first = false;
+        appendPocoJsonString(out, key);
+        out += ':';
+        appendCondensed<AnyOrder>(out, member);
+      }
     }
     out += '}';
   } else if (type == typeid(Poco::JSON::Array::Ptr)) {
@@ -61,7 +77,7 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
     for (const auto& element : *array) {
       if (!first) out += ',';
       first = false;
-      appendCondensedJson(out, element);
+      appendCondensed<AnyOrder>(out, element);
     }
     out += ']';
   } else if (type == typeid(std::string)) {
@@ -77,6 +93,20 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
   } else {
     appendByPoco(out, value);  // doubles, unsigned, anything else: Poco's own text
   }
+}
+
+}  // namespace
+
+void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) { appendCondensed<false>(out, value); }
+
+void appendCondensedJsonAnyOrder(std::string& out, const Poco::Dynamic::Var& value) {
+  appendCondensed<true>(out, value);
+}
+
+std::string condensedJsonAnyOrder(const Poco::Dynamic::Var& value) {
+  std::string out;
+  appendCondensedJsonAnyOrder(out, value);
+  return out;
 }
 
 std::string condensedJson(const Poco::Dynamic::Var& value) {

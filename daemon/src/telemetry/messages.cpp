@@ -2,13 +2,12 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
-#include <Poco/JSON/Stringifier.h>
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <vector>
 
+#include "common/json_condense.h"
 #include "telemetry/conventions.h"
 
 namespace aev::telemetry {
@@ -57,11 +56,7 @@ bool isMessageKey(const std::string& key) {
   return false;
 }
 
-std::string condensed(const Var& v) {
-  std::ostringstream out;
-  Poco::JSON::Stringifier::condense(v, out);
-  return out.str();
-}
+std::string condensed(const Var& v) { return condensedJsonAnyOrder(v); }
 
 bool isObject(const Var& v) { return v.type() == typeid(Object::Ptr) && !v.extract<Object::Ptr>().isNull(); }
 bool isArray(const Var& v) { return v.type() == typeid(Array::Ptr) && !v.extract<Array::Ptr>().isNull(); }
