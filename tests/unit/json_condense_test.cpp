@@ -119,6 +119,10 @@ TEST(JsonCondense, AnyOrderKeepsTheInsertionOrderOfObjectsThatKeepIt) {
   ordered->set("messages", list);
   ordered->set("links", static_cast<Poco::UInt64>(0));
   ordered->set("duration_ms", 250.5);
+  ordered->set("dropped", static_cast<Poco::UInt32>(7));
+  ordered->set("doubles", Poco::JSON::Array::Ptr(new Poco::JSON::Array));
+  for (double d : {0.0, -0.0, 1e-7, 123456789.125, 6.02214076e23, 1.0 / 3, 2.5e-308, 1e300})
+    ordered->getArray("doubles")->add(d);
   ordered->set("name", std::string("renamed"));  // a second set keeps the first position
   const Poco::Dynamic::Var value(ordered);
   EXPECT_EQ(condensedJsonAnyOrder(value), byPoco(value));

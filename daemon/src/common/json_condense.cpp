@@ -88,10 +88,16 @@ void appendCondensed(std::string& out, const Poco::Dynamic::Var& value) {
     out += std::to_string(value.extract<int>());
   } else if (type == typeid(bool)) {
     out += value.extract<bool>() ? "true" : "false";
+  } else if (type == typeid(double)) {
+    out += value.convert<std::string>();  // what Stringifier writes for any number
+  } else if (type == typeid(Poco::UInt64)) {
+    out += std::to_string(value.extract<Poco::UInt64>());
+  } else if (type == typeid(Poco::UInt32)) {
+    out += std::to_string(value.extract<Poco::UInt32>());
   } else if (value.isEmpty()) {
     out += "null";
   } else {
-    appendByPoco(out, value);  // doubles, unsigned, anything else: Poco's own text
+    appendByPoco(out, value);  // anything else: Poco's own text
   }
 }
 
