@@ -5,7 +5,9 @@
 #include <Poco/JSON/Stringifier.h>
 #include <Poco/JSONString.h>
 
+#include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include "common/utf8.h"
 
@@ -52,12 +54,23 @@ void appendCondensed(std::string& out, const Poco::Dynamic::Var& value) {
     out += '{';
     bool first = true;
     if constexpr (AnyOrder) {
-      for (const auto& key : object->getNames()) {
+      // The members by reference (Object::get copies a value out), in key order as the
+      // object holds them; then written in the order getNames() gives.
+      std::vector<const Poco::JSON::Object::ValueType*> members;
+      members.reserve(object->size());
+      for (const auto& member : *object) members.push_back(&member);
+      const auto names = object->getNames();
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto* member = members[i];
+        if (member->first != names[i]) {  // inserted out of key order: find it
+          member = *std::lower_bound(members.begin(), members.end(), names[i],
+                                     [](const auto* m, const std::string& key) { return m->first < key; });
+        }
         if (!first) out += ',';
         first = false;
-        appendPocoJsonString(out, key);
+        appendPocoJsonString(out, member->first);
         out += ':';
-        appendCondensed<AnyOrder>(out, object->get(key));
+        appendCondensed<AnyOrder>(out, member->second);
       }
     } else {
       for (const auto& [key, member] : *object) {
