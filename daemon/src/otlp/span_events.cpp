@@ -96,12 +96,17 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
     setIfAbsent(*metadata, "service.name", jsonValue(*service));
   for (const char* key : {"exception.type", "exception.message"})
     if (auto v = exceptionAttribute(span, key)) setIfAbsent(*metadata, key, *v);
+  // One lookup for every alias below: it reads the attributes' key prefixes once. The keys
+  // this function adds afterwards (the short names) are the prefix of no convention row
+  // these aliases read, so what it finds is what a fresh lookup would find.
+  const conventions::Lookup lookup(metadata);
+  const conventions::Lookup resourceLookup(resourceObject);
   // Resource-level fields: the span's own attribute first, then the resource's.
   for (const auto& [key, field] :
        {std::pair{"environment", Field::Environment}, std::pair{"release", Field::Release}}) {
     if (metadata->has(key)) continue;
-    auto v = conventions::text(metadata, field, true);
-    if (!v) v = conventions::text(resourceObject, field, true);
+    auto v = lookup.text(field, true);
+    if (!v) v = resourceLookup.text(field, true);
     if (v) metadata->set(key, *v);
   }
   const std::pair<const char*, Field> aliases[] = {
@@ -111,9 +116,9 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
   };
   for (const auto& [key, field] : aliases)
     if (!metadata->has(key))
-      if (auto v = conventions::text(metadata, field, true)) metadata->set(key, *v);
+      if (auto v = lookup.text(field, true)) metadata->set(key, *v);
   if (kind != Kind::Handoff && !metadata->has("tool")) {
-    auto tool = conventions::text(metadata, Field::Tool, true);
+    auto tool = lookup.text(Field::Tool, true);
     // A tool span without a tool attribute is named after its tool (Langfuse observations,
     // OpenLLMetry's decorated tools).
     if (!tool && kind == Kind::Tool) {
@@ -128,7 +133,7 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
     if (auto v = conventions::handoffTarget(metadata, span.name)) metadata->set("handoff_to", *v);
   if (kind != Kind::Unknown) setIfAbsent(*metadata, "semantic_kind", std::string(conventions::kindName(kind)));
   if (span.statusCode == kStatusError && !metadata->has("error_message")) {
-    auto message = span.statusMessage.empty() ? conventions::text(metadata, Field::ErrorMessage, true)
+    auto message = span.statusMessage.empty() ? lookup.text(Field::ErrorMessage, true)
                                               : std::optional<std::string>(span.statusMessage);
     if (message) metadata->set("error_message", *message);
   }
