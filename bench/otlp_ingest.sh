@@ -4,7 +4,8 @@
 #   - POST /v1/traces spans/s ÷ POST /events/batch events/s, 100 spans (events) a request:
 #     the same 100 OpenTelemetry GenAI chat spans (model, usage, finish reason, a prompt and a
 #     completion) as OTLP/JSON, and as agent-events events carrying the same attributes as
-#     flat metadata keys (target >= 0.8);
+#     flat metadata keys (target >= 0.8); and the daemon's CPU time per span / event of
+#     the same runs (/proc/PID/stat), whose ratio a busy machine moves less;
 #   - the mapping's CPU per span, per convention, from aev_bench_otlp_mapping (bench/otlp_mapping.cpp)
 #     on the spans recorded from the npm instrumentations (tests/unit/fixtures/otlp).
 #
@@ -36,6 +37,12 @@ cleanup() {
 }
 trap cleanup EXIT
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+cpu_ticks() {  # utime+stime of a process (all its threads), in clock ticks
+  local f
+  f=$(sed 's/^.*) //' "/proc/$1/stat")
+  set -- $f
+  echo $((${12} + ${13}))
+}
 
 taskset -c "$SERVER_CPUS" "$BIN" --port "$PORT" --host 127.0.0.1 --data-dir "$work/data" \
   --set log.level=warn --set http.max_threads=64 --set plans.free.events_quota_monthly=2000000000 \
@@ -86,27 +93,36 @@ jq -c -n --argjson c "$CHANNEL" '{events: [range(100) | {identifier: "chat gpt-4
     "gen_ai.usage.input_tokens": 11, "gen_ai.usage.output_tokens": 7, "gen_ai.response.finish_reasons": ["stop"],
     "service.name": "bench", "duration_ms": 250}}]}' >"$work/batch.json"
 
-rate() {  # body-file path -> items/s (100 a request)
-  local out
+rate() {  # body-file path -> "items/s µs-of-daemon-CPU-per-item" (100 items a request)
+  local out t0 t1
+  t0=$(cpu_ticks "$PID")
   out=$(BODY_FILE=$1 API_KEY=$KEY CHANNEL_ID=$CHANNEL taskset -c "$CLIENT_CPUS" wrk -t1 -c"$CONNS" -d"${DURATION}s" \
     --timeout 10s -s "$ROOT/bench/wrk_post.lua" "http://127.0.0.1:$PORT$2")
+  t1=$(cpu_ticks "$PID")
   if echo "$out" | grep -q "Non-2xx"; then echo "$out" >&2; echo "non-2xx answers" >&2; exit 1; fi
-  echo "$out" | awk '/Requests\/sec/ { printf "%.0f", $2 * 100 }'
+  echo "$out" | awk -v ticks=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v d="$DURATION" \
+    '/Requests\/sec/ { n = $2 * 100; printf "%.0f %.1f", n, ticks / hz * 1e6 / (n * d) }'
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratios=""
+span() { echo "$(echo -n "$1" | median) [$(echo -n "$1" | sort -g | head -1)..$(echo -n "$1" | sort -g | tail -1)]"; }
+ratios="" cpuRatios=""
 log "otlp ingest bench: /v1/traces vs /events/batch, 100 a request, $REPEAT x ${DURATION}s, c=$CONNS"
 for rep in $(seq 1 "$REPEAT"); do
-  otlp=$(rate "$work/spans.json" /v1/traces)
-  batch=$(rate "$work/batch.json" /events/batch)
+  read -r otlp otlpCpu <<<"$(rate "$work/spans.json" /v1/traces)"
+  read -r batch batchCpu <<<"$(rate "$work/batch.json" /events/batch)"
   r=$(awk -v a="$otlp" -v b="$batch" 'BEGIN { printf "%.3f", a / b }')
+  c=$(awk -v a="$otlpCpu" -v b="$batchCpu" 'BEGIN { printf "%.3f", b / a }')
   ratios+="$r"$'\n'
-  log "rep $rep: OTLP $otlp spans/s, batch $batch events/s, ratio $r"
+  cpuRatios+="$c"$'\n'
+  log "rep $rep: OTLP $otlp spans/s ($otlpCpu µs daemon CPU a span), batch $batch events/s ($batchCpu µs an event)," \
+    "ratio $r (by CPU $c); load $(cut -d' ' -f1 /proc/loadavg)"
 done
 echo
-echo "OTLP spans/s ÷ batch events/s (median [min..max]): $(echo -n "$ratios" | median)" \
-  "[$(echo -n "$ratios" | sort -g | head -1)..$(echo -n "$ratios" | sort -g | tail -1)]"
+echo "OTLP spans/s ÷ batch events/s (median [min..max]): $(span "$ratios")"
+# The daemon's CPU per event, batch ÷ OTLP: what the rate ratio would be with the core to
+# the daemon alone (it moves less than the rates when other work shares the machine).
+echo "batch µs CPU an event ÷ OTLP µs CPU a span (median [min..max]): $(span "$cpuRatios")"
 echo
 if [ -x "$MAPPING" ]; then
   taskset -c "$SERVER_CPUS" "$MAPPING" "$ROOT/tests/unit/fixtures/otlp" 1000

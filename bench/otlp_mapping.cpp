@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     std::size_t spans = 0;
     const double start = cpuSeconds();
     for (int i = 0; i < iterations; ++i) {
-      auto batch = aev::otlp::spanEvents(request);
+      auto batch = aev::otlp::spanEvents(request, aev::otlp::SpanTexts::Deferred);
       for (auto& span : batch.events) {
         aev::events::Submission s;
         s.location = "span";
@@ -50,10 +50,9 @@ int main(int argc, char** argv) {
         s.event.identifier = std::move(span.identifier);
         s.event.agentId = std::move(span.agentId);
         s.event.eventType = std::move(span.eventType);
-        s.event.payloadJson = std::move(span.payloadJson);
         s.metadata = std::move(span.metadata);  // as POST /v1/traces hands them on
         s.payloadIs(std::move(span.payload));
-        s.event.metadataJson = std::move(span.metadataJson);
+        s.textsFromObjects = true;
         aev::events::Publisher::extract(extractor, s);
         ++spans;
       }

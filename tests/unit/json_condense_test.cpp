@@ -2,6 +2,8 @@
 // Poco's parser produces (the publish paths store payloads with it).
 #include "common/json_condense.h"
 
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
 #include <gtest/gtest.h>
@@ -27,6 +29,7 @@ void expectSameAsPoco(const std::string& text) {
     return;
   }
   EXPECT_EQ(condensedJson(parsed), byPoco(parsed)) << "input: " << text;
+  EXPECT_EQ(condensedJsonAnyOrder(parsed), byPoco(parsed)) << "input: " << text;
 }
 
 TEST(JsonCondense, MatchesPocoOnEveryKindOfValue) {
@@ -92,6 +95,39 @@ TEST(JsonCondense, MatchesPocoOnGeneratedDocuments) {
     }
   };
   for (int i = 0; i < 500; ++i) expectSameAsPoco("{\"doc\":" + value(0) + "}");
+}
+
+// The OTLP mapping builds its payloads with JSON_PRESERVE_KEY_ORDER: written in insertion
+// order, nested sorted objects in key order, as Poco writes them.
+TEST(JsonCondense, AnyOrderKeepsTheInsertionOrderOfObjectsThatKeepIt) {
+  using Poco::JSON::Object;
+  Object::Ptr ordered = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  ordered->set("name", std::string("chat"));
+  ordered->set("kind", std::string("client"));
+  ordered->set("a/b", std::string("x\"y\ttab é"));
+  Object::Ptr sorted = new Object;
+  sorted->set("z", 1);
+  sorted->set("b", true);
+  sorted->set("m", Poco::Dynamic::Var());
+  ordered->set("attributes", sorted);
+  Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
+  Object::Ptr inner = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  inner->set("role", std::string("user"));
+  inner->set("content", std::string("hi"));
+  list->add(inner);
+  list->add(static_cast<Poco::Int64>(-3));
+  ordered->set("messages", list);
+  ordered->set("links", static_cast<Poco::UInt64>(0));
+  ordered->set("duration_ms", 250.5);
+  ordered->set("dropped", static_cast<Poco::UInt32>(7));
+  ordered->set("doubles", Poco::JSON::Array::Ptr(new Poco::JSON::Array));
+  for (double d : {0.0, -0.0, 1e-7, 123456789.125, 6.02214076e23, 1.0 / 3, 2.5e-308, 1e300})
+    ordered->getArray("doubles")->add(d);
+  ordered->set("name", std::string("renamed"));  // a second set keeps the first position
+  const Poco::Dynamic::Var value(ordered);
+  EXPECT_EQ(condensedJsonAnyOrder(value), byPoco(value));
+  EXPECT_EQ(condensedJsonAnyOrder(value).rfind(R"({"name":"renamed","kind":"client",)", 0), 0u)
+      << condensedJsonAnyOrder(value);
 }
 
 }  // namespace

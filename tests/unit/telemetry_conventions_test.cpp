@@ -274,6 +274,17 @@ TEST(TelemetryMessages, OpenLlmetryIndexedKeepsFinishReasons) {
   EXPECT_FALSE(meta->has("gen_ai.prompt.0.content"));
 }
 
+// Message attributes are read as JSON only when they are a JSON array or object: a JSON
+// string stays the text it is (quotes included), and text that is not well-formed JSON
+// (here an unpaired surrogate) stays text too.
+TEST(TelemetryMessages, TextThatIsNotAJsonListOrObjectStaysText) {
+  auto quoted = normalised(R"({"langfuse.observation.input":"\"hello\"","langfuse.observation.output":"[1,"})");
+  EXPECT_EQ(condensed(quoted), R"({"input":[{"role":"user","content":"\"hello\""}],)"
+                               R"("output":[{"role":"assistant","content":"[1,"}]})");
+  auto surrogate = normalised(R"({"gen_ai.prompt":"[\"\\ud800\"]"})");
+  EXPECT_EQ(condensed(surrogate->getArray("input")), R"([{"role":"user","content":"[\"\\ud800\"]"}])");
+}
+
 TEST(TelemetryMessages, AiSdkPromptAndResponse) {
   auto m =
       normalised(R"({"ai.prompt.messages":"[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}]",

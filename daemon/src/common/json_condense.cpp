@@ -5,7 +5,9 @@
 #include <Poco/JSON/Stringifier.h>
 #include <Poco/JSONString.h>
 
+#include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include "common/utf8.h"
 
@@ -38,19 +40,46 @@ void appendPocoJsonString(std::string& out, std::string_view s) {
   }
 }
 
-void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
+namespace {
+
+// Stringifier::condense's text; AnyOrder: objects in the order Object::getNames() gives,
+// which is the insertion order of a JSON_PRESERVE_KEY_ORDER object and the key order of
+// any other (what Stringifier follows too).
+template <bool AnyOrder>
+void appendCondensed(std::string& out, const Poco::Dynamic::Var& value) {
   const auto& type = value.type();
   if (type == typeid(Poco::JSON::Object::Ptr)) {
     const auto& object = value.extract<Poco::JSON::Object::Ptr>();
     if (!object || object->getEscapeUnicode()) return appendByPoco(out, value);
     out += '{';
     bool first = true;
-    for (const auto& [key, member] : *object) {
-      if (!first) out += ',';
-      first = false;
-      appendPocoJsonString(out, key);
-      out += ':';
-      appendCondensedJson(out, member);
+    if constexpr (AnyOrder) {
+      // The members by reference (Object::get copies a value out), in key order as the
+      // object holds them; then written in the order getNames() gives.
+      std::vector<const Poco::JSON::Object::ValueType*> members;
+      members.reserve(object->size());
+      for (const auto& member : *object) members.push_back(&member);
+      const auto names = object->getNames();
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto* member = members[i];
+        if (member->first != names[i]) {  // inserted out of key order: find it
+          member = *std::lower_bound(members.begin(), members.end(), names[i],
+                                     [](const auto* m, const std::string& key) { return m->first < key; });
+        }
+        if (!first) out += ',';
+        first = false;
+        appendPocoJsonString(out, member->first);
+        out += ':';
+        appendCondensed<AnyOrder>(out, member->second);
+      }
+    } else {
+      for (const auto& [key, member] : *object) {
+        if (!first) out += ',';
+        first = false;
+        appendPocoJsonString(out, key);
+        out += ':';
+        appendCondensed<AnyOrder>(out, member);
+      }
     }
     out += '}';
   } else if (type == typeid(Poco::JSON::Array::Ptr)) {
@@ -61,7 +90,7 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
     for (const auto& element : *array) {
       if (!first) out += ',';
       first = false;
-      appendCondensedJson(out, element);
+      appendCondensed<AnyOrder>(out, element);
     }
     out += ']';
   } else if (type == typeid(std::string)) {
@@ -72,11 +101,31 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) {
     out += std::to_string(value.extract<int>());
   } else if (type == typeid(bool)) {
     out += value.extract<bool>() ? "true" : "false";
+  } else if (type == typeid(double)) {
+    out += value.convert<std::string>();  // what Stringifier writes for any number
+  } else if (type == typeid(Poco::UInt64)) {
+    out += std::to_string(value.extract<Poco::UInt64>());
+  } else if (type == typeid(Poco::UInt32)) {
+    out += std::to_string(value.extract<Poco::UInt32>());
   } else if (value.isEmpty()) {
     out += "null";
   } else {
-    appendByPoco(out, value);  // doubles, unsigned, anything else: Poco's own text
+    appendByPoco(out, value);  // anything else: Poco's own text
   }
+}
+
+}  // namespace
+
+void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value) { appendCondensed<false>(out, value); }
+
+void appendCondensedJsonAnyOrder(std::string& out, const Poco::Dynamic::Var& value) {
+  appendCondensed<true>(out, value);
+}
+
+std::string condensedJsonAnyOrder(const Poco::Dynamic::Var& value) {
+  std::string out;
+  appendCondensedJsonAnyOrder(out, value);
+  return out;
 }
 
 std::string condensedJson(const Poco::Dynamic::Var& value) {

@@ -20,4 +20,12 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value);
 void appendPocoJsonString(std::string& out, std::string_view s);
 std::string condensedJson(const Poco::Dynamic::Var& value);
 
+// The same for objects in any key order: a Poco::JSON::Object built with
+// JSON_PRESERVE_KEY_ORDER is written in its insertion order, as Stringifier::condense
+// writes it (the OTLP mapping builds its payloads so). Each object's names are copied out
+// once to learn that order, so the sorted-only functions above stay the cheaper choice for
+// parsed request bodies.
+void appendCondensedJsonAnyOrder(std::string& out, const Poco::Dynamic::Var& value);
+std::string condensedJsonAnyOrder(const Poco::Dynamic::Var& value);
+
 }  // namespace aev

@@ -9,6 +9,7 @@
 #include "common/blocking_hint.h"
 #include "common/clock.h"
 #include "common/invalid_fields.h"
+#include "common/json_condense.h"
 #include "moderation/moderator.h"
 #include "spend/accountant.h"
 #include "telemetry/extractor.h"
@@ -149,6 +150,13 @@ void Publisher::extract(const telemetry::Extractor& telemetry, Submission& s) {
   static const Poco::JSON::Object::Ptr none;
   const bool messages = telemetry::Extractor::carriesMessages(s.event, s.metadata) &&
                         telemetry.normalizeMessages(s.event, s.payload(), s.metadata);
+  if (s.textsFromObjects) {
+    if (!messages) {  // normalizeMessages wrote both when it moved messages
+      s.event.payloadJson = condensedJsonAnyOrder(s.payload());
+      s.event.metadataJson = s.metadata ? std::optional<std::string>(condensedJsonAnyOrder(s.metadata)) : std::nullopt;
+    }
+    s.textsFromObjects = false;
+  }
   const auto& payload = messages || telemetry::Extractor::readsPayload(s.event) ? s.payload() : none;
   auto tagProblems = telemetry.apply(s.event, payload, s.metadata, s.location);
   if (s.problems.empty() && tagProblems.empty()) return;

@@ -35,6 +35,11 @@ struct Submission {
   // Neither: parsed from event.payloadJson.
   const Poco::JSON::Object::Ptr& payload();
 
+  // The reader built the payload and metadata as objects (payloadIs, metadata) and left
+  // event.payloadJson and event.metadataJson unwritten: the publisher's extract step
+  // writes them once, after the messages have moved into the payload (OTLP spans).
+  bool textsFromObjects = false;
+
  private:
   Poco::JSON::Object::Ptr payload_;
   bool built_ = false;

@@ -2,12 +2,10 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
-#include <Poco/JSON/Stringifier.h>
-
 #include <algorithm>
-#include <sstream>
 
 #include "common/encoding.h"
+#include "common/json_condense.h"
 #include "otlp/attribute_json.h"
 #include "telemetry/conventions.h"
 
@@ -45,12 +43,6 @@ std::optional<std::string> spanProblem(const Span& span) {
     return std::string("parentSpanId must be 16 hex digits");
   if (span.name.empty()) return std::string("name is empty");
   return std::nullopt;
-}
-
-std::string stringify(const Poco::Dynamic::Var& value) {
-  std::ostringstream out;
-  Poco::JSON::Stringifier::condense(value, out);
-  return out.str();
 }
 
 const char* kindName(int kind) {
@@ -98,18 +90,23 @@ std::optional<std::string> stringMember(const Object::Ptr& metadata, const char*
 Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resource, Kind kind) {
   using conventions::Field;
   Object::Ptr metadata = attributeObject(span.attributes);
-  if (!resource.empty()) setIfAbsent(*metadata, "resource", attributeObject(resource));
+  const Object::Ptr resourceObject = attributeObject(resource);
+  if (!resource.empty()) setIfAbsent(*metadata, "resource", resourceObject);
   if (const AnyValue* service = findAttribute(resource, "service.name"))
     setIfAbsent(*metadata, "service.name", jsonValue(*service));
   for (const char* key : {"exception.type", "exception.message"})
     if (auto v = exceptionAttribute(span, key)) setIfAbsent(*metadata, key, *v);
+  // One lookup for every alias below: it reads the attributes' key prefixes once. The keys
+  // this function adds afterwards (the short names) are the prefix of no convention row
+  // these aliases read, so what it finds is what a fresh lookup would find.
+  const conventions::Lookup lookup(metadata);
+  const conventions::Lookup resourceLookup(resourceObject);
   // Resource-level fields: the span's own attribute first, then the resource's.
-  const Object::Ptr resourceObject = attributeObject(resource);
   for (const auto& [key, field] :
        {std::pair{"environment", Field::Environment}, std::pair{"release", Field::Release}}) {
     if (metadata->has(key)) continue;
-    auto v = conventions::text(metadata, field, true);
-    if (!v) v = conventions::text(resourceObject, field, true);
+    auto v = lookup.text(field, true);
+    if (!v) v = resourceLookup.text(field, true);
     if (v) metadata->set(key, *v);
   }
   const std::pair<const char*, Field> aliases[] = {
@@ -119,9 +116,9 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
   };
   for (const auto& [key, field] : aliases)
     if (!metadata->has(key))
-      if (auto v = conventions::text(metadata, field, true)) metadata->set(key, *v);
+      if (auto v = lookup.text(field, true)) metadata->set(key, *v);
   if (kind != Kind::Handoff && !metadata->has("tool")) {
-    auto tool = conventions::text(metadata, Field::Tool, true);
+    auto tool = lookup.text(Field::Tool, true);
     // A tool span without a tool attribute is named after its tool (Langfuse observations,
     // OpenLLMetry's decorated tools).
     if (!tool && kind == Kind::Tool) {
@@ -136,7 +133,7 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
     if (auto v = conventions::handoffTarget(metadata, span.name)) metadata->set("handoff_to", *v);
   if (kind != Kind::Unknown) setIfAbsent(*metadata, "semantic_kind", std::string(conventions::kindName(kind)));
   if (span.statusCode == kStatusError && !metadata->has("error_message")) {
-    auto message = span.statusMessage.empty() ? conventions::text(metadata, Field::ErrorMessage, true)
+    auto message = span.statusMessage.empty() ? lookup.text(Field::ErrorMessage, true)
                                               : std::optional<std::string>(span.statusMessage);
     if (message) metadata->set("error_message", *message);
   }
@@ -192,7 +189,7 @@ Object::Ptr payloadObject(const Span& span, const ScopeSpans& scope) {
   return payload;
 }
 
-SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource) {
+SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource, SpanTexts texts) {
   SpanEvent e;
   const Object::Ptr attributes = attributeObject(span.attributes);
   const Kind kind = conventions::kindOf(attributes, span.name);
@@ -206,8 +203,10 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
   e.metadata = metadataObject(span, resource, kind);
   e.payload = payloadObject(span, scope);
-  e.metadataJson = stringify(e.metadata);
-  e.payloadJson = stringify(e.payload);
+  if (texts == SpanTexts::Condensed) {
+    e.metadataJson = condensedJsonAnyOrder(e.metadata);
+    e.payloadJson = condensedJsonAnyOrder(e.payload);
+  }
   e.isError = span.statusCode == kStatusError;
   return e;
 }
@@ -220,7 +219,7 @@ std::string eventTypeForSpan(std::string_view operationName, int statusCode) {
   return conventions::eventTypeFor(conventions::kindOf(attributes, ""), statusCode == kStatusError);
 }
 
-SpanBatch spanEvents(const TraceRequest& request) {
+SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts) {
   SpanBatch batch;
   std::size_t index = 0;
   for (const auto& rs : request.resourceSpans) {
@@ -229,7 +228,7 @@ SpanBatch spanEvents(const TraceRequest& request) {
         if (auto problem = spanProblem(span))
           batch.rejected.push_back({index, std::move(*problem)});
         else
-          batch.events.push_back(toEvent(span, ss, rs.resourceAttributes));
+          batch.events.push_back(toEvent(span, ss, rs.resourceAttributes, texts));
         ++index;
       }
     }

@@ -63,8 +63,8 @@ namespace aev::otlp {
 
 struct SpanEvent {
   std::string identifier;
-  std::string payloadJson;   // condensed JSON object
-  std::string metadataJson;  // condensed JSON object
+  std::string payloadJson;   // condensed JSON object (empty with SpanTexts::Deferred)
+  std::string metadataJson;  // condensed JSON object (empty with SpanTexts::Deferred)
   // The same two as objects, so the publish path need not parse them again.
   Poco::JSON::Object::Ptr payload, metadata;
   std::optional<std::string> agentId;
@@ -90,7 +90,12 @@ struct SpanBatch {
   std::string rejectionMessage() const;
 };
 
-SpanBatch spanEvents(const TraceRequest& request);
+// Whether spanEvents writes each event's payloadJson and metadataJson, or leaves them
+// empty for the publish path to write from the objects once it has moved the messages
+// into the payload (events::Submission::textsFromObjects): one condensation per event.
+enum class SpanTexts { Condensed, Deferred };
+
+SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts = SpanTexts::Condensed);
 
 // The event type for a span whose only convention key is gen_ai.operation.name ("" when
 // absent), and its status code.

@@ -21,7 +21,7 @@ std::string channelAttributeOf(const std::vector<KeyValue>& resourceAttributes) 
 }  // namespace
 
 TraceExport decodeTraceExport(std::string body, std::string_view contentEncoding, Encoding encoding,
-                              std::size_t maxBytes) {
+                              std::size_t maxBytes, SpanTexts texts) {
   const std::string decoded = decodeContentEncoding(std::move(body), contentEncoding, maxBytes);
   TraceRequest request =
       encoding == Encoding::Protobuf ? decodeTraceRequestProtobuf(decoded) : decodeTraceRequestJson(decoded);
@@ -33,7 +33,7 @@ TraceExport decodeTraceExport(std::string body, std::string_view contentEncoding
     const auto channel = channelAttributeOf(resource.resourceAttributes);
     TraceRequest one;
     one.resourceSpans.push_back(std::move(resource));
-    auto batch = spanEvents(one);
+    auto batch = spanEvents(one, texts);
     for (auto& rejected : batch.rejected) {
       rejected.spanIndex += spansBefore;
       out.rejected.push_back(std::move(rejected));

@@ -35,9 +35,9 @@ struct TraceExport : SpanBatch {
 
 // Inflates (per Content-Encoding, with maxBytes before and after), decodes and maps the
 // spans. Throws IngestError for a body that is too large, undecodable or not a request;
-// per-span problems come back in SpanBatch::rejected.
+// per-span problems come back in SpanBatch::rejected. `texts`: as spanEvents.
 TraceExport decodeTraceExport(std::string body, std::string_view contentEncoding, Encoding encoding,
-                              std::size_t maxBytes);
+                              std::size_t maxBytes, SpanTexts texts = SpanTexts::Condensed);
 
 // The google.rpc.Status body for an IngestError.
 std::string errorBody(Encoding encoding, const IngestError& error);

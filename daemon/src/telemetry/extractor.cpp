@@ -1,12 +1,9 @@
 #include "telemetry/extractor.h"
 
-#include <Poco/JSON/Stringifier.h>
-
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <sstream>
-
+#include "common/json_condense.h"
 #include "common/text.h"
 #include "telemetry/conventions.h"
 #include "telemetry/messages.h"
@@ -79,11 +76,7 @@ std::vector<FieldError> customAttributes(const Object::Ptr& metadata, const std:
   return problems;
 }
 
-std::string condensed(const Object::Ptr& object) {
-  std::ostringstream out;
-  Poco::JSON::Stringifier::condense(object, out);
-  return out.str();
-}
+std::string condensed(const Object::Ptr& object) { return condensedJsonAnyOrder(object); }
 
 }  // namespace
 

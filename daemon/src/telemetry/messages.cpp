@@ -1,14 +1,13 @@
 #include "telemetry/messages.h"
 
 #include <Poco/JSON/Array.h>
-#include <Poco/JSON/Parser.h>
-#include <Poco/JSON/Stringifier.h>
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <vector>
 
+#include "common/json_condense.h"
+#include "common/json_parse.h"
 #include "telemetry/conventions.h"
 
 namespace aev::telemetry {
@@ -57,11 +56,7 @@ bool isMessageKey(const std::string& key) {
   return false;
 }
 
-std::string condensed(const Var& v) {
-  std::ostringstream out;
-  Poco::JSON::Stringifier::condense(v, out);
-  return out.str();
-}
+std::string condensed(const Var& v) { return condensedJsonAnyOrder(v); }
 
 bool isObject(const Var& v) { return v.type() == typeid(Object::Ptr) && !v.extract<Object::Ptr>().isNull(); }
 bool isArray(const Var& v) { return v.type() == typeid(Array::Ptr) && !v.extract<Array::Ptr>().isNull(); }
@@ -73,9 +68,11 @@ Var parsed(const Var& v) {
   const auto first = s.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || (s[first] != '[' && s[first] != '{' && s[first] != '"')) return v;
   try {
-    Poco::JSON::Parser parser;
-    parser.setDepth(kJsonDepth);
-    return parser.parse(s);
+    // The strict reader of request bodies: JSON text it refuses (ill-formed UTF-8, \u0000,
+    // unpaired surrogates) stays text, as anything else that is not JSON does. A JSON
+    // string at the top ("\"hi\"") stays text too, as Poco's parser left it before.
+    auto value = parseJson(s, kJsonDepth);
+    return value.isString() ? v : value;
   } catch (...) {
     return v;
   }

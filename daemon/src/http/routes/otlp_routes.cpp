@@ -116,10 +116,11 @@ events::Publisher::Item toSubmission(otlp::SpanEvent&& span, const auth::Princip
     e.userId = p.userId;
   else
     e.apiKeyId = p.apiKeyId;
-  s.metadata = std::move(span.metadata);  // as the mapping built them: nothing parsed again
+  // As the mapping built them: nothing parsed again, and their texts written once, by the
+  // publisher, after it has moved the messages into the payload (SpanTexts::Deferred).
+  s.metadata = std::move(span.metadata);
   s.payloadIs(std::move(span.payload));
-  e.payloadJson = std::move(span.payloadJson);
-  e.metadataJson = std::move(span.metadataJson);
+  s.textsFromObjects = true;
   return s;
 }
 
@@ -213,8 +214,8 @@ ingest::Refusal refusalOf(const otlp::IngestError& e) {
 
 Response ingest(AppContext& ctx, Request& req, otlp::Encoding encoding, const auth::Principal& p, Attempt& attempt) {
   attempt.step = Attempt::Step::Decoding;
-  auto batch = otlp::decodeTraceExport(std::move(req.body), req.header("content-encoding"), encoding,
-                                       ctx.maxBodyBytes);
+  auto batch = otlp::decodeTraceExport(std::move(req.body), req.header("content-encoding"), encoding, ctx.maxBodyBytes,
+                                       otlp::SpanTexts::Deferred);
   attempt.step = Attempt::Step::ResolvingChannels;
   const auto channels = channelsOf(ctx, req, p, batch);
   attempt.step = Attempt::Step::Publishing;
