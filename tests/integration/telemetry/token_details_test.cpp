@@ -57,7 +57,9 @@ TEST_F(TokenDetailsApi, CachedAndReasoningTokensAreSummedOnTracesAndInAnalytics)
   EXPECT_EQ(intField(o, "reasoningTokens"), 30);
   // The list shows them too.
   for (const auto& t : objects(listOf(p.keyed.get("/traces"))))
-    if (strField(t, "traceId") == trace) EXPECT_EQ(intField(t, "cachedInputTokens"), 410);
+    if (strField(t, "traceId") == trace) {
+      EXPECT_EQ(intField(t, "cachedInputTokens"), 410);
+    }
 
   auto rows = objects(p.keyed.get("/analytics/breakdown?dimension=model").object()->getArray("rows"));
   ASSERT_EQ(rows.size(), 1u);
