@@ -215,6 +215,50 @@ TEST(TelemetryConventions, ExtractorReadsEveryConvention) {
   EXPECT_FALSE(handoff.telemetry.tool);
 }
 
+// Cached (cache-read) input tokens and reasoning tokens, from every convention that sends
+// them, stored beside input and output (each a subset of those).
+TEST(TelemetryConventions, ExtractorReadsCachedAndReasoningTokensOfEveryConvention) {
+  struct Case {
+    const char* name;
+    const char* metadata;
+    std::int64_t cached, reasoning;
+  };
+  const Case cases[] = {
+      {"agent-events",
+       R"({"usage":{"input_tokens":100,"output_tokens":40,"cached_input_tokens":30,"reasoning_tokens":12}})", 30, 12},
+      {"OTel GenAI", R"({"gen_ai.operation.name":"chat","gen_ai.usage.input_tokens":100,"gen_ai.usage.output_tokens":40,
+          "gen_ai.usage.cache_read.input_tokens":31,"gen_ai.usage.reasoning.output_tokens":13})",
+       31, 13},
+      {"OpenInference",
+       R"({"openinference.span.kind":"LLM","llm.token_count.prompt":100,"llm.token_count.completion":40,
+          "llm.token_count.prompt_details.cache_read":32,"llm.token_count.completion_details.reasoning":14})",
+       32, 14},
+      {"OpenLLMetry", R"({"traceloop.span.kind":"llm","llm.request.type":"chat","gen_ai.usage.input_tokens":100,
+          "gen_ai.usage.output_tokens":40,"gen_ai.usage.cache_read_input_tokens":33,"llm.usage.reasoning_tokens":15})",
+       33, 15},
+      {"Vercel AI SDK", R"({"ai.operationId":"ai.generateText.doGenerate","ai.usage.inputTokens":100,
+          "ai.usage.outputTokens":40,"ai.usage.cachedInputTokens":34,"ai.usage.reasoningTokens":16})",
+       34, 16},
+      {"Langfuse", R"({"langfuse.observation.type":"generation",
+          "langfuse.observation.usage_details":"{\"input\":70,\"input_cached_tokens\":35,\"output\":24,\"output_reasoning_tokens\":17}"})",
+       35, 17},
+  };
+  for (const auto& c : cases) {
+    auto e = extracted(c.metadata);
+    EXPECT_EQ(e.telemetry.cachedInputTokens, c.cached) << c.name;
+    EXPECT_EQ(e.telemetry.reasoningTokens, c.reasoning) << c.name;
+    EXPECT_TRUE(e.telemetry.inputTokens.has_value()) << c.name;
+  }
+  // None sent: none stored.
+  auto plain = extracted(R"({"gen_ai.operation.name":"chat","gen_ai.usage.input_tokens":5})");
+  EXPECT_FALSE(plain.telemetry.cachedInputTokens);
+  EXPECT_FALSE(plain.telemetry.reasoningTokens);
+  // An outer span that repeats its children's usage counts none of it, details included.
+  auto outer =
+      extracted(R"({"ai.operationId":"ai.generateText","ai.usage.inputTokens":100,"ai.usage.cachedInputTokens":34})");
+  EXPECT_FALSE(outer.telemetry.cachedInputTokens);
+}
+
 // ------------------------------------------------------------------ messages
 
 Poco::JSON::Object::Ptr normalised(const std::string& metadata, std::size_t maxChars = 32768) {

@@ -61,6 +61,35 @@ TEST(TelemetryPrices, OverlayReplacesAndAddsEntries) {
   EXPECT_DOUBLE_EQ(*t.cost("house-model", 2000000, 0), 1.0);
 }
 
+// An entry's optional cachedInput price bills the cached share of the input; without it
+// (the built-in table names none) cached tokens cost what other input costs.
+TEST(TelemetryPrices, CachedInputTokensUseTheirOwnPriceWhenTheEntryHasOne) {
+  auto t = PriceTable::builtIn();
+  EXPECT_FALSE(t.find("gpt-4o")->cachedInputPerMillion);
+  EXPECT_DOUBLE_EQ(*t.cost("gpt-4o", 1000, 500, 400), *t.cost("gpt-4o", 1000, 500));
+  t.overlay(R"({"models":{"cached-model":{"input":2,"output":8,"cachedInput":0.5}}})", "test");
+  EXPECT_DOUBLE_EQ(*t.cost("cached-model", 1000, 500, 400), (600 * 2 + 400 * 0.5 + 500 * 8) / 1e6);
+  EXPECT_DOUBLE_EQ(*t.cost("cached-model", 100, 0, 400), 100 * 0.5 / 1e6);  // never more than the input
+  EXPECT_THROW(t.overlay(R"({"models":{"m":{"input":1,"output":1,"cachedInput":"x"}}})", "f"), std::invalid_argument);
+
+  // The extractor passes the event's cached tokens.
+  static const Extractor priced([] {
+    auto p = PriceTable::builtIn();
+    p.overlay(R"({"models":{"cached-model":{"input":2,"output":8,"cachedInput":0.5}}})", "test");
+    return p;
+  }());
+  store::NewEvent e;
+  e.eventType = "agent.message";
+  e.identifier = "llm";
+  e.source = "api";
+  priced.apply(e, object("{}"),
+               object(R"({"model":"cached-model","usage":{"input_tokens":1000,"output_tokens":500,)"
+                      R"("cached_input_tokens":400}})"),
+               "body");
+  ASSERT_TRUE(e.telemetry.costUsd);
+  EXPECT_DOUBLE_EQ(*e.telemetry.costUsd, (600 * 2 + 400 * 0.5 + 500 * 8) / 1e6);
+}
+
 TEST(TelemetryPrices, BadFilesAreRefusedWithTheEntryNamed) {
   auto t = PriceTable::builtIn();
   EXPECT_THROW(t.overlay("not json", "f"), std::invalid_argument);

@@ -28,6 +28,8 @@ void setUsage(JsonObject& obj, const store::TraceRecord& t) {
   obj->set("inputTokens", t.inputTokens);
   obj->set("outputTokens", t.outputTokens);
   obj->set("totalTokens", t.inputTokens + t.outputTokens);
+  obj->set("cachedInputTokens", t.cachedInputTokens);  // of inputTokens: cache reads
+  obj->set("reasoningTokens", t.reasoningTokens);      // of outputTokens
   obj->set("costUsd", t.costUsd);
 }
 
@@ -66,6 +68,8 @@ JsonObject breakdownRow(const store::BreakdownRow& r) {
   obj->set("inputTokens", r.inputTokens);
   obj->set("outputTokens", r.outputTokens);
   obj->set("totalTokens", r.inputTokens + r.outputTokens);
+  obj->set("cachedInputTokens", r.cachedInputTokens);
+  obj->set("reasoningTokens", r.reasoningTokens);
   obj->set("costUsd", r.costUsd);
   obj->set("avgDurationMs", r.avgDurationMs.value_or(0.0));
   return obj;

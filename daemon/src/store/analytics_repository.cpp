@@ -63,6 +63,8 @@ std::string whereOf(const AnalyticsFilter& f, Params& params) {
 const char* const kAggregates =
     "COUNT(*) AS n, SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END) AS errors, "
     "COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens, "
+    "COALESCE(SUM(e.cached_input_tokens), 0) AS cached_input_tokens, "
+    "COALESCE(SUM(e.reasoning_tokens), 0) AS reasoning_tokens, "
     "COALESCE(SUM(e.cost_usd), 0) AS cost, AVG(e.duration_ms) AS duration";
 
 std::vector<BreakdownRow> rowsOf(const Rows& rows) {
@@ -75,6 +77,8 @@ std::vector<BreakdownRow> rowsOf(const Rows& rows) {
     b.errorCount = r.i64("errors");
     b.inputTokens = r.i64("input_tokens");
     b.outputTokens = r.i64("output_tokens");
+    b.cachedInputTokens = r.i64("cached_input_tokens");
+    b.reasoningTokens = r.i64("reasoning_tokens");
     b.costUsd = r.f64("cost");
     if (!r.isNull("duration")) b.avgDurationMs = r.f64("duration");
     out.push_back(std::move(b));

@@ -30,6 +30,8 @@ struct BreakdownRow {
   std::int64_t errorCount = 0;
   std::int64_t inputTokens = 0;
   std::int64_t outputTokens = 0;
+  std::int64_t cachedInputTokens = 0;  // subsets of the two above
+  std::int64_t reasoningTokens = 0;
   double costUsd = 0;
   std::optional<double> avgDurationMs;
 };

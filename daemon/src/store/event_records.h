@@ -16,6 +16,8 @@ struct TelemetryFields {
   // The session (conversation) the event belongs to, and the name of its trace.
   std::optional<std::string> session, traceName;
   std::optional<std::int64_t> inputTokens, outputTokens;
+  // Subsets of the two: cache reads of the input, reasoning of the output.
+  std::optional<std::int64_t> cachedInputTokens, reasoningTokens;
   std::optional<double> costUsd, durationMs;
   // Custom attributes (metadata.tags): key → scalar value as text.
   std::vector<std::pair<std::string, std::string>> attributes;

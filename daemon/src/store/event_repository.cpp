@@ -46,9 +46,9 @@ namespace {
 // batch size: a group of 15 single publishes is 8 + 4 + 2 + 1 rows, four statements. Each
 // statement costs SQLite about as much as a third of a row (its cursors on the table and
 // the indexes, the AUTOINCREMENT counter), so fewer and larger statements are cheaper
-// (37 parameters a row keeps 64 rows far under SQLite's parameter limit).
+// (39 parameters a row keeps 64 rows far under SQLite's parameter limit).
 constexpr std::size_t kStatementShapes[] = {64, 32, 16, 8, 4, 2, 1};
-constexpr std::size_t kInsertColumns = 37;
+constexpr std::size_t kInsertColumns = 39;
 
 std::size_t rowsForNextStatement(std::size_t remaining) {
   for (auto shape : kStatementShapes)
@@ -60,7 +60,7 @@ constexpr const char* kInsertColumnList =
     "org_id, app_id, channel_id, seq, identifier, payload, agent_id, event_type, trace_id, span_id, parent_span_id, "
     "metadata, occurred_at, received_at, source, api_key_id, user_id, ts, model, provider, status, agent, tool, "
     "finish_reason, semantic_kind, service, operation, error_type, environment, release_tag, end_user, input_tokens, "
-    "output_tokens, cost_usd, duration_ms, session, trace_name";
+    "output_tokens, cost_usd, duration_ms, session, trace_name, cached_input_tokens, reasoning_tokens";
 
 const std::string& insertSql(std::size_t rows) {
   static const auto texts = [] {
@@ -78,7 +78,7 @@ const std::string& insertSql(std::size_t rows) {
   return texts.at(rows);
 }
 
-// The 37 values of an event's row, in insertColumnsSql() order.
+// The 39 values of an event's row, in insertColumnsSql() order.
 void appendRow(Params& params, const StoredEvent& e) {
   // One push_back per column (GCC 12 misreports a braced list of variants here).
   params.emplace_back(e.orgId);
@@ -109,14 +109,16 @@ void appendRow(Params& params, const StoredEvent& e) {
   params.push_back(optionalValue(t.durationMs));
   params.push_back(optionalValue(t.session));
   params.push_back(optionalValue(t.traceName));
+  params.push_back(optionalValue(t.cachedInputTokens));
+  params.push_back(optionalValue(t.reasoningTokens));
 }
 
 // PostgreSQL array types of the columns, in appendRow order.
 constexpr const char* kColumnArrayTypes[kInsertColumns] = {
-    "bigint[]", "bigint[]", "bigint[]", "bigint[]", "text[]",   "text[]",   "text[]",   "text[]",   "text[]", "text[]",
-    "text[]",   "text[]",   "bigint[]", "bigint[]", "text[]",   "bigint[]", "bigint[]", "bigint[]", "text[]", "text[]",
-    "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]", "text[]",
-    "text[]",   "bigint[]", "bigint[]", "float8[]", "float8[]", "text[]",   "text[]"};
+    "bigint[]", "bigint[]", "bigint[]", "bigint[]", "text[]",   "text[]",   "text[]",   "text[]",   "text[]",  "text[]",
+    "text[]",   "text[]",   "bigint[]", "bigint[]", "text[]",   "bigint[]", "bigint[]", "bigint[]", "text[]",  "text[]",
+    "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",   "text[]",  "text[]",
+    "text[]",   "bigint[]", "bigint[]", "float8[]", "float8[]", "text[]",   "text[]",   "bigint[]", "bigint[]"};
 
 // Appends a value as an element of a PostgreSQL array literal.
 void appendArrayElement(std::string& out, const SqlValue& v) {

@@ -17,7 +17,8 @@ namespace {
 
 constexpr const char* kTraceColumns =
     "trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, tool_call_count, handoff_count, "
-    "agents, event_types, input_tokens, output_tokens, cost_usd, session_id, user_id, name";
+    "agents, event_types, input_tokens, output_tokens, cost_usd, session_id, user_id, name, cached_input_tokens, "
+    "reasoning_tokens";
 
 std::string toJsonArray(const std::vector<std::string>& values) {
   std::string out = "[";
@@ -53,6 +54,8 @@ TraceRecord traceFromRow(const Row& r) {
   t.eventTypes = fromJsonArray(r.str("event_types"));
   t.inputTokens = r.i64("input_tokens");
   t.outputTokens = r.i64("output_tokens");
+  t.cachedInputTokens = r.i64("cached_input_tokens");
+  t.reasoningTokens = r.i64("reasoning_tokens");
   t.costUsd = r.f64("cost_usd");
   t.sessionId = r.optStr("session_id");
   t.userId = r.optStr("user_id");
@@ -184,6 +187,8 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       if (e->eventType) addUnique(delta.eventTypes, *e->eventType);
       delta.inputTokens += e->telemetry.inputTokens.value_or(0);
       delta.outputTokens += e->telemetry.outputTokens.value_or(0);
+      delta.cachedInputTokens += e->telemetry.cachedInputTokens.value_or(0);
+      delta.reasoningTokens += e->telemetry.reasoningTokens.value_or(0);
       delta.costUsd += e->telemetry.costUsd.value_or(0.0);
     }
     delta.name = explicitName ? explicitName : rootName;
@@ -209,14 +214,31 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
                               "(end_time, ?), event_count = event_count + ?, error_count = error_count + ?, "
                               "tool_call_count = tool_call_count + ?, handoff_count = handoff_count + ?, "
                               "input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
+                              "cached_input_tokens = cached_input_tokens + ?, reasoning_tokens = reasoning_tokens + ?, "
                               "cost_usd = cost_usd + ?, agents = ?, event_types = ?, "
                               "session_id = COALESCE(session_id, ?), user_id = COALESCE(user_id, ?), "
                               "name = COALESCE(?, name, ?) "
                               "WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ?";
-      done = c.exec(sql, {delta.startTime, delta.endTime, delta.eventCount, delta.errorCount, delta.toolCallCount,
-                          delta.handoffCount, delta.inputTokens, delta.outputTokens, delta.costUsd, written.agentsJson,
-                          written.eventTypesJson, optionalValue(delta.sessionId), optionalValue(delta.userId),
-                          optionalValue(explicitName), optionalValue(rootName), orgId, traceId, known->agentsJson,
+      done = c.exec(sql, {delta.startTime,
+                          delta.endTime,
+                          delta.eventCount,
+                          delta.errorCount,
+                          delta.toolCallCount,
+                          delta.handoffCount,
+                          delta.inputTokens,
+                          delta.outputTokens,
+                          delta.cachedInputTokens,
+                          delta.reasoningTokens,
+                          delta.costUsd,
+                          written.agentsJson,
+                          written.eventTypesJson,
+                          optionalValue(delta.sessionId),
+                          optionalValue(delta.userId),
+                          optionalValue(explicitName),
+                          optionalValue(rootName),
+                          orgId,
+                          traceId,
+                          known->agentsJson,
                           known->eventTypesJson}) == 1;
     }
     if (!done) {
@@ -240,12 +262,28 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
             c.exec(
                 "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
                 "error_count, tool_call_count, handoff_count, input_tokens, output_tokens, cost_usd, agents, "
-                "event_types, session_id, user_id, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?) ON CONFLICT (org_id, trace_id) DO NOTHING",
-                {orgId, traceId, first->appId, first->channelId, delta.startTime, delta.endTime, delta.eventCount,
-                 delta.errorCount, delta.toolCallCount, delta.handoffCount, delta.inputTokens, delta.outputTokens,
-                 delta.costUsd, written.agentsJson, written.eventTypesJson, optionalValue(delta.sessionId),
-                 optionalValue(delta.userId), optionalValue(delta.name)}) == 1;
+                "event_types, session_id, user_id, name, cached_input_tokens, reasoning_tokens) VALUES (?, ?, ?, ?, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (org_id, trace_id) DO NOTHING",
+                {orgId,
+                 traceId,
+                 first->appId,
+                 first->channelId,
+                 delta.startTime,
+                 delta.endTime,
+                 delta.eventCount,
+                 delta.errorCount,
+                 delta.toolCallCount,
+                 delta.handoffCount,
+                 delta.inputTokens,
+                 delta.outputTokens,
+                 delta.costUsd,
+                 written.agentsJson,
+                 written.eventTypesJson,
+                 optionalValue(delta.sessionId),
+                 optionalValue(delta.userId),
+                 optionalValue(delta.name),
+                 delta.cachedInputTokens,
+                 delta.reasoningTokens}) == 1;
       }
       if (!existing && !inserted)
         throw std::runtime_error("the rollup of trace " + traceId +
@@ -260,6 +298,8 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         t.handoffCount += delta.handoffCount;
         t.inputTokens += delta.inputTokens;
         t.outputTokens += delta.outputTokens;
+        t.cachedInputTokens += delta.cachedInputTokens;
+        t.reasoningTokens += delta.reasoningTokens;
         t.costUsd += delta.costUsd;
         for (const auto& a : delta.agents) addUnique(t.agents, a);
         for (const auto& type : delta.eventTypes) addUnique(t.eventTypes, type);
@@ -276,10 +316,11 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         c.exec(
             "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
             "handoff_count = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, agents = ?, event_types = ?, "
-            "session_id = ?, user_id = ?, name = ? WHERE org_id = ? AND trace_id = ?",
+            "session_id = ?, user_id = ?, name = ?, cached_input_tokens = ?, reasoning_tokens = ? "
+            "WHERE org_id = ? AND trace_id = ?",
             {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, t.inputTokens,
              t.outputTokens, t.costUsd, written.agentsJson, written.eventTypesJson, optionalValue(t.sessionId),
-             optionalValue(t.userId), optionalValue(t.name), orgId, traceId});
+             optionalValue(t.userId), optionalValue(t.name), t.cachedInputTokens, t.reasoningTokens, orgId, traceId});
       }
     }
     std::lock_guard lock(knownMutex_);
@@ -310,8 +351,10 @@ void TraceRepository::rebuild(Connection& c, std::int64_t orgId, const std::vect
         "UPDATE traces SET input_tokens = COALESCE((SELECT SUM(input_tokens) FROM events WHERE org_id = ? AND "
         "trace_id = ?), 0), output_tokens = COALESCE((SELECT SUM(output_tokens) FROM events WHERE org_id = ? AND "
         "trace_id = ?), 0), cost_usd = COALESCE((SELECT SUM(cost_usd) FROM events WHERE org_id = ? AND trace_id = "
-        "?), 0) WHERE org_id = ? AND trace_id = ?",
-        {orgId, traceId, orgId, traceId, orgId, traceId, orgId, traceId});
+        "?), 0), cached_input_tokens = COALESCE((SELECT SUM(cached_input_tokens) FROM events WHERE org_id = ? AND "
+        "trace_id = ?), 0), reasoning_tokens = COALESCE((SELECT SUM(reasoning_tokens) FROM events WHERE org_id = ? "
+        "AND trace_id = ?), 0) WHERE org_id = ? AND trace_id = ?",
+        {orgId, traceId, orgId, traceId, orgId, traceId, orgId, traceId, orgId, traceId, orgId, traceId});
   }
 }
 

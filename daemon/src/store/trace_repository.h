@@ -27,6 +27,8 @@ struct TraceRecord {
   // Sums of the events' telemetry (docs/features.md#telemetry-fields).
   std::int64_t inputTokens = 0;
   std::int64_t outputTokens = 0;
+  std::int64_t cachedInputTokens = 0;  // subsets of the two above
+  std::int64_t reasoningTokens = 0;
   double costUsd = 0;
   // The trace's session (conversation), end user and name: the first its events named
   // (docs/features.md#traces); a name some event states outright (langfuse.trace.name,

@@ -138,6 +138,8 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
 
   t.inputTokens = tokens(lookup, Field::InputTokens);
   t.outputTokens = tokens(lookup, Field::OutputTokens);
+  t.cachedInputTokens = tokens(lookup, Field::CachedTokens);
+  t.reasoningTokens = tokens(lookup, Field::ReasoningTokens);
   if (t.inputTokens || t.outputTokens) {
     // A total without one side gives that side; a total is never added on top.
     if (auto total = tokens(lookup, Field::TotalTokens)) {
@@ -150,6 +152,8 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
         !conventions::ownsUsage(conventions::kindOf(metadata, e.identifier))) {
       t.inputTokens.reset();
       t.outputTokens.reset();
+      t.cachedInputTokens.reset();
+      t.reasoningTokens.reset();
     }
   }
   // A second instrumentation's span of the same LLM call (otlp/duplicate_spans.h) keeps its
@@ -158,11 +162,14 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
   if (duplicate) {
     t.inputTokens.reset();
     t.outputTokens.reset();
+    t.cachedInputTokens.reset();
+    t.reasoningTokens.reset();
   }
   t.durationMs = lookup.number(Field::DurationMs);
   t.costUsd = duplicate ? std::nullopt : lookup.number(Field::CostUsd);
   if (!t.costUsd && !duplicate && t.model && (t.inputTokens || t.outputTokens))
-    t.costUsd = prices_.cost(*t.model, t.inputTokens.value_or(0), t.outputTokens.value_or(0));
+    t.costUsd =
+        prices_.cost(*t.model, t.inputTokens.value_or(0), t.outputTokens.value_or(0), t.cachedInputTokens.value_or(0));
 
   t.attributes.clear();
   auto problems = customAttributes(metadata, location, t.attributes);

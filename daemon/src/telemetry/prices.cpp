@@ -2,6 +2,7 @@
 
 #include <Poco/JSON/Parser.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "telemetry/builtin_prices.h"
@@ -34,7 +35,9 @@ void PriceTable::overlay(const std::string& jsonText, const std::string& origin)
       return v;
     };
     if (name.empty()) throw std::invalid_argument(origin + ": a model name is empty");
-    parsed[name] = ModelPrice{number("input"), number("output")};
+    ModelPrice price{number("input"), number("output"), std::nullopt};
+    if (entry->has("cachedInput")) price.cachedInputPerMillion = number("cachedInput");
+    parsed[name] = price;
   }
   for (auto& [name, price] : parsed) prices_[name] = price;
 }
@@ -60,11 +63,14 @@ const ModelPrice* PriceTable::find(const std::string& model) const {
   return best;
 }
 
-std::optional<double> PriceTable::cost(const std::string& model, std::int64_t inputTokens,
-                                       std::int64_t outputTokens) const {
+std::optional<double> PriceTable::cost(const std::string& model, std::int64_t inputTokens, std::int64_t outputTokens,
+                                       std::int64_t cachedInputTokens) const {
   const ModelPrice* p = find(model);
   if (!p) return std::nullopt;
-  return (static_cast<double>(inputTokens) * p->inputPerMillion +
+  // Cached tokens are part of inputTokens (never more than it): only those priced apart move.
+  const auto cached = p->cachedInputPerMillion ? std::clamp<std::int64_t>(cachedInputTokens, 0, inputTokens) : 0;
+  return (static_cast<double>(inputTokens - cached) * p->inputPerMillion +
+          static_cast<double>(cached) * p->cachedInputPerMillion.value_or(0) +
           static_cast<double>(outputTokens) * p->outputPerMillion) /
          1e6;
 }
