@@ -36,8 +36,8 @@ TEST_F(TokenDetailsApi, CachedAndReasoningTokensAreSummedOnTracesAndInAnalytics)
   const std::string otlpTrace = "7b8efff798038103d269b633813fc60c";
   const auto at = [](std::int64_t ms) { return std::to_string((recentBase() + ms * kMs) * 1000); };
   const std::string span = R"({"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":")" + otlpTrace +
-                           R"(","spanId":"3333333333333333","name":"ChatCompletion","startTimeUnixNano":")" +
-                           at(0) + R"(","endTimeUnixNano":")" + at(500) + R"(","attributes":[
+                           R"(","spanId":"3333333333333333","name":"ChatCompletion","startTimeUnixNano":")" + at(0) +
+                           R"(","endTimeUnixNano":")" + at(500) + R"(","attributes":[
       {"key":"openinference.span.kind","value":{"stringValue":"LLM"}},
       {"key":"llm.model_name","value":{"stringValue":"gpt-4o"}},
       {"key":"llm.token_count.prompt","value":{"intValue":"300"}},
