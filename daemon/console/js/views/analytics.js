@@ -1,8 +1,8 @@
 // Analytics over a time window: tiles (events, error rate, tokens, cost, latency), time
 // series (uPlot), latency percentiles, and a breakdown by any dimension the loaded
-// dimension plugins offer (read from the daemon's OpenAPI document). Each chart has its
+// daemon offers and the custom attribute keys it has seen. Each chart has its
 // data table. A breakdown row filters everything by its key; filters live in the URL.
-import { api, publicJson } from '../api.js';
+import { api } from '../api.js';
 import { TimeChart } from '../chart.js';
 import { ms, num, pct, RANGES, rangeOf, short, usd } from '../format.js';
 import { html, useMemo } from '../lib.js';
@@ -11,15 +11,17 @@ import { Empty, ErrorBox, Icon, Select, Spinner, useAsync } from '../ui.js';
 
 const METRICS = ['event_count', 'error_count', 'tokens', 'cost_usd', 'latency_p50_ms', 'latency_p95_ms'];
 
-// Dimensions and filter names, as the daemon documents them (plugins may add some).
+// The daemon's dimensions and equality filters (analytics_service.cpp), and the custom
+// attribute keys seen on telemetry from GET /analytics/dimensions, each offered as a
+// "tag:<key>" breakdown. (Not /openapi.json: 112 KiB to fill one menu.)
+const DIMENSIONS = ['model', 'provider', 'agent', 'tool', 'status', 'eventType', 'finishReason', 'semanticKind', 'user',
+  'session', 'traceName', 'app', 'channel', 'apiKey', 'source', 'service', 'operation', 'errorType'];
+const FILTERS = ['model', 'provider', 'user', 'session', 'app', 'channel', 'apiKey', 'source', 'service', 'operation', 'errorType', 'environment'];
+
 async function loadVocabulary() {
-  const doc = await publicJson('/openapi.json');
-  const params = (p, m) => (((doc.paths || {})[p] || {})[m] || {}).parameters || [];
-  const dimension = params('/analytics/breakdown', 'get').find((x) => x.name === 'dimension');
-  const dims = (dimension && dimension.schema && dimension.schema.enum) || ['model', 'provider', 'agent'];
-  const reserved = new Set(['since', 'until', 'metric', 'interval', 'environment', 'filterTagKey', 'filterTagValue']);
-  const filters = params('/analytics/timeseries', 'get').map((x) => x.name).filter((n) => !reserved.has(n));
-  return { dims, filters: [...filters, 'environment'] };
+  const tags = await api.get('/analytics/dimensions', { limit: 50 }).catch(() => ({ data: [] }));
+  const keys = (tags.dimensions || []).map((k) => k.key);
+  return { dims: [...DIMENSIONS, ...keys.map((k) => `tag:${k}`)], filters: FILTERS };
 }
 
 function Tile({ label, value, sub, kind }) {
@@ -41,7 +43,8 @@ export function AnalyticsView({ route }) {
     return { since: new Date(until - range.ms).toISOString(), until: new Date(until).toISOString() };
   }, [range.key, q.t]);
   const filterKey = JSON.stringify(active);
-  const base = useMemo(() => ({ ...win, ...Object.fromEntries(active) }), [win, filterKey]);
+  const tagFilter = q.tagKey && q.tagValue ? { filterTagKey: q.tagKey, filterTagValue: q.tagValue } : {};
+  const base = useMemo(() => ({ ...win, ...Object.fromEntries(active), ...tagFilter }), [win, filterKey, q.tagKey, q.tagValue]);
 
   // Every series and the percentiles in one request: the daemon reads the window twice
   // instead of once per chart (bench/console_1m.sh).
@@ -49,7 +52,8 @@ export function AnalyticsView({ route }) {
     const overview = await api.get('/analytics/overview', { ...base, interval: range.interval });
     return { series: Object.fromEntries(METRICS.map((m) => [m, overview.series[m]])), latency: overview.latency };
   }, [base, range.interval]);
-  const breakdown = useAsync(() => api.get('/analytics/breakdown', { ...base, dimension: dim, limit: 20 }), [base, dim]);
+  const breakdown = useAsync(() => api.get('/analytics/breakdown', dim.startsWith('tag:')
+    ? { ...base, dimension: 'tag', tagKey: dim.slice(4), limit: 20 } : { ...base, dimension: dim, limit: 20 }), [base, dim]);
 
   const d = data.data;
   const events = d ? sum(d.series.event_count) : 0;
@@ -74,6 +78,10 @@ export function AnalyticsView({ route }) {
   const lat = d ? d.latency : null;
   const maxLat = lat && lat.max ? lat.max : 1;
   const filterBy = (key) => {
+    if (dim.startsWith('tag:')) {
+      setQuery({ tagKey: dim.slice(4), tagValue: key });
+      return;
+    }
     const name = filterNames.includes(dim) ? dim : null;
     if (name) setQuery({ [name]: key });
   };
@@ -88,7 +96,9 @@ export function AnalyticsView({ route }) {
         options=${RANGES.map((r) => ({ value: r.key, label: r.label }))} />
       ${active.map(([k, v]) => html`<span class="filter-chip">${k} = <strong>${v}</strong>
         <button type="button" class="btn-icon btn-ghost" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: '' })}><${Icon} name="close" size=${12} /></button></span>`)}
-      ${active.length ? null : html`<span class="muted small">Click a breakdown row to filter by it.</span>`}
+      ${q.tagKey && q.tagValue ? html`<span class="filter-chip">${q.tagKey} = <strong>${q.tagValue}</strong>
+        <button type="button" class="btn-icon btn-ghost" aria-label=${`Remove filter ${q.tagKey}`} onClick=${() => setQuery({ tagKey: '', tagValue: '' })}><${Icon} name="close" size=${12} /></button></span>` : null}
+      ${active.length || q.tagKey ? null : html`<span class="muted small">Click a breakdown row to filter by it.</span>`}
     </div>
     <${ErrorBox} error=${data.error || vocab.error} />
     ${!d ? html`<div class="center"><${Spinner} label="Loading analytics" /></div>` : html`

@@ -8,7 +8,7 @@
 // URL: ?tab=webhooks|exports&ep=<endpoint>&dest=<destination>&new=1&edit=1&outcome=&class=
 import { api } from '../api.js';
 import { loadChannels } from '../channels.js';
-import { ms, num } from '../format.js';
+import { dateFull, ms, num } from '../format.js';
 import { html, useMemo, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, Select, Spinner, useAsync } from '../ui.js';
@@ -187,7 +187,7 @@ function EndpointDetail({ id, data, query, reload }) {
         ['Signing secret', html`<span class="muted">shown once, when the endpoint was created</span>`],
         ['Failing since', endpoint.failingSince ? when(endpoint.failingSince) : undefined],
         ['Disabled', endpoint.disabledAt ? html`${when(endpoint.disabledAt)} <span class="muted">${endpoint.disabledReason || ''}</span>` : undefined],
-        ['Created', when(endpoint.createdAt)],
+        ['Created', dateFull(endpoint.createdAt)],
       ]} />
       <${ActionResult} action=${action} />
     </section>
@@ -356,7 +356,7 @@ function DestinationDetail({ id, data, query, reload }) {
         ['Event types', dest.eventTypeFilter.length ? dest.eventTypeFilter.map((t) => html`<span class="chip chip-sm">${t}</span>`) : 'every type'],
         ['Service name', dest.serviceName],
         ['Headers', dest.headerKeys.length ? html`${dest.headerKeys.map((k) => html`<span class="chip chip-sm mono">${k}</span>`)} <span class="muted small">values are write-only</span>` : null],
-        ['Created', when(dest.createdAt)],
+        ['Created', dateFull(dest.createdAt)],
       ]} />
       <${ActionResult} action=${action} />
       <${ActionResult} action=${redeliver} />
