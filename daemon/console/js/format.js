@@ -62,10 +62,12 @@ export function metricValue(metric, v) {
 const pad = (n, w = 2) => String(n).padStart(w, '0');
 
 // Local wall-clock time with milliseconds: events arrive faster than seconds.
-export function clock(iso) {
+// The date goes in front when it is not today.
+export function clock(iso, now = new Date()) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+  const day = d.toDateString() === now.toDateString() ? '' : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} `;
+  return `${day}${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
 const ymd = (d) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;

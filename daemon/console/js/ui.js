@@ -26,6 +26,9 @@ const ICONS = {
   bell: 'M4 11V7a4 4 0 0 1 8 0v4l1.5 1.5h-11zM6.5 14h3',
   audit: 'M8 1.5l5.5 2v4c0 3.5-2.4 6-5.5 7-3.1-1-5.5-3.5-5.5-7v-4zM5.5 8l2 2 3-3.5',
   check: 'M3 8.5l3 3 7-7',
+  menu: 'M2 4h12M2 8h12M2 12h12',
+  sessions: 'M2 3h9v6H6l-3 2.5V9H2zM13 6h1v6h-1v2l-2.5-2H7',
+  users: 'M6 7.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5zM1.5 14c0-2.5 2-4.5 4.5-4.5s4.5 2 4.5 4.5M11 2.8a2.3 2.3 0 0 1 0 4.4M12.5 9.8c1.3.6 2 2 2 4.2',
 };
 
 export function Icon({ name, size = 16, label }) {
