@@ -52,10 +52,8 @@ export function metricValue(metric, v) {
   if (v === null || v === undefined || Number.isNaN(Number(v))) return '–';
   if (metric === 'cost_usd') return usd(v);
   if (metric === 'error_rate') return pct(v);
-  if (metric === 'tokens') return `${tokens(v)} tokens`;
   if (/_ms$/.test(metric)) return ms(v);
-  if (metric === 'error_count') return `${num(v)} error${Number(v) === 1 ? '' : 's'}`;
-  if (metric === 'event_count') return `${num(v)} event${Number(v) === 1 ? '' : 's'}`;
+  // Counts (events, errors, tokens) are named by the metric itself: "Errors ≥ 5".
   return num1(v);
 }
 

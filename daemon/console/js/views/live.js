@@ -222,7 +222,25 @@ export function LiveView({ route }) {
     setPaused(pausedRef.current);
   };
 
-  const selected = q.event ? rows.find((r) => String(r.id) === String(q.event)) : null;
+  // A link to one event (a moderation violation's) that is not among the rows shown: read
+  // from the stored events around the time given with it (?at=).
+  const [linked, setLinked] = useState(null);
+  const inRows = q.event ? rows.find((r) => String(r.id) === String(q.event)) : null;
+  useEffect(() => {
+    if (!q.event || inRows || !q.at || !channelId || (linked && String(linked.id) === String(q.event))) return undefined;
+    let live = true;
+    const t = Date.parse(q.at);
+    if (Number.isNaN(t)) return undefined;
+    api.get(`/event/${channelId}/list`, { since: new Date(t - 600e3).toISOString(), until: new Date(t + 5e3).toISOString(), limit: 100 })
+      .then((page) => {
+        const found = page.data.find((e) => String(e.id) === String(q.event));
+        if (live && found) setLinked({ ...found, old: true, arrived: 0 });
+      }, () => {});
+    return () => {
+      live = false;
+    };
+  }, [q.event, q.at, channelId, Boolean(inRows)]);
+  const selected = inRows || (linked && q.event && String(linked.id) === String(q.event) ? linked : null);
   useEffect(() => {
     const onKey = (e) => {
       if (e.key === 'Escape' && q.event) setQuery({ event: '' });
@@ -293,6 +311,6 @@ export function LiveView({ route }) {
           ${!paused && channel && !q.type && !q.agent && !q.trace ? html`<${PublishHelp} channel=${channel} />` : null}</${Empty}>` : null}
       </div>
     </div>
-    ${selected ? html`<${EventPanel} row=${selected} onClose=${() => setQuery({ event: '' })} />` : null}
+    ${selected ? html`<${EventPanel} row=${selected} onClose=${() => setQuery({ event: '', at: '' })} />` : null}
   </div>`;
 }
