@@ -50,7 +50,7 @@ export function AnalyticsView({ route }) {
   // instead of once per chart (bench/console_1m.sh).
   const data = useAsync(async () => {
     const overview = await api.get('/analytics/overview', { ...base, interval: range.interval });
-    return { series: Object.fromEntries(METRICS.map((m) => [m, overview.series[m]])), latency: overview.latency };
+    return { series: Object.fromEntries(METRICS.map((m) => [m, overview.series[m]])), latency: overview.latency, byKind: overview.latencyByKind || null };
   }, [base, range.interval]);
   const breakdown = useAsync(() => api.get('/analytics/breakdown', dim.startsWith('tag:')
     ? { ...base, dimension: 'tag', tagKey: dim.slice(4), limit: 20 } : { ...base, dimension: dim, limit: 20 }), [base, dim]);
@@ -107,7 +107,10 @@ export function AnalyticsView({ route }) {
         <${Tile} label="Error rate" value=${events ? pct(errors / events) : '–'} sub=${`${num(errors)} errors`} kind=${errors ? 'err' : ''} />
         <${Tile} label="Tokens" value=${short(sum(d.series.tokens))} />
         <${Tile} label="Cost" value=${usd(sum(d.series.cost_usd))} />
-        <${Tile} label="Latency p50" value=${lat && lat.p50 !== null ? ms(lat.p50) : '–'} sub=${lat && lat.p95 !== null ? `p95 ${ms(lat.p95)}` : 'no durations'} />
+        ${d.byKind ? html`
+          <${Tile} label="LLM call p50" value=${d.byKind.llm && d.byKind.llm.p50 !== null ? ms(d.byKind.llm.p50) : '–'} sub=${d.byKind.llm && d.byKind.llm.p95 !== null ? `p95 ${ms(d.byKind.llm.p95)}` : 'no LLM call'} />
+          <${Tile} label="Tool call p50" value=${d.byKind.tool && d.byKind.tool.p50 !== null ? ms(d.byKind.tool.p50) : '–'} sub=${d.byKind.tool && d.byKind.tool.p95 !== null ? `p95 ${ms(d.byKind.tool.p95)}` : 'no tool call'} />`
+        : html`<${Tile} label="Latency p50" value=${lat && lat.p50 !== null ? ms(lat.p50) : '–'} sub=${lat && lat.p95 !== null ? `p95 ${ms(lat.p95)}` : 'no durations'} />`}
       </div>
       ${events === 0 ? html`<${Empty} title="No events in this window"><p>Publish events, or choose a longer window.</p></${Empty}>` : null}
       <div class="charts">
@@ -126,6 +129,13 @@ export function AnalyticsView({ route }) {
               <td class="bar-col"><span class="hbar" style=${{ width: `${(lat[k] / maxLat) * 100}%` }}></span></td></tr>`)}</tbody>
           </table><p class="hint">${num(lat.count)} events with a duration (metadata.duration_ms).</p>`
           : html`<p class="muted">No event in this window carries a duration.</p>`}
+          ${d.byKind ? html`<table class="table dense" data-testid="latency-by-kind">
+            <caption class="sr-only">Latency percentiles by kind of call</caption>
+            <thead><tr><th scope="col">Kind</th><th scope="col" class="num">p50</th><th scope="col" class="num">p95</th><th scope="col" class="num">p99</th></tr></thead>
+            <tbody>${[['llm', 'LLM calls'], ['tool', 'Tool calls']].map(([k, label]) => {
+              const v = d.byKind[k];
+              return html`<tr><th scope="row">${label}</th>${['p50', 'p95', 'p99'].map((p) => html`<td class="num mono">${v && v[p] !== null && v[p] !== undefined ? ms(v[p]) : '–'}</td>`)}</tr>`;
+            })}</tbody></table>` : null}
         </section>
         <section class="card" aria-labelledby="bd-title">
           <div class="card-head">
