@@ -4,20 +4,22 @@ import { onAuthChange, refresh, logout, signedIn } from './api.js';
 import { html, render, useEffect, useState } from './lib.js';
 import { href, Link, navigate, useLocation } from './router.js';
 import { chooseOrg, loadSession, SessionContext } from './session.js';
+import { stylesheet } from './style.js';
 import { applyTheme, setTheme, themeChoice } from './theme.js';
 import { Empty, Icon, Spinner } from './ui.js';
 import { LoginView } from './views/login.js';
 
-// Each screen's module, and what only it imports (uPlot, for the analytics charts), loads
+// Each screen's module, and what only it imports (uPlot, for the analytics charts; the
+// conversation styles for traces, sessions and users), loads
 // when the screen is first shown: opening the console costs the shell and one screen, not
 // all ten. Loaded once, a screen switches instantly afterwards.
 const SCREENS = {
   live: () => import('./views/live.js').then((m) => m.LiveView),
-  traces: () => import('./views/traces.js').then((m) => m.TracesView),
-  trace: () => import('./views/trace.js').then((m) => m.TraceView),
-  sessions: () => import('./views/sessions.js').then((m) => m.SessionsView),
-  session: () => import('./views/session.js').then((m) => m.SessionView),
-  users: () => import('./views/users.js').then((m) => m.UsersView),
+  traces: () => withContent(import('./views/traces.js')).then((m) => m.TracesView),
+  trace: () => withContent(import('./views/trace.js')).then((m) => m.TraceView),
+  sessions: () => withContent(import('./views/sessions.js')).then((m) => m.SessionsView),
+  session: () => withContent(import('./views/session.js')).then((m) => m.SessionView),
+  users: () => withContent(import('./views/users.js')).then((m) => m.UsersView),
   analytics: () => import('./views/analytics.js').then((m) => m.AnalyticsView),
   settings: () => import('./views/settings.js').then((m) => m.SettingsView),
   delivery: () => import('./views/delivery.js').then((m) => m.DeliveryView),
@@ -27,6 +29,8 @@ const SCREENS = {
   audit: () => import('./views/audit.js').then((m) => m.AuditView),
 };
 const loadedScreens = new Map();
+// The screens about traces, conversations and users bring their own stylesheet.
+const withContent = (module) => Promise.all([module, stylesheet('content.css')]).then(([m]) => m);
 
 function Screen({ name, route }) {
   const [View, setView] = useState(() => loadedScreens.get(name));

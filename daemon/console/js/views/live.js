@@ -10,11 +10,21 @@ import { clock, dateTime, when } from '../format.js';
 import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { ChannelStream } from '../stream.js';
-import { Empty, ErrorBox, FilterInput, Icon, JsonView, ShortId, Sparkline, Spinner, useAsync } from '../ui.js';
+import { Empty, ErrorBox, FilterInput, Icon, JsonView, ShortId, Spinner, useAsync } from '../ui.js';
 import { PublishHelp } from './publish_help.js';
 
 const KEEP = 1000; // rows kept on screen
 const BACKLOG = 50; // events shown from before the page opened
+
+// Values per time bucket as a small line; points are [t, value] pairs.
+function Sparkline({ values, width = 120, height = 24, label }) {
+  const max = Math.max(1, ...values);
+  const step = values.length > 1 ? width / (values.length - 1) : width;
+  const pts = values.map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`).join(' ');
+  return html`<svg class="sparkline" width=${width} height=${height} viewBox=${`0 0 ${width} ${height}`} role="img" aria-label=${label}>
+    <polyline points=${`0,${height} ${pts} ${width},${height}`} class="spark-fill" />
+    <polyline points=${pts} class="spark-line" fill="none" /></svg>`;
+}
 
 function ChannelPicker({ channels, value, onChange }) {
   return html`<label class="select" for="live-channel"><span class="select-label">Channel</span>

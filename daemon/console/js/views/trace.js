@@ -10,13 +10,13 @@
 // first child, ← collapse or go to the parent, Home / End, Esc closes the panel.
 import { api } from '../api.js';
 import { Conversation, conversationOf, LongText } from '../conversation.js';
-import { dateTime, ms, num, tokens, usage, usd, when } from '../format.js';
+import { dateTime, ms, num, tokens, usd, when } from '../format.js';
 import { html, useEffect, useLayoutEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { ChannelStream } from '../stream.js';
 import { Empty, ErrorBox, Icon, JsonView, Spinner } from '../ui.js';
 import { useVirtualRows } from '../virtual.js';
-import { axisSpan, buildSpans, flatten, totals } from '../waterfall.js';
+import { axisSpan, buildSpans, flatten, totals, usage } from '../waterfall.js';
 
 function download(traceId, summary, events) {
   const blob = new Blob([JSON.stringify({ traceId, summary, events }, null, 2)], { type: 'application/json' });
