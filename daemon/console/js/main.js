@@ -189,6 +189,7 @@ function Shell({ session, route }) {
           <button type="button" class="btn btn-ghost btn-sm" onClick=${() => logout()}><${Icon} name="logout" size=${14} />Sign out</button>
         </div>
       </nav>
+      ${menuOpen ? html`<div class="scrim" aria-hidden="true" onClick=${() => setMenuOpen(false)}></div>` : null}
       <main id="main" tabindex="-1">${view}</main>
     </div>
   </${SessionContext.Provider}>`;
