@@ -13,8 +13,8 @@
 //     window, and a section link scrolls only the content pane
 //   - at 390×844 no screen overflows horizontally and the navigation sits behind a menu
 //   - a session of three traces is replayed in order; end users are listed
-//   - axe-core clean in light, dark and at phone size; screenshots of every screen in
-//     both themes and at phone size (AEV_SCREENSHOT_DIR)
+//   - axe-core clean in light, dark and at phone size (both themes); screenshots of every
+//     screen in each (AEV_SCREENSHOT_DIR: content-<screen>-<light|dark|phone|phone-dark>.png)
 //
 //   AEV_DAEMON_BIN=build/daemon/agent-eventsd node --test tests/browser/console-content.test.mjs
 // (AEV_CONSOLE_DIR=daemon/console serves the console's files from the source tree.)
@@ -299,7 +299,6 @@ test('at 390×844 nothing overflows horizontally and the navigation is behind a 
     assert.ok(m.pane <= m.paneView, `${name}: the content is ${m.pane} px wide in a ${m.paneView} px pane`);
     assert.equal(await page.locator('nav.side').isVisible(), false, `${name}: the navigation is collapsed`);
     assert.equal(await page.getByTestId('menu-button').isVisible(), true, `${name}: a menu button`);
-    await shot(page, `phone-${name}`);
   }
   // The menu opens the navigation, and a link closes it again.
   const button = page.getByTestId('menu-button');
@@ -353,27 +352,28 @@ test('a session of three traces is replayed in order; end users list what each c
   await context.close();
 });
 
-test('every screen: axe-core clean in light, dark and phone; screenshots of each', { timeout: 300_000 }, async () => {
+test('every screen: axe-core clean in light, dark and phone (light and dark); screenshots of each', { timeout: 300_000 }, async () => {
   for (const [label, options] of [['light', { viewport: VIEWPORT, colorScheme: 'light' }], ['dark', { viewport: VIEWPORT, colorScheme: 'dark' }],
-    ['phone', { viewport: PHONE, colorScheme: 'light', isMobile: true, hasTouch: true }]]) {
+    ['phone', { viewport: PHONE, colorScheme: 'light', isMobile: true, hasTouch: true }],
+    ['phone-dark', { viewport: PHONE, colorScheme: 'dark', isMobile: true, hasTouch: true }]]) {
     const context = await browser.newContext({ ...options, bypassCSP: true });
     const page = await consolePage(context);
     await page.goto(`${daemon.base}/console/`);
     await page.getByLabel('E-mail or username').waitFor({ timeout: WAIT });
     await axeCheck(page, `sign-in (${label})`, axeSource());
-    if (label !== 'phone') await shot(page, `content-login-${label}`);
+    await shot(page, `content-login-${label}`);
     await signIn(page, `/console/traces?org=${user.orgId}`);
     for (const [name, path, ready] of screens()) {
       await page.goto(`${daemon.base}${path}`);
       await page.locator(ready).first().waitFor({ timeout: WAIT });
       await sleep(300);
       await axeCheck(page, `${name} (${label})`, axeSource());
-      if (label !== 'phone') await shot(page, `content-${name}-${label}`);
+      await shot(page, `content-${name}-${label}`);
     }
-    if (label === 'phone') {
+    if (label.startsWith('phone')) {
       await page.getByTestId('menu-button').click();
-      await axeCheck(page, 'navigation menu (phone)', axeSource());
-      await shot(page, 'phone-menu');
+      await axeCheck(page, `navigation menu (${label})`, axeSource());
+      await shot(page, `content-menu-${label}`);
     }
     await context.close();
   }
