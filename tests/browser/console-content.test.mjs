@@ -30,9 +30,6 @@ const PHONE = { width: 390, height: 844 };
 
 let daemon;
 let browser;
-// Sessions and end users are the daemon's branch `sessions` (GET /sessions, /end-users):
-// until it is merged their screens are left out and their test is skipped, saying so.
-let sessionsServed = false;
 let user;
 let channelId;
 let key;
@@ -110,8 +107,6 @@ before(async () => {
     { identifier: 'llm-long', eventType: 'agent.message', traceId: convTrace, spanId: 'clong', timestamp: at(11_100),
       payload: { messages: { input: [{ role: 'user', content: `LONGSTART ${'lorem ipsum '.repeat(500)} LONGEND` }], output: [{ role: 'assistant', content: 'ok' }] } } },
   ]);
-
-  sessionsServed = (await daemon.call('GET', '/sessions', undefined, user.token)).status !== 404;
 
   // A session of three traces, published newest first: the replay orders them by time.
   for (const i of [2, 0, 1]) {
@@ -268,8 +263,7 @@ test('the shell is the viewport: settings scroll only the content pane', { timeo
 });
 
 // Every screen: [name, path, ready selector].
-const screens = () => ALL_SCREENS().filter(([name]) => sessionsServed || !['sessions', 'session', 'users'].includes(name));
-const ALL_SCREENS = () => [
+const screens = () => [
   ['live', `/console/live?org=${user.orgId}&channel=${channelId}`, '[data-testid=connection][data-state=live]'],
   ['traces', `/console/traces?org=${user.orgId}`, 'tr[data-trace-id]'],
   ['trace', `/console/traces/${convTrace}?org=${user.orgId}&span=c1`, '[data-testid=conversation]'],
@@ -315,11 +309,7 @@ test('at 390×844 nothing overflows horizontally and the navigation is behind a 
   await context.close();
 });
 
-test('a session of three traces is replayed in order; end users list what each costs', { timeout: 120_000 }, async (t) => {
-  if (!sessionsServed) {
-    t.skip('this daemon does not serve GET /sessions');
-    return;
-  }
+test('a session of three traces is replayed in order; end users list what each costs', { timeout: 120_000 }, async () => {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await consolePage(context);
   await signIn(page, `/console/sessions?org=${user.orgId}`);
