@@ -137,6 +137,13 @@ test("the trace page shows the daemon's tokens and cost, and the list's duration
   await page.locator('[data-testid=trace-cost]').waitFor({ timeout: WAIT });
   assert.equal((await page.locator('[data-testid=trace-cost]').innerText()).trim(), usd(summary.costUsd), 'trace page cost = summary cost');
   assert.equal((await page.locator('[data-testid=trace-tokens]').innerText()).trim(), summary.totalTokens.toLocaleString('en-US'));
+  // Each span's cost is its event's, as the daemon priced it (telemetry), never re-added here.
+  const events = await daemon.expect(200, 'GET', `/traces/${tourTrace}/events`, undefined, user.token);
+  for (const e of events) {
+    assert.ok(e.telemetry && e.telemetry.costUsd > 0, `event ${e.identifier} carries the daemon's telemetry`);
+    const cell = page.locator(`.wf-row[data-key="s:${e.spanId}"] [data-testid=span-cost]`);
+    assert.equal((await cell.innerText()).trim(), usd(e.telemetry.costUsd), `span ${e.spanId}: the daemon's cost`);
+  }
   const pageDuration = (await page.locator('[data-testid=trace-duration]').innerText()).trim();
   assert.equal(pageDuration, listDuration, 'the list and the trace page show the same duration');
   const expected = summary.durationMs ?? (Date.parse(summary.endTime) - Date.parse(summary.startTime));
