@@ -326,7 +326,7 @@ test('spend: a policy made in the console shows its ladder, the rung in force an
   await page.getByRole('button', { name: 'Create policy' }).click();
   const card = page.locator('section.policy', { hasText: 'gpt-4o daily budget' });
   await card.waitFor({ timeout: WAIT });
-  assert.match(await card.locator('[data-testid=ladder-facts]').innerText(), /No rung reached\. Next: alert at 50%, \$0\.0050 more\. Resets in/);
+  assert.match(await card.locator('[data-testid=ladder-facts]').innerText(), /No rung reached\. Next: alert at 50%, \$0\.005 more\. Resets in/);
 
   const spend = (cost, model = 'gpt-4o') => publish(aliceKey, { identifier: `call-${uid()}`, eventType: 'agent.message', payload: { text: 'answer' },
     channel_id: aliceChannel, metadata: { model, cost_usd: cost } });

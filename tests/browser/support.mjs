@@ -242,7 +242,7 @@ export async function signIn(page, daemon, user, where = '/console/live', timeou
   await page.getByLabel('E-mail or username').fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('nav.side').waitFor({ timeout });
+  await page.locator('nav.side').waitFor({ state: 'attached', timeout });
 }
 
 // axe-core's serious and critical findings fail; the rest is returned to be reported.

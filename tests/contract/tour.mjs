@@ -120,7 +120,8 @@ const published = await call('POST', '/event', {
   as: publishKey,
   body: {
     identifier: 'llm call', channel_id: Number(channel.channelId), agentId: 'planner', eventType: 'agent.message', traceId,
-    spanId: 's1', payload: { text: 'hello' }, metadata: { model: 'gpt-4o', provider: 'openai', usage: { input_tokens: 10, output_tokens: 5 } },
+    spanId: 's1', payload: { messages: { input: [{ role: 'user', content: 'hello' }], output: [{ role: 'assistant', content: 'hi' }] } },
+    metadata: { model: 'gpt-4o', provider: 'openai', usage: { input_tokens: 10, output_tokens: 5 }, session: `conv-${u}`, user: `user-${u}`, tags: { team: 'tour' } },
   },
   expect: 201,
 });
@@ -139,6 +140,12 @@ await call('POST', '/stream-tokens', { as: readKey, body: { channelId: channel.c
 await call('GET', `/traces?limit=5`, { as: readKey });
 await call('GET', `/traces/${traceId}/events`, { as: readKey });
 await call('GET', `/traces/${traceId}/summary`, { as: readKey });
+await call('GET', `/traces?session=conv-${u}&user=user-${u}`, { as: readKey });
+await call('GET', '/sessions?sort=cost&order=asc', { as: readKey });
+await call('GET', `/sessions/conv-${u}`, { as: readKey });
+await call('GET', `/sessions/no-such-${u}`, { as: readKey, expect: 404 });
+await call('GET', `/end-users?search=user-`, { as: readKey });
+await call('GET', '/end-users?colour=red', { as: readKey, expect: 422 });
 const window = `since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}`;
 await call('GET', `/analytics/breakdown?${window}&dimension=model`, { as: readKey });
 await call('GET', '/analytics/dimensions', { as: readKey });

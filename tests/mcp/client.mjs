@@ -132,7 +132,7 @@ await check('initialize', async () => {
 });
 
 const expectedTools = ['get_context', 'list_channels', 'search_events', 'get_event', 'list_traces', 'get_trace_summary',
-  'get_trace_events', 'analytics_breakdown', 'analytics_dimensions', 'analytics_timeseries', 'analytics_latency',
+  'get_trace_events', 'list_sessions', 'get_session', 'analytics_breakdown', 'analytics_dimensions', 'analytics_timeseries', 'analytics_latency',
   'list_alerts', 'list_moderation_violations', 'moderation_efficacy', 'spend_status'];
 
 await check('tools/list', async () => {

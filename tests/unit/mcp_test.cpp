@@ -67,7 +67,7 @@ TEST(McpArguments, SchemaIsFlatAndClosed) {
 
 TEST(McpRegistry, ToolNamesAndAnnotations) {
   auto list = ToolRegistry::standard().listResult()->getArray("tools");
-  ASSERT_EQ(list->size(), 15u);
+  ASSERT_EQ(list->size(), 17u);
   for (std::size_t i = 0; i < list->size(); ++i) {
     auto t = list->getObject(i);
     const auto name = t->getValue<std::string>("name");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <thread>
 
 #include "store/trace_repository.h"
@@ -148,6 +149,44 @@ TEST_P(TraceRollupTest, ConcurrentWritersLoseNoUpdate) {
   EXPECT_EQ(t.endTime, 2000);
   EXPECT_EQ(t.agents.size(), static_cast<std::size_t>(kWriters * kBatches));
   EXPECT_EQ(t.eventTypes, (std::vector<std::string>{"agent.handoff", "agent.message"}));
+}
+
+// The earliest call's input and the latest call's output win, tags keep a key's first
+// value, and the end runs to the last event's end (time + duration), on every path: a new
+// rollup, the guarded update, the read-and-rewrite after another writer's change.
+TEST_P(TraceRollupTest, TextsTagsAndEndsOnEveryPath) {
+  const auto call = [&](std::int64_t when, const std::string& question, const std::string& answer) {
+    auto e = event("a", "agent.message", when);
+    e.payloadJson = R"({"messages":{"input":[{"role":"user","content":")" + question +
+                    R"("}],"output":[{"role":"assistant","content":")" + answer + R"("}]}})";
+    return e;
+  };
+  TraceRepository writer, other;
+  auto first = call(500, "second question", "second answer");
+  first.telemetry.durationMs = 1000;  // ends at 500 + 1,000,000 µs
+  first.telemetry.attributes = {{"team", "a"}};
+  apply(writer, {first});
+  auto t = rollup();
+  EXPECT_EQ(t.inputText, "second question");
+  EXPECT_EQ(t.endTime, 500 + 1000 * 1000);
+  EXPECT_EQ(t.tags, (std::map<std::string, std::string>{{"team", "a"}}));
+
+  auto earlier = call(100, "first question", "first answer");  // guarded update
+  earlier.telemetry.attributes = {{"team", "b"}, {"tier", "gold"}};
+  apply(writer, {earlier});
+  t = rollup();
+  EXPECT_EQ(t.inputText, "first question");
+  EXPECT_EQ(t.outputText, "second answer");  // the latest call's
+  EXPECT_EQ(t.tags, (std::map<std::string, std::string>{{"team", "a"}, {"tier", "gold"}}));
+  EXPECT_EQ(t.startTime, 100);
+
+  apply(other, {call(2000000, "later question", "last answer")});  // read and rewrite
+  apply(writer, {call(50, "the very first", "")});                 // the writer's guess is stale
+  t = rollup();
+  EXPECT_EQ(t.inputText, "the very first");
+  EXPECT_EQ(t.outputText, "last answer");
+  EXPECT_EQ(t.endTime, 2000000);
+  EXPECT_EQ(t.tags.size(), 2u);
 }
 
 // Tokens and cost add up whichever way a batch is folded in: a new rollup (insert), the

@@ -4,17 +4,22 @@ import { onAuthChange, refresh, logout, signedIn } from './api.js';
 import { html, render, useEffect, useState } from './lib.js';
 import { href, Link, navigate, useLocation } from './router.js';
 import { chooseOrg, loadSession, SessionContext } from './session.js';
+import { stylesheet } from './style.js';
 import { applyTheme, setTheme, themeChoice } from './theme.js';
 import { Empty, Icon, Spinner } from './ui.js';
 import { LoginView } from './views/login.js';
 
-// Each screen's module, and what only it imports (uPlot, for the analytics charts), loads
+// Each screen's module, and what only it imports (uPlot, for the analytics charts; the
+// conversation styles for traces, sessions and users), loads
 // when the screen is first shown: opening the console costs the shell and one screen, not
 // all ten. Loaded once, a screen switches instantly afterwards.
 const SCREENS = {
   live: () => import('./views/live.js').then((m) => m.LiveView),
-  traces: () => import('./views/traces.js').then((m) => m.TracesView),
-  trace: () => import('./views/trace.js').then((m) => m.TraceView),
+  traces: () => withContent(import('./views/traces.js')).then((m) => m.TracesView),
+  trace: () => withContent(import('./views/trace.js')).then((m) => m.TraceView),
+  sessions: () => withContent(import('./views/sessions.js')).then((m) => m.SessionsView),
+  session: () => withContent(import('./views/session.js')).then((m) => m.SessionView),
+  users: () => withContent(import('./views/users.js')).then((m) => m.UsersView),
   analytics: () => import('./views/analytics.js').then((m) => m.AnalyticsView),
   settings: () => import('./views/settings.js').then((m) => m.SettingsView),
   delivery: () => import('./views/delivery.js').then((m) => m.DeliveryView),
@@ -24,6 +29,8 @@ const SCREENS = {
   audit: () => import('./views/audit.js').then((m) => m.AuditView),
 };
 const loadedScreens = new Map();
+// The screens about traces, conversations and users bring their own stylesheet.
+const withContent = (module) => Promise.all([module, stylesheet('content.css')]).then(([m]) => m);
 
 function Screen({ name, route }) {
   const [View, setView] = useState(() => loadedScreens.get(name));
@@ -57,6 +64,8 @@ applyTheme();
 const NAV = [
   { name: 'live', path: '/live', label: 'Live tail', icon: 'live' },
   { name: 'traces', path: '/traces', label: 'Traces', icon: 'traces' },
+  { name: 'sessions', path: '/sessions', label: 'Sessions', icon: 'sessions' },
+  { name: 'users', path: '/users', label: 'End users', icon: 'users' },
   { name: 'analytics', path: '/analytics', label: 'Analytics', icon: 'analytics' },
   { name: 'delivery', path: '/delivery', label: 'Delivery', icon: 'delivery' },
   { name: 'moderation', path: '/moderation', label: 'Moderation', icon: 'funnel' },
@@ -67,7 +76,7 @@ const NAV = [
 ];
 
 // Page titles: the navigation's labels, and one for a single trace.
-const TITLES = { ...Object.fromEntries(NAV.map((n) => [n.name, n.label])), trace: 'Trace' };
+const TITLES = { ...Object.fromEntries(NAV.map((n) => [n.name, n.label])), trace: 'Trace', session: 'Session' };
 
 function ThemeSwitch() {
   const [choice, setChoice] = useState(themeChoice());
@@ -82,7 +91,7 @@ function OrgSwitch({ session, org, route }) {
   if (!session.orgs.length) return null;
   const change = (id) => {
     // The same screen in the other organization; ids in the URL belong to the old one.
-    const path = route.name === 'trace' ? '/traces' : `/${route.name === 'home' ? 'live' : route.name}`;
+    const path = route.name === 'trace' ? '/traces' : route.name === 'session' ? '/sessions' : `/${route.name === 'home' ? 'live' : route.name}`;
     navigate(href(path, { org: id }));
   };
   return html`<label class="org-switch" for="org-switch"><span class="sr-only">Organization</span>
@@ -104,6 +113,17 @@ function NoOrganization({ title }) {
 
 function Shell({ session, route }) {
   const org = chooseOrg(session, route.query.org);
+  // Below 768 px the navigation sits behind a menu button; any navigation closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [route.name, route.params.id]);
+  useEffect(() => {
+    if (!menuOpen) return undefined;
+    const onKey = (e) => {
+      if (e.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   useEffect(() => {
     if (org && String(route.query.org) !== String(org.id)) {
       const q = new URLSearchParams(window.location.search);
@@ -140,17 +160,23 @@ function Shell({ session, route }) {
     view = html`<${NoOrganization} title=${TITLES[route.name] || 'Console'} />`;
   } else if (SCREENS[route.name]) {
     // Keyed by organization (and trace): another one is a fresh screen, not stale state.
-    const key = route.name === 'trace' ? `${orgKey}-${route.params.id}` : orgKey;
+    const key = route.name === 'trace' || route.name === 'session' ? `${orgKey}-${route.params.id}` : orgKey;
     view = html`<${Screen} key=${`${route.name}-${key}`} name=${route.name} route=${route} />`;
   } else {
     view = html`<div class="page"><h1>Not found</h1><p>No console page at this address. <${Link} to=${href('/live')}>Go to the live tail</${Link}>.</p></div>`;
   }
-  const active = route.name === 'trace' ? 'traces' : route.name;
+  const active = route.name === 'trace' ? 'traces' : route.name === 'session' ? 'sessions' : route.name;
   const who = session.me ? session.me.username || session.me.email : session.user.email;
   return html`<${SessionContext.Provider} value=${{ ...session, org }}>
     <div class="shell">
       <a class="skip" href="#main">Skip to content</a>
-      <nav class="side" aria-label="Console">
+      <header class="topbar">
+        <button type="button" class="btn btn-icon" aria-label="Menu" aria-expanded=${String(menuOpen)} aria-controls="console-nav"
+          data-testid="menu-button" onClick=${() => setMenuOpen(!menuOpen)}><${Icon} name=${menuOpen ? 'close' : 'menu'} /></button>
+        <div class="brand"><span class="brand-mark" aria-hidden="true"></span>agent-events</div>
+        <span class="topbar-title">${TITLES[route.name] || ''}</span>
+      </header>
+      <nav class=${`side${menuOpen ? ' open' : ''}`} id="console-nav" aria-label="Console">
         <div class="brand"><span class="brand-mark" aria-hidden="true"></span>agent-events</div>
         <${OrgSwitch} session=${session} org=${org} route=${route} />
         <ul class="nav">
@@ -163,6 +189,7 @@ function Shell({ session, route }) {
           <button type="button" class="btn btn-ghost btn-sm" onClick=${() => logout()}><${Icon} name="logout" size=${14} />Sign out</button>
         </div>
       </nav>
+      ${menuOpen ? html`<div class="scrim" aria-hidden="true" onClick=${() => setMenuOpen(false)}></div>` : null}
       <main id="main" tabindex="-1">${view}</main>
     </div>
   </${SessionContext.Provider}>`;

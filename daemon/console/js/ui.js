@@ -1,5 +1,5 @@
-// Small shared components: icons, badges, empty and error states, a JSON viewer, a
-// sparkline, a sortable data table, form fields. Styling lives in console.css only.
+// Small shared components: icons, empty and error states, a JSON viewer, a copy button,
+// filters and selects, a fetch hook, short ids. Styling lives in console.css only.
 import { html, useEffect, useMemo, useRef, useState } from './lib.js';
 
 const ICONS = {
@@ -26,6 +26,9 @@ const ICONS = {
   bell: 'M4 11V7a4 4 0 0 1 8 0v4l1.5 1.5h-11zM6.5 14h3',
   audit: 'M8 1.5l5.5 2v4c0 3.5-2.4 6-5.5 7-3.1-1-5.5-3.5-5.5-7v-4zM5.5 8l2 2 3-3.5',
   check: 'M3 8.5l3 3 7-7',
+  menu: 'M2 4h12M2 8h12M2 12h12',
+  sessions: 'M2 3h9v6H6l-3 2.5V9H2zM13 6h1v6h-1v2l-2.5-2H7',
+  users: 'M6 7.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5zM1.5 14c0-2.5 2-4.5 4.5-4.5s4.5 2 4.5 4.5M11 2.8a2.3 2.3 0 0 1 0 4.4M12.5 9.8c1.3.6 2 2 2 4.2',
 };
 
 export function Icon({ name, size = 16, label }) {
@@ -83,60 +86,6 @@ export function CopyButton({ text, label = 'Copy' }) {
   return html`<button type="button" class="btn btn-sm" onClick=${copy}><${Icon} name="copy" size=${14} />${done ? 'Copied' : label}</button>`;
 }
 
-// Values per time bucket as a small line; points are [t, value] pairs.
-export function Sparkline({ values, width = 120, height = 24, label }) {
-  const max = Math.max(1, ...values);
-  const step = values.length > 1 ? width / (values.length - 1) : width;
-  const pts = values.map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`).join(' ');
-  return html`<svg class="sparkline" width=${width} height=${height} viewBox=${`0 0 ${width} ${height}`} role="img" aria-label=${label}>
-    <polyline points=${`0,${height} ${pts} ${width},${height}`} class="spark-fill" />
-    <polyline points=${pts} class="spark-line" fill="none" /></svg>`;
-}
-
-// A table with sortable headers. columns: {key, label, align, render(row), sort(row) | false}.
-// sortKey/sortDir/onSort let a caller keep the order in the URL (or sort on the server).
-export function DataTable({ columns, rows, rowKey, onRowClick, selectedKey, caption, sortKey, sortDir, onSort, dense }) {
-  const sorted = useMemo(() => {
-    if (!sortKey || onSort?.server) return rows;
-    const col = columns.find((c) => c.key === sortKey);
-    if (!col || col.sort === false) return rows;
-    const get = col.sort || ((r) => r[col.key]);
-    const out = [...rows].sort((a, b) => {
-      const x = get(a);
-      const y = get(b);
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-    return sortDir === 'asc' ? out : out.reverse();
-  }, [rows, sortKey, sortDir, columns]);
-  const header = (c) => {
-    if (c.sort === false || !onSort) return html`<th scope="col" class=${c.align === 'right' ? 'num' : ''}>${c.label}</th>`;
-    const active = sortKey === c.key;
-    const next = active && sortDir === 'desc' ? 'asc' : 'desc';
-    return html`<th scope="col" class=${c.align === 'right' ? 'num' : ''}
-      aria-sort=${active ? (sortDir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button type="button" class="th-sort" onClick=${() => onSort(c.key, next)}>${c.label}<span class="sort-mark" aria-hidden="true">${active ? (sortDir === 'asc' ? '▲' : '▼') : ''}</span></button></th>`;
-  };
-  const key = (r, i) => (rowKey ? rowKey(r) : i);
-  const onKey = (e, r) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      onRowClick(r);
-    }
-  };
-  return html`<table class=${`table${dense ? ' dense' : ''}${onRowClick ? ' clickable' : ''}`}>
-    ${caption ? html`<caption class="sr-only">${caption}</caption>` : null}
-    <thead><tr>${columns.map(header)}</tr></thead>
-    <tbody>${sorted.map((r, i) => html`<tr key=${key(r, i)} class=${selectedKey !== undefined && key(r, i) === selectedKey ? 'selected' : ''}
-        tabindex=${onRowClick ? 0 : undefined} onClick=${onRowClick ? () => onRowClick(r) : undefined}
-        onKeyDown=${onRowClick ? (e) => onKey(e, r) : undefined} aria-current=${selectedKey !== undefined && key(r, i) === selectedKey ? 'true' : undefined}>
-      ${columns.map((c) => html`<td class=${`${c.align === 'right' ? 'num' : ''} ${c.className || ''}`}>${c.render ? c.render(r) : r[c.key]}</td>`)}
-    </tr>`)}</tbody></table>`;
-}
-
-export function Field({ label, hint, children, id }) {
-  return html`<div class="field"><label for=${id}>${label}</label>${children}${hint ? html`<p class="hint">${hint}</p>` : null}</div>`;
-}
-
 export function Select({ id, label, value, onChange, options, hideLabel }) {
   return html`<label class=${`select${hideLabel ? ' bare' : ''}`} for=${id}>
     <span class=${hideLabel ? 'sr-only' : 'select-label'}>${label}</span>
@@ -179,8 +128,4 @@ export function useAsync(load, deps) {
 export function ShortId({ id, n = 8 }) {
   if (!id) return html`<span class="muted">–</span>`;
   return html`<span class="mono" title=${id}>${id.length > n + 1 ? `${id.slice(0, n)}…` : id}</span>`;
-}
-
-export function StatusDot({ kind, label }) {
-  return html`<span class=${`dot dot-${kind}`} aria-hidden="true"></span>${label ? html`<span class="sr-only">${label}</span>` : null}`;
 }

@@ -2,7 +2,30 @@
 // (start = earliest event, end = latest event or start + duration_ms); an event without
 // a spanId is a row of its own. parentSpanId nests rows; siblings are ordered by start,
 // then by first event id, so adding events never reorders the rows already there.
-import { usage, whenMs } from './format.js';
+import { whenMs } from './format.js';
+
+// An event's telemetry as the daemon extracted and priced it at ingest (`telemetry` on
+// GET /traces/{id}/events). The console shows these numbers and never re-reads metadata:
+// an event without them counts nothing.
+export function usage(e) {
+  const t = e.telemetry || {};
+  const m = e.metadata || {};
+  const n = (v) => (v === null || v === undefined || Number.isNaN(Number(v)) ? 0 : Number(v));
+  const input = n(t.inputTokens);
+  const output = n(t.outputTokens);
+  return {
+    // Until a daemon sends `telemetry`, a span's length and model still come from its
+    // metadata (display only: tokens and cost are never added up here).
+    model: t.model || m.model || undefined,
+    provider: t.provider || undefined,
+    tokens: input + output, input, output, cost: n(t.costUsd),
+    durationMs: t.durationMs !== null && t.durationMs !== undefined ? Number(t.durationMs)
+      : m.duration_ms !== undefined && m.duration_ms !== null && !Number.isNaN(Number(m.duration_ms)) ? Number(m.duration_ms) : undefined,
+    status: t.status || undefined,
+    finishReason: t.finishReason || undefined,
+    known: Boolean(e.telemetry),
+  };
+}
 
 export function isError(e) {
   const m = e.metadata || {};

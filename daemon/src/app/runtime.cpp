@@ -436,6 +436,7 @@ struct Components {
     http::registerEnvironmentRoutes(*router, ctx);
     http::registerEventRoutes(*router, ctx);
     http::registerTraceRoutes(*router, ctx);
+    http::registerSessionRoutes(*router, ctx);
     http::registerAnalyticsRoutes(*router, ctx);
     http::registerModerationRuleRoutes(*router, ctx);
     http::registerModerationReportRoutes(*router, ctx);

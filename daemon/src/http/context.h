@@ -121,6 +121,7 @@ void registerAppRoutes(Router& router, AppContext& ctx);
 void registerEnvironmentRoutes(Router& router, AppContext& ctx);
 void registerEventRoutes(Router& router, AppContext& ctx);
 void registerTraceRoutes(Router& router, AppContext& ctx);
+void registerSessionRoutes(Router& router, AppContext& ctx);  // /sessions, /end-users
 void registerAnalyticsRoutes(Router& router, AppContext& ctx);
 void registerModerationRuleRoutes(Router& router, AppContext& ctx);    // /moderation/rules
 void registerModerationReportRoutes(Router& router, AppContext& ctx);  // violations, efficacy, evaluate

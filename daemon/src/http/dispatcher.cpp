@@ -15,6 +15,7 @@
 #include "common/crypto.h"
 #include "common/encoding.h"
 #include "common/metrics.h"
+#include "http/compression.h"
 #include "http/problem.h"
 #include "http/request_target.h"
 #include "http/storable_text.h"
@@ -130,6 +131,11 @@ void Dispatcher::handle(WireRequest&& wire, const Peer& peer, Exchange& out) con
     out.response = dispatch(req);
   } catch (...) {
     out.response = responseForFailure(std::current_exception(), req);
+  }
+  try {
+    compressForClient(req, out.response);  // on this request's thread, not the server's loop
+  } catch (const std::exception& e) {
+    spdlog::warn("request {}: answer sent uncompressed: {}", req.requestId, e.what());
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include "http/render.h"
 #include "plugins/instance_config.h"
+#include "store/trace_texts.h"
 
 namespace aev::http {
 
@@ -41,6 +42,16 @@ void setNames(JsonObject& obj, const store::TraceRecord& t) {
   obj->set("sessionId", orNull(t.sessionId));
   obj->set("userId", orNull(t.userId));
   obj->set("name", orNull(t.name));
+  auto tags = newObject();
+  for (const auto& [key, value] : t.tags) tags->set(key, value);
+  obj->set("tags", tags);
+  const auto preview = [](const std::optional<std::string>& text) {
+    return text ? Poco::Dynamic::Var(store::previewLine(*text)) : Poco::Dynamic::Var();
+  };
+  obj->set("inputPreview", preview(t.inputText));
+  obj->set("outputPreview", preview(t.outputText));
+  // First start to last end of its events (an event ends at its time + its duration).
+  obj->set("durationMs", static_cast<double>(t.endTime - t.startTime) / 1000.0);
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ ToolRegistry ToolRegistry::standard() {
   addContextTools(r);
   addEventTools(r);
   addTraceTools(r);
+  addSessionTools(r);
   addAnalyticsTools(r);
   addAlertTools(r);
   addModerationTools(r);

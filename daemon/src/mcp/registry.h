@@ -26,6 +26,7 @@ class ToolRegistry {
 void addContextTools(ToolRegistry& r);     // get_context, list_channels
 void addEventTools(ToolRegistry& r);       // search_events, get_event
 void addTraceTools(ToolRegistry& r);       // list_traces, get_trace_summary, get_trace_events
+void addSessionTools(ToolRegistry& r);     // list_sessions, get_session
 void addAnalyticsTools(ToolRegistry& r);   // analytics_breakdown, _dimensions, _timeseries, _latency
 void addAlertTools(ToolRegistry& r);       // list_alerts
 void addModerationTools(ToolRegistry& r);  // list_moderation_violations, moderation_efficacy

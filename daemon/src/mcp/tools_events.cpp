@@ -1,6 +1,7 @@
 // search_events (a channel's or a trace's events, payloads cut short) and get_event.
 #include "events/event_service.h"
 #include "http/context.h"
+#include "http/session_views.h"
 #include "mcp/event_view.h"
 #include "mcp/listing.h"
 #include "mcp/registry.h"
@@ -36,7 +37,10 @@ ToolOutput searchEvents(const ToolContext& ctx, const Arguments& args) {
   } else {
     auto events = ctx.app.traces->events(ctx.orgId, *traceId);
     const auto end = std::min<std::int64_t>(static_cast<std::int64_t>(events.size()), start.offset + start.limit);
-    for (auto i = start.offset; i < end; ++i) rows.push_back(eventView(events[i], PayloadMode::Bounded, maxPayload));
+    for (auto i = start.offset; i < end; ++i) {
+      rows.push_back(eventView(events[i], PayloadMode::Bounded, maxPayload));
+      rows.back()->set("telemetry", http::eventTelemetryJson(events[i].telemetry));  // as GET /traces/{id}/events
+    }
     more = end < static_cast<std::int64_t>(events.size());
     out->set("order", "oldest first");
     out->set("total", static_cast<Poco::Int64>(events.size()));

@@ -1,9 +1,11 @@
 // list_traces, get_trace_summary, get_trace_events (a skeleton unless payloads are asked for).
 #include <algorithm>
+#include <map>
 
 #include "common/clock.h"
 #include "http/context.h"
 #include "http/resource_views.h"
+#include "http/session_views.h"
 #include "mcp/event_view.h"
 #include "mcp/listing.h"
 #include "mcp/registry.h"
@@ -13,6 +15,14 @@ namespace aev::mcp {
 
 namespace {
 
+const std::map<std::string, store::TraceQuery::Order>& traceOrders() {
+  static const std::map<std::string, store::TraceQuery::Order> orders = {
+      {"start", store::TraceQuery::Order::Start},   {"duration", store::TraceQuery::Order::Duration},
+      {"events", store::TraceQuery::Order::Events}, {"errors", store::TraceQuery::Order::Errors},
+      {"tokens", store::TraceQuery::Order::Tokens}, {"cost", store::TraceQuery::Order::Cost}};
+  return orders;
+}
+
 ToolOutput listTraces(const ToolContext& ctx, const Arguments& args) {
   const auto cursor = cursorOf(ctx, args);
   const auto start = pageStart(args, cursor);
@@ -21,6 +31,12 @@ ToolOutput listTraces(const ToolContext& ctx, const Arguments& args) {
   q.appId = args.id("appId");
   q.channelId = args.id("channelId");
   q.agent = args.text("agentId");
+  q.model = args.text("model");
+  q.userId = args.text("userId");
+  q.sessionId = args.text("sessionId");
+  if (auto status = args.text("status")) q.withErrors = *status == "error";
+  if (auto sort = args.text("sort")) q.orderBy = traceOrders().at(*sort);
+  q.ascending = args.text("order") == std::optional<std::string>("asc");
   q.since = window.since;
   q.until = window.until;
   const auto page = start.offset / start.limit + 1;
@@ -56,7 +72,10 @@ ToolOutput traceEvents(const ToolContext& ctx, const Arguments& args) {
   const auto size = static_cast<std::int64_t>(events.size());
   const auto end = std::min(size, start.offset + start.limit);
   std::vector<JsonObject> rows;
-  for (auto i = start.offset; i < end; ++i) rows.push_back(eventView(events[i], mode, maxPayload));
+  for (auto i = start.offset; i < end; ++i) {
+    rows.push_back(eventView(events[i], mode, maxPayload));
+    rows.back()->set("telemetry", http::eventTelemetryJson(events[i].telemetry));
+  }
   JsonObject out = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
   out->set("totalEvents", static_cast<Poco::UInt64>(totalEvents));
   out->set("matchingEvents", size);
@@ -66,14 +85,21 @@ ToolOutput traceEvents(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addTraceTools(ToolRegistry& r) {
-  r.add({"list_traces",
-         "Traces",
-         "Traces that started in the window, newest first: id, start, end, event and error counts, agents.",
-         {sinceParam(), untilParam(), Param::text("agentId", "only traces this agent took part in"),
-          Param::text("appId", "only this app's traces"), Param::text("channelId", "only this channel's traces"),
-          limitParam(10, 50), cursorParam()},
-         outputSchema({{"traces", "array"}, {"total", "integer"}}, true, true),
-         listTraces});
+  r.add(
+      {"list_traces",
+       "Traces",
+       "Traces that started in the window, newest first (or by sort): id, name, start, end, duration, event and "
+       "error counts, agents, tokens, cost, session, end user, input and output previews.",
+       {sinceParam(), untilParam(), Param::text("agentId", "only traces this agent took part in"),
+        Param::text("appId", "only this app's traces"), Param::text("channelId", "only this channel's traces"),
+        Param::oneOf("status", "error: only traces with errors; ok: only traces without", {"error", "ok"}),
+        Param::text("model", "only traces with an LLM call of this model"),
+        Param::text("userId", "only this end user's traces (a trace's userId)"),
+        Param::text("sessionId", "only this session's traces (list_sessions)"),
+        Param::oneOf("sort", "the order (default start)", {"start", "duration", "events", "errors", "tokens", "cost"}),
+        Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}), limitParam(10, 50), cursorParam()},
+       outputSchema({{"traces", "array"}, {"total", "integer"}}, true, true),
+       listTraces});
   r.add({"get_trace_summary",
          "Trace summary",
          "One trace's summary: event, error, tool-call and handoff counts, agents, event types, duration in ms.",

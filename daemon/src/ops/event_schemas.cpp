@@ -104,7 +104,11 @@ const std::map<std::string, std::string>& eventSchemas() {
         "costUsd": {"type": "number", "description": "Sum of the events' cost_usd."},
         "sessionId": {"type": ["string", "null"], "description": "The session (conversation) of the trace: the first its events name."},
         "userId": {"type": ["string", "null"], "description": "The end user of the trace: the first its events name."},
-        "name": {"type": ["string", "null"], "description": "The trace's name: a stated one (langfuse.trace.name, metadata.trace_name, ...), else the OTLP root span's name."}}}},
+        "name": {"type": ["string", "null"], "description": "The trace's name: a stated one (langfuse.trace.name, metadata.trace_name, ...), else the OTLP root span's name."},
+        "tags": {"type": "object", "additionalProperties": {"type": "string"}, "description": "The trace's metadata.tags, key to value (the first value of a key; at most 20 keys)."},
+        "inputPreview": {"type": ["string", "null"], "description": "One line (at most 160 characters) of the last user message of the trace's first LLM call's input."},
+        "outputPreview": {"type": ["string", "null"], "description": "One line (at most 160 characters) of the trace's last LLM call's output."},
+        "durationMs": {"type": "number", "description": "endTime - startTime: first start to last end of its events (an event ends at its timestamp + its duration)."}}}},
     "meta": {"$ref": "PageMeta.json"}
   }})"},
       {"TraceSummary", R"({
@@ -126,6 +130,11 @@ const std::map<std::string, std::string>& eventSchemas() {
     "sessionId": {"type": ["string", "null"], "description": "The session (conversation) of the trace: the first its events name."},
     "userId": {"type": ["string", "null"], "description": "The end user of the trace: the first its events name."},
     "name": {"type": ["string", "null"], "description": "The trace's name: a stated one (langfuse.trace.name, metadata.trace_name, ...), else the OTLP root span's name."}
+ ,
+    "tags": {"type": "object", "additionalProperties": {"type": "string"}, "description": "The trace's metadata.tags, key to value (the first value of a key; at most 20 keys)."},
+    "inputPreview": {"type": ["string", "null"], "description": "One line (at most 160 characters) of the last user message of the trace's first LLM call's input."},
+    "outputPreview": {"type": ["string", "null"], "description": "One line (at most 160 characters) of the trace's last LLM call's output."},
+    "durationMs": {"type": "number", "description": "endTime - startTime: first start to last end of its events (an event ends at its timestamp + its duration)."}
   }})"},
       {"RegisterInput", R"({
   "title": "RegisterInput", "type": "object", "required": ["email", "username", "password"],

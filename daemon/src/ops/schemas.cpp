@@ -133,6 +133,7 @@ const std::map<std::string, std::string>& allSchemas() {
     for (const auto& [name, text] : analyticsSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : moderationSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : auditSchemas()) merged.emplace(name, text);
+    for (const auto& [name, text] : sessionSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : alertSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : spendSchemas()) merged.emplace(name, text);
     for (const auto& [name, text] : deliverySchemas()) merged.emplace(name, text);

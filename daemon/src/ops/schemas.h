@@ -52,6 +52,7 @@ std::vector<std::string> schemaNames();
 const std::map<std::string, std::string>& analyticsSchemas();
 const std::map<std::string, std::string>& moderationSchemas();
 const std::map<std::string, std::string>& auditSchemas();
+const std::map<std::string, std::string>& sessionSchemas();  // sessions, end users
 const std::map<std::string, std::string>& alertSchemas();
 const std::map<std::string, std::string>& spendSchemas();
 const std::map<std::string, std::string>& deliverySchemas();

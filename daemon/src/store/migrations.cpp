@@ -178,6 +178,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(ingestMigration(d));
   list.push_back(pluginConfigMigration(d));
   list.push_back(tokenDetailsMigration(d));
+  list.push_back(traceTextsMigration(d));
   return list;
 }
 

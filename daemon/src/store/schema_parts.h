@@ -25,5 +25,6 @@ Migration sessionsMigration(Dialect d);       // v15: session and trace name (ev
 Migration ingestMigration(Dialect d);         // v16: API keys' default channel, refused exports
 Migration pluginConfigMigration(Dialect d);   // v17: per-use plugin configuration, min scores
 Migration tokenDetailsMigration(Dialect d);   // v18: cached and reasoning tokens (events, rollups)
+Migration traceTextsMigration(Dialect d);     // v19: trace input/output texts and tags, ends with durations
 
 }  // namespace aev::store

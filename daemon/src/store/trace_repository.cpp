@@ -10,15 +10,16 @@
 
 #include "common/json_text.h"
 #include "store/event_repository.h"
+#include "store/trace_texts.h"
 
 namespace aev::store {
 
-namespace {
-
-constexpr const char* kTraceColumns =
+const char* const kTraceColumns =
     "trace_id, app_id, channel_id, start_time, end_time, event_count, error_count, tool_call_count, handoff_count, "
-    "agents, event_types, input_tokens, output_tokens, cost_usd, session_id, user_id, name, cached_input_tokens, "
-    "reasoning_tokens";
+    "agents, event_types, input_tokens, output_tokens, cost_usd, session_id, user_id, name, tags, input_text, "
+    "input_at, output_text, output_at, cached_input_tokens, reasoning_tokens";
+
+namespace {
 
 std::string toJsonArray(const std::vector<std::string>& values) {
   std::string out = "[";
@@ -38,6 +39,8 @@ std::vector<std::string> fromJsonArray(const std::string& text) {
   }
   return out;
 }
+
+}  // namespace
 
 TraceRecord traceFromRow(const Row& r) {
   TraceRecord t;
@@ -60,8 +63,15 @@ TraceRecord traceFromRow(const Row& r) {
   t.sessionId = r.optStr("session_id");
   t.userId = r.optStr("user_id");
   t.name = r.optStr("name");
+  t.tags = tagsFromJson(r.str("tags"));
+  t.inputText = r.optStr("input_text");
+  t.inputAt = r.optI64("input_at");
+  t.outputText = r.optStr("output_text");
+  t.outputAt = r.optI64("output_at");
   return t;
 }
+
+namespace {
 
 // docs/features.md#telemetry-fields, as ingest derives NewEvent::isError (the flag itself is not stored):
 // an `agent.error` event, or metadata.status = "error".
@@ -94,8 +104,23 @@ void addUnique(std::vector<std::string>& list, const std::string& value) {
   if (it == list.end() || *it != value) list.insert(it, value);
 }
 
-std::string whereClause(Dialect dialect, const TraceQuery& q, Params& params) {
+void addTags(std::map<std::string, std::string>& tags, const std::vector<std::pair<std::string, std::string>>& more) {
+  for (const auto& [key, value] : more)
+    if (tags.size() < kTraceTagLimit || tags.count(key)) tags.emplace(key, value);  // the first value stays
+}
+
+// An event's end: its time plus its duration (docs/api.md#traces).
+std::int64_t endOf(const StoredEvent& e) {
+  const auto duration = e.telemetry.durationMs.value_or(0.0);
+  return e.effectiveTime() + (duration > 0 ? static_cast<std::int64_t>(duration * 1000.0) : 0);
+}
+
+}  // namespace
+
+std::string traceConditions(Dialect dialect, const TraceQuery& q, Params& params) {
   std::string sql;
+  if (q.userId) sql += " AND user_id = ?", params.emplace_back(*q.userId);
+  if (q.sessionId) sql += " AND session_id = ?", params.emplace_back(*q.sessionId);
   if (q.appId) sql += " AND app_id = ?", params.emplace_back(*q.appId);
   if (q.channelId) sql += " AND channel_id = ?", params.emplace_back(*q.channelId);
   if (q.since) sql += " AND start_time >= ?", params.emplace_back(*q.since);
@@ -137,6 +162,8 @@ std::string whereClause(Dialect dialect, const TraceQuery& q, Params& params) {
   return sql;
 }
 
+namespace {
+
 // Fixed column expressions only (never text from the request).
 std::string orderClause(const TraceQuery& q) {
   const char* dir = q.ascending ? " ASC" : " DESC";
@@ -173,7 +200,14 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
     for (const auto* e : list) {
       const auto when = e->effectiveTime();
       delta.startTime = std::min(delta.startTime, when);
-      delta.endTime = std::max(delta.endTime, when);
+      delta.endTime = std::max(delta.endTime, endOf(*e));
+      const bool toolCall =
+          e->telemetry.semanticKind == "tool" || (e->eventType && e->eventType->rfind("agent.tool_call.", 0) == 0);
+      auto texts = conversationTexts(e->payloadJson, toolCall);
+      if (texts.input && (!delta.inputAt || when < *delta.inputAt)) delta.inputText = texts.input, delta.inputAt = when;
+      if (texts.output && (!delta.outputAt || when >= *delta.outputAt))
+        delta.outputText = texts.output, delta.outputAt = when;
+      addTags(delta.tags, e->telemetry.attributes);
       ++delta.eventCount;
       if (e->isError) ++delta.errorCount;
       if (isToolCall(*e)) ++delta.toolCallCount;
@@ -208,38 +242,53 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       written.agentsJson = written.agents == known->agents ? known->agentsJson : toJsonArray(written.agents);
       written.eventTypesJson =
           written.eventTypes == known->eventTypes ? known->eventTypesJson : toJsonArray(written.eventTypes);
+      written.tags = known->tags;
+      addTags(written.tags, {delta.tags.begin(), delta.tags.end()});
+      written.tagsJson = written.tags == known->tags ? known->tagsJson : tagsJson(written.tags);
       const bool sqlite = c.dialect() == Dialect::SQLite;
-      const std::string sql = std::string("UPDATE traces SET start_time = ") + (sqlite ? "min" : "LEAST") +
-                              "(start_time, ?), end_time = " + (sqlite ? "max" : "GREATEST") +
-                              "(end_time, ?), event_count = event_count + ?, error_count = error_count + ?, "
-                              "tool_call_count = tool_call_count + ?, handoff_count = handoff_count + ?, "
-                              "input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
-                              "cached_input_tokens = cached_input_tokens + ?, reasoning_tokens = reasoning_tokens + ?, "
-                              "cost_usd = cost_usd + ?, agents = ?, event_types = ?, "
-                              "session_id = COALESCE(session_id, ?), user_id = COALESCE(user_id, ?), "
-                              "name = COALESCE(?, name, ?) "
-                              "WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ?";
-      done = c.exec(sql, {delta.startTime,
-                          delta.endTime,
-                          delta.eventCount,
-                          delta.errorCount,
-                          delta.toolCallCount,
-                          delta.handoffCount,
-                          delta.inputTokens,
-                          delta.outputTokens,
-                          delta.cachedInputTokens,
-                          delta.reasoningTokens,
-                          delta.costUsd,
-                          written.agentsJson,
-                          written.eventTypesJson,
-                          optionalValue(delta.sessionId),
-                          optionalValue(delta.userId),
-                          optionalValue(explicitName),
-                          optionalValue(rootName),
-                          orgId,
-                          traceId,
-                          known->agentsJson,
-                          known->eventTypesJson}) == 1;
+      std::string sql = std::string("UPDATE traces SET start_time = ") + (sqlite ? "min" : "LEAST") +
+                        "(start_time, ?), end_time = " + (sqlite ? "max" : "GREATEST") +
+                        "(end_time, ?), event_count = event_count + ?, error_count = error_count + ?, "
+                        "tool_call_count = tool_call_count + ?, handoff_count = handoff_count + ?, "
+                        "input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, "
+                        "cached_input_tokens = cached_input_tokens + ?, reasoning_tokens = reasoning_tokens + ?, "
+                        "cost_usd = cost_usd + ?, agents = ?, event_types = ?, tags = ?, "
+                        "session_id = COALESCE(session_id, ?), user_id = COALESCE(user_id, ?), "
+                        "name = COALESCE(?, name, ?)";
+      Params params{delta.startTime,
+                    delta.endTime,
+                    delta.eventCount,
+                    delta.errorCount,
+                    delta.toolCallCount,
+                    delta.handoffCount,
+                    delta.inputTokens,
+                    delta.outputTokens,
+                    delta.cachedInputTokens,
+                    delta.reasoningTokens,
+                    delta.costUsd,
+                    written.agentsJson,
+                    written.eventTypesJson,
+                    written.tagsJson,
+                    optionalValue(delta.sessionId),
+                    optionalValue(delta.userId),
+                    optionalValue(explicitName),
+                    optionalValue(rootName)};
+      // The earliest input and the latest output win (every SET expression reads the old row).
+      if (delta.inputText) {
+        sql +=
+            ", input_text = CASE WHEN input_at IS NULL OR input_at > ? THEN ? ELSE input_text END, "
+            "input_at = CASE WHEN input_at IS NULL OR input_at > ? THEN ? ELSE input_at END";
+        params.insert(params.end(), {*delta.inputAt, *delta.inputText, *delta.inputAt, *delta.inputAt});
+      }
+      if (delta.outputText) {
+        sql +=
+            ", output_text = CASE WHEN output_at IS NULL OR output_at <= ? THEN ? ELSE output_text END, "
+            "output_at = CASE WHEN output_at IS NULL OR output_at <= ? THEN ? ELSE output_at END";
+        params.insert(params.end(), {*delta.outputAt, *delta.outputText, *delta.outputAt, *delta.outputAt});
+      }
+      sql += " WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ? AND tags = ?";
+      params.insert(params.end(), {orgId, traceId, known->agentsJson, known->eventTypesJson, known->tagsJson});
+      done = c.exec(sql, std::move(params)) == 1;
     }
     if (!done) {
       // Read and rewrite the rollup under its row lock: another node's transaction may be
@@ -258,12 +307,16 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         written.eventTypes = delta.eventTypes;
         written.agentsJson = toJsonArray(delta.agents);
         written.eventTypesJson = toJsonArray(delta.eventTypes);
+        written.tags = delta.tags;
+        written.tagsJson = tagsJson(delta.tags);
         inserted =
             c.exec(
                 "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
                 "error_count, tool_call_count, handoff_count, input_tokens, output_tokens, cost_usd, agents, "
-                "event_types, session_id, user_id, name, cached_input_tokens, reasoning_tokens) VALUES (?, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (org_id, trace_id) DO NOTHING",
+                "event_types, session_id, user_id, name, tags, input_text, input_at, output_text, output_at, "
+                "cached_input_tokens, reasoning_tokens) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (org_id, trace_id) DO NOTHING",
                 {orgId,
                  traceId,
                  first->appId,
@@ -282,6 +335,11 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
                  optionalValue(delta.sessionId),
                  optionalValue(delta.userId),
                  optionalValue(delta.name),
+                 written.tagsJson,
+                 optionalValue(delta.inputText),
+                 optionalValue(delta.inputAt),
+                 optionalValue(delta.outputText),
+                 optionalValue(delta.outputAt),
                  delta.cachedInputTokens,
                  delta.reasoningTokens}) == 1;
       }
@@ -309,18 +367,45 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
           t.name = explicitName;
         else if (!t.name)
           t.name = rootName;
+        addTags(t.tags, {delta.tags.begin(), delta.tags.end()});
+        if (delta.inputText && (!t.inputAt || *delta.inputAt < *t.inputAt))
+          t.inputText = delta.inputText, t.inputAt = delta.inputAt;
+        if (delta.outputText && (!t.outputAt || *delta.outputAt >= *t.outputAt))
+          t.outputText = delta.outputText, t.outputAt = delta.outputAt;
         written.agents = t.agents;
         written.eventTypes = t.eventTypes;
+        written.tags = t.tags;
         written.agentsJson = toJsonArray(t.agents);
         written.eventTypesJson = toJsonArray(t.eventTypes);
+        written.tagsJson = tagsJson(t.tags);
         c.exec(
             "UPDATE traces SET start_time = ?, end_time = ?, event_count = ?, error_count = ?, tool_call_count = ?, "
             "handoff_count = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, agents = ?, event_types = ?, "
-            "session_id = ?, user_id = ?, name = ?, cached_input_tokens = ?, reasoning_tokens = ? "
-            "WHERE org_id = ? AND trace_id = ?",
-            {t.startTime, t.endTime, t.eventCount, t.errorCount, t.toolCallCount, t.handoffCount, t.inputTokens,
-             t.outputTokens, t.costUsd, written.agentsJson, written.eventTypesJson, optionalValue(t.sessionId),
-             optionalValue(t.userId), optionalValue(t.name), t.cachedInputTokens, t.reasoningTokens, orgId, traceId});
+            "session_id = ?, user_id = ?, name = ?, tags = ?, input_text = ?, input_at = ?, output_text = ?, "
+            "output_at = ?, cached_input_tokens = ?, reasoning_tokens = ? WHERE org_id = ? AND trace_id = ?",
+            {t.startTime,
+             t.endTime,
+             t.eventCount,
+             t.errorCount,
+             t.toolCallCount,
+             t.handoffCount,
+             t.inputTokens,
+             t.outputTokens,
+             t.costUsd,
+             written.agentsJson,
+             written.eventTypesJson,
+             optionalValue(t.sessionId),
+             optionalValue(t.userId),
+             optionalValue(t.name),
+             written.tagsJson,
+             optionalValue(t.inputText),
+             optionalValue(t.inputAt),
+             optionalValue(t.outputText),
+             optionalValue(t.outputAt),
+             t.cachedInputTokens,
+             t.reasoningTokens,
+             orgId,
+             traceId});
       }
     }
     std::lock_guard lock(knownMutex_);
@@ -343,10 +428,10 @@ std::vector<std::string> TraceRepository::idsInChannels(Connection& c, std::int6
 void TraceRepository::rebuild(Connection& c, std::int64_t orgId, const std::vector<std::string>& traceIds) {
   for (const auto& traceId : traceIds) {
     c.exec("DELETE FROM traces WHERE org_id = ? AND trace_id = ?", {orgId, traceId});
-    auto remaining = events(c, orgId, traceId);
+    auto remaining = eventsWithTelemetry(c, orgId, traceId);
     for (auto& e : remaining) e.isError = isErrorEvent(e);
     apply(c, remaining);  // no events left: no rollup
-    // events() reads no telemetry columns: the sums come from the store.
+    // The sums come from the store as well (the same columns apply() just added up).
     c.exec(
         "UPDATE traces SET input_tokens = COALESCE((SELECT SUM(input_tokens) FROM events WHERE org_id = ? AND "
         "trace_id = ?), 0), output_tokens = COALESCE((SELECT SUM(output_tokens) FROM events WHERE org_id = ? AND "
@@ -380,7 +465,7 @@ std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId
                                                std::int64_t offset, std::int64_t limit) {
   Params params{orgId};
   std::string sql = std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ?" +
-                    whereClause(c.dialect(), q, params) + orderClause(q) + " LIMIT ? OFFSET ?";
+                    traceConditions(c.dialect(), q, params) + orderClause(q) + " LIMIT ? OFFSET ?";
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<TraceRecord> out;
@@ -390,7 +475,7 @@ std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId
 
 std::int64_t TraceRepository::count(Connection& c, std::int64_t orgId, const TraceQuery& q) {
   Params params{orgId};
-  std::string sql = "SELECT COUNT(*) AS n FROM traces WHERE org_id = ?" + whereClause(c.dialect(), q, params);
+  std::string sql = "SELECT COUNT(*) AS n FROM traces WHERE org_id = ?" + traceConditions(c.dialect(), q, params);
   return c.query(sql, std::move(params)).front().i64("n");
 }
 

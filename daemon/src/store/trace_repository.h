@@ -34,6 +34,12 @@ struct TraceRecord {
   // (docs/features.md#traces); a name some event states outright (langfuse.trace.name,
   // metadata.trace_name, ...) replaces the root span's name.
   std::optional<std::string> sessionId, userId, name;
+  // Its metadata.tags (first value per key, at most kTraceTagLimit keys), and the input
+  // text of its earliest LLM call and the output text of its latest (store/trace_texts.h),
+  // with the times of the events they came from.
+  std::map<std::string, std::string> tags;
+  std::optional<std::string> inputText, outputText;
+  std::optional<std::int64_t> inputAt, outputAt;
 };
 
 struct TraceQuery {
@@ -52,10 +58,20 @@ struct TraceQuery {
   std::optional<std::vector<std::string>> environmentValues;
   // Traces with at least one event whose metadata.tags[first] is second.
   std::optional<std::pair<std::string, std::string>> tag;
+  // Traces of this end user / session (exact match on the rollup's columns).
+  std::optional<std::string> userId;
+  std::optional<std::string> sessionId;
   enum class Order { Start, Duration, Events, Errors, Tokens, Cost };
   Order orderBy = Order::Start;  // ties: newest first
   bool ascending = false;
 };
+
+// The rollup columns a TraceRecord is read from, and the reading.
+extern const char* const kTraceColumns;
+TraceRecord traceFromRow(const Row& r);
+// The conditions of `q` to append after "WHERE org_id = ?" on the traces table (each
+// starts with " AND"), their values appended to params. Fixed SQL, values bound.
+std::string traceConditions(Dialect dialect, const TraceQuery& q, Params& params);
 
 class TraceRepository {
  public:
@@ -78,6 +94,9 @@ class TraceRepository {
   std::int64_t count(Connection& c, std::int64_t orgId, const TraceQuery& q);
   // Ordered by effective time, then id.
   std::vector<StoredEvent> events(Connection& c, std::int64_t orgId, const std::string& traceId);
+  // The same, with every telemetry column and custom attribute the event row holds
+  // (store/trace_event_telemetry.cpp): what GET /traces/{id}/events shows and a rebuild folds.
+  std::vector<StoredEvent> eventsWithTelemetry(Connection& c, std::int64_t orgId, const std::string& traceId);
 
  private:
   // The rollup, read with its row locked until the transaction ends (PostgreSQL).
@@ -88,7 +107,8 @@ class TraceRepository {
   // texts and the sorted lists): only ever a guess, checked by the guarded UPDATE.
   struct KnownLists {
     std::vector<std::string> agents, eventTypes;
-    std::string agentsJson, eventTypesJson;
+    std::map<std::string, std::string> tags;
+    std::string agentsJson, eventTypesJson, tagsJson = "{}";
   };
   std::mutex knownMutex_;
   std::map<std::pair<std::int64_t, std::string>, KnownLists> known_;

@@ -22,7 +22,7 @@ store::TraceRecord TraceService::summary(std::int64_t orgId, const std::string& 
 std::vector<store::StoredEvent> TraceService::events(std::int64_t orgId, const std::string& traceId) {
   auto c = db_.acquire();
   if (!repo_.byId(*c, orgId, traceId)) throw errors::notFound("Trace");
-  return repo_.events(*c, orgId, traceId);
+  return repo_.eventsWithTelemetry(*c, orgId, traceId);
 }
 
 }  // namespace aev::traces

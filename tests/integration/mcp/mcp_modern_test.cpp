@@ -75,7 +75,7 @@ TEST_F(McpModernHttpApi, ToolsListAndCallWithoutAHandshake) {
   ASSERT_STATUS(r, 200);
   auto list = json(r)->getObject("result");
   EXPECT_EQ(strField(list, "resultType"), "complete");
-  EXPECT_EQ(list->getArray("tools")->size(), 15u);
+  EXPECT_EQ(list->getArray("tools")->size(), 17u);
   EXPECT_GT(intField(list, "ttlMs"), 0);
   EXPECT_EQ(strField(list, "cacheScope"), "public");
 

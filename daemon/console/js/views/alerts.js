@@ -6,7 +6,7 @@
 // URL: ?rule=<id>&new=1&edit=<id>
 import { api } from '../api.js';
 import { ConfigFields, configErrors, readConfig, schemaFields } from '../config_form.js';
-import { ago, num1 } from '../format.js';
+import { ago, dateTime, metricValue } from '../format.js';
 import { html, useState } from '../lib.js';
 import { setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, JsonView, Spinner, useAsync } from '../ui.js';
@@ -23,7 +23,7 @@ const opSign = (op) => (OPERATORS.find((o) => o[0] === op) || [op, op])[1];
 const metricLabel = (m) => (METRICS.find((x) => x[0] === m) || [m, m])[1];
 
 function condition(r) {
-  return `${metricLabel(r.metric)} ${opSign(r.operator)} ${r.threshold} over ${r.windowMins} min`;
+  return `${metricLabel(r.metric).replace(/ \(.*\)$/, '')} ${opSign(r.operator)} ${metricValue(r.metric, r.threshold)} over ${r.windowMins} min`;
 }
 
 function RuleState({ r }) {
@@ -117,9 +117,9 @@ function History({ rule }) {
       <tbody>${rows.map((e) => html`<tr key=${e.id} data-state=${e.state}>
         <td>${when(e.createdAt)}</td>
         <td>${e.state === 'firing' ? html`<${Badge} kind="err">firing</${Badge}>` : html`<${Badge} kind="ok">${e.state}</${Badge}>`}</td>
-        <td class="num">${e.value === null ? '–' : num1(e.value)}</td><td class="num">${e.threshold}</td>
+        <td class="num">${metricValue(rule.metric, e.value)}</td><td class="num">${metricValue(rule.metric, e.threshold)}</td>
         <td data-testid="delivered">${e.deliveredAt ? when(e.deliveredAt) : rule.destination ? html`<span class="muted">pending</span>` : html`<span class="muted">no destination</span>`}</td>
-        <td class="notification"><details><summary>${e.notification ? `${e.notification.state}: ${e.notification.metric} ${e.notification.value ?? ''}` : 'JSON'}</summary><${JsonView} value=${e.notification} /></details></td>
+        <td class="notification"><details><summary>${e.notification ? `${e.notification.state}: ${e.notification.metric} ${metricValue(e.notification.metric, e.notification.value)}` : 'JSON'}</summary><${JsonView} value=${e.notification} /></details></td>
       </tr>`)}</tbody></table></div>`
     : history.loading && !history.data ? html`<div class="center"><${Spinner} /></div>`
     : html`<${Empty} title="Never fired"><p>Each change of state (ok → firing, firing → resolved) is listed here with the notification it sent.</p></${Empty}>`}
@@ -169,8 +169,8 @@ export function AlertsView({ route }) {
         <tbody>${d.rules.map((r) => html`<tr key=${r.alertRuleId} data-alert-id=${r.alertRuleId} class=${selected === r ? 'selected' : ''} tabindex="0"
             aria-current=${selected === r ? 'true' : undefined} onClick=${() => open(r)} onKeyDown=${(e) => { if (e.key === 'Enter' && e.target === e.currentTarget) open(r); }}>
           <td>${r.name}</td><td>${condition(r)}</td><td>${filters(r, d.names)}</td><td><${RuleState} r=${r} /></td>
-          <td class="num">${r.lastValue === null ? '–' : num1(r.lastValue)}</td>
-          <td>${r.lastEvaluatedAt ? html`<span title=${r.lastEvaluatedAt}>${ago(r.lastEvaluatedAt)}</span>` : html`<span class="muted">–</span>`}</td>
+          <td class="num">${metricValue(r.metric, r.lastValue)}</td>
+          <td>${r.lastEvaluatedAt ? html`<span title=${dateTime(r.lastEvaluatedAt)}>${ago(r.lastEvaluatedAt)}</span>` : html`<span class="muted">–</span>`}</td>
           <td class="num actions" onClick=${(e) => e.stopPropagation()}>
             <button type="button" class="btn btn-sm" onClick=${() => toggle(r)} aria-label=${`${r.enabled ? 'Pause' : 'Enable'} ${r.name}`}>${r.enabled ? 'Pause' : 'Enable'}</button>
             <button type="button" class="btn btn-sm" onClick=${() => setQuery({ edit: r.alertRuleId })} aria-label=${`Edit ${r.name}`}>Edit</button>

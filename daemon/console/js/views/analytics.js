@@ -1,8 +1,8 @@
 // Analytics over a time window: tiles (events, error rate, tokens, cost, latency), time
 // series (uPlot), latency percentiles, and a breakdown by any dimension the loaded
-// dimension plugins offer (read from the daemon's OpenAPI document). Each chart has its
+// daemon offers and the custom attribute keys it has seen. Each chart has its
 // data table. A breakdown row filters everything by its key; filters live in the URL.
-import { api, publicJson } from '../api.js';
+import { api } from '../api.js';
 import { TimeChart } from '../chart.js';
 import { ms, num, pct, RANGES, rangeOf, short, usd } from '../format.js';
 import { html, useMemo } from '../lib.js';
@@ -11,15 +11,17 @@ import { Empty, ErrorBox, Icon, Select, Spinner, useAsync } from '../ui.js';
 
 const METRICS = ['event_count', 'error_count', 'tokens', 'cost_usd', 'latency_p50_ms', 'latency_p95_ms'];
 
-// Dimensions and filter names, as the daemon documents them (plugins may add some).
+// The daemon's dimensions and equality filters (analytics_service.cpp), and the custom
+// attribute keys seen on telemetry from GET /analytics/dimensions, each offered as a
+// "tag:<key>" breakdown. (Not /openapi.json: 112 KiB to fill one menu.)
+const DIMENSIONS = ['model', 'provider', 'agent', 'tool', 'status', 'eventType', 'finishReason', 'semanticKind', 'user',
+  'session', 'traceName', 'app', 'channel', 'apiKey', 'source', 'service', 'operation', 'errorType'];
+const FILTERS = ['model', 'provider', 'user', 'session', 'app', 'channel', 'apiKey', 'source', 'service', 'operation', 'errorType', 'environment'];
+
 async function loadVocabulary() {
-  const doc = await publicJson('/openapi.json');
-  const params = (p, m) => (((doc.paths || {})[p] || {})[m] || {}).parameters || [];
-  const dimension = params('/analytics/breakdown', 'get').find((x) => x.name === 'dimension');
-  const dims = (dimension && dimension.schema && dimension.schema.enum) || ['model', 'provider', 'agent'];
-  const reserved = new Set(['since', 'until', 'metric', 'interval', 'environment', 'filterTagKey', 'filterTagValue']);
-  const filters = params('/analytics/timeseries', 'get').map((x) => x.name).filter((n) => !reserved.has(n));
-  return { dims, filters: [...filters, 'environment'] };
+  const tags = await api.get('/analytics/dimensions', { limit: 50 }).catch(() => ({ data: [] }));
+  const keys = (tags.dimensions || []).map((k) => k.key);
+  return { dims: [...DIMENSIONS, ...keys.map((k) => `tag:${k}`)], filters: FILTERS };
 }
 
 function Tile({ label, value, sub, kind }) {
@@ -41,15 +43,17 @@ export function AnalyticsView({ route }) {
     return { since: new Date(until - range.ms).toISOString(), until: new Date(until).toISOString() };
   }, [range.key, q.t]);
   const filterKey = JSON.stringify(active);
-  const base = useMemo(() => ({ ...win, ...Object.fromEntries(active) }), [win, filterKey]);
+  const tagFilter = q.tagKey && q.tagValue ? { filterTagKey: q.tagKey, filterTagValue: q.tagValue } : {};
+  const base = useMemo(() => ({ ...win, ...Object.fromEntries(active), ...tagFilter }), [win, filterKey, q.tagKey, q.tagValue]);
 
   // Every series and the percentiles in one request: the daemon reads the window twice
   // instead of once per chart (bench/console_1m.sh).
   const data = useAsync(async () => {
     const overview = await api.get('/analytics/overview', { ...base, interval: range.interval });
-    return { series: Object.fromEntries(METRICS.map((m) => [m, overview.series[m]])), latency: overview.latency };
+    return { series: Object.fromEntries(METRICS.map((m) => [m, overview.series[m]])), latency: overview.latency, byKind: overview.latencyByKind || null };
   }, [base, range.interval]);
-  const breakdown = useAsync(() => api.get('/analytics/breakdown', { ...base, dimension: dim, limit: 20 }), [base, dim]);
+  const breakdown = useAsync(() => api.get('/analytics/breakdown', dim.startsWith('tag:')
+    ? { ...base, dimension: 'tag', tagKey: dim.slice(4), limit: 20 } : { ...base, dimension: dim, limit: 20 }), [base, dim]);
 
   const d = data.data;
   const events = d ? sum(d.series.event_count) : 0;
@@ -74,6 +78,10 @@ export function AnalyticsView({ route }) {
   const lat = d ? d.latency : null;
   const maxLat = lat && lat.max ? lat.max : 1;
   const filterBy = (key) => {
+    if (dim.startsWith('tag:')) {
+      setQuery({ tagKey: dim.slice(4), tagValue: key });
+      return;
+    }
     const name = filterNames.includes(dim) ? dim : null;
     if (name) setQuery({ [name]: key });
   };
@@ -88,7 +96,9 @@ export function AnalyticsView({ route }) {
         options=${RANGES.map((r) => ({ value: r.key, label: r.label }))} />
       ${active.map(([k, v]) => html`<span class="filter-chip">${k} = <strong>${v}</strong>
         <button type="button" class="btn-icon btn-ghost" aria-label=${`Remove filter ${k}`} onClick=${() => setQuery({ [k]: '' })}><${Icon} name="close" size=${12} /></button></span>`)}
-      ${active.length ? null : html`<span class="muted small">Click a breakdown row to filter by it.</span>`}
+      ${q.tagKey && q.tagValue ? html`<span class="filter-chip">${q.tagKey} = <strong>${q.tagValue}</strong>
+        <button type="button" class="btn-icon btn-ghost" aria-label=${`Remove filter ${q.tagKey}`} onClick=${() => setQuery({ tagKey: '', tagValue: '' })}><${Icon} name="close" size=${12} /></button></span>` : null}
+      ${active.length || q.tagKey ? null : html`<span class="muted small">Click a breakdown row to filter by it.</span>`}
     </div>
     <${ErrorBox} error=${data.error || vocab.error} />
     ${!d ? html`<div class="center"><${Spinner} label="Loading analytics" /></div>` : html`
@@ -97,7 +107,10 @@ export function AnalyticsView({ route }) {
         <${Tile} label="Error rate" value=${events ? pct(errors / events) : '–'} sub=${`${num(errors)} errors`} kind=${errors ? 'err' : ''} />
         <${Tile} label="Tokens" value=${short(sum(d.series.tokens))} />
         <${Tile} label="Cost" value=${usd(sum(d.series.cost_usd))} />
-        <${Tile} label="Latency p50" value=${lat && lat.p50 !== null ? ms(lat.p50) : '–'} sub=${lat && lat.p95 !== null ? `p95 ${ms(lat.p95)}` : 'no durations'} />
+        ${d.byKind ? html`
+          <${Tile} label="LLM call p50" value=${d.byKind.llm && d.byKind.llm.p50 !== null ? ms(d.byKind.llm.p50) : '–'} sub=${d.byKind.llm && d.byKind.llm.p95 !== null ? `p95 ${ms(d.byKind.llm.p95)}` : 'no LLM call'} />
+          <${Tile} label="Tool call p50" value=${d.byKind.tool && d.byKind.tool.p50 !== null ? ms(d.byKind.tool.p50) : '–'} sub=${d.byKind.tool && d.byKind.tool.p95 !== null ? `p95 ${ms(d.byKind.tool.p95)}` : 'no tool call'} />`
+        : html`<${Tile} label="Latency p50" value=${lat && lat.p50 !== null ? ms(lat.p50) : '–'} sub=${lat && lat.p95 !== null ? `p95 ${ms(lat.p95)}` : 'no durations'} />`}
       </div>
       ${events === 0 ? html`<${Empty} title="No events in this window"><p>Publish events, or choose a longer window.</p></${Empty}>` : null}
       <div class="charts">
@@ -116,6 +129,13 @@ export function AnalyticsView({ route }) {
               <td class="bar-col"><span class="hbar" style=${{ width: `${(lat[k] / maxLat) * 100}%` }}></span></td></tr>`)}</tbody>
           </table><p class="hint">${num(lat.count)} events with a duration (metadata.duration_ms).</p>`
           : html`<p class="muted">No event in this window carries a duration.</p>`}
+          ${d.byKind ? html`<table class="table dense" data-testid="latency-by-kind">
+            <caption class="sr-only">Latency percentiles by kind of call</caption>
+            <thead><tr><th scope="col">Kind</th><th scope="col" class="num">p50</th><th scope="col" class="num">p95</th><th scope="col" class="num">p99</th></tr></thead>
+            <tbody>${[['llm', 'LLM calls'], ['tool', 'Tool calls']].map(([k, label]) => {
+              const v = d.byKind[k];
+              return html`<tr><th scope="row">${label}</th>${['p50', 'p95', 'p99'].map((p) => html`<td class="num mono">${v && v[p] !== null && v[p] !== undefined ? ms(v[p]) : '–'}</td>`)}</tr>`;
+            })}</tbody></table>` : null}
         </section>
         <section class="card" aria-labelledby="bd-title">
           <div class="card-head">

@@ -1,4 +1,5 @@
-// The organization's audit log (organization admins): every change with who made it,
+// The organization's audit log (organization admins): every change, and every MCP read,
+// with who made it (a user, or an API key by name),
 // from where and with which request; filters by action, resource type and source; pages
 // by seq; one entry's detail and hashes in a side panel; and "Verify chain", which
 // recomputes the hash chain on the daemon and says what it proved (through which seq,
@@ -17,6 +18,11 @@ const SOURCES = [
   { value: 'apikey', label: 'API key' },
   { value: 'mcp', label: 'MCP' },
 ];
+// Who did it: a user's e-mail, or an API key by its name.
+function Actor({ e }) {
+  if (e.actorType === 'api_key' || (!e.actorEmail && e.actorName)) return html`<span title="API key">key ${e.actorName || e.actorId || ''}</span>`;
+  return e.actorEmail ? html`${e.actorEmail}` : html`<span class="muted">–</span>`;
+}
 const sourceLabel = (s) => (SOURCES.find((o) => o.value === s) || { label: s }).label;
 
 // "apikey.revoke" → a colour by what the action does.
@@ -95,7 +101,7 @@ function EntryPanel({ seq, rows, onClose }) {
       : html`<p class="muted">No entry with seq ${seq} in this organization's log.</p>`) : html`
       <dl class="facts">
         <dt>When</dt><dd>${dateTime(e.createdAt)} <span class="muted small">${e.createdAt}</span></dd>
-        <dt>Actor</dt><dd>${e.actorEmail || html`<span class="muted">–</span>`} ${e.actorId ? html`<span class="muted small">user ${e.actorId}</span>` : null}</dd>
+        <dt>Actor</dt><dd><${Actor} e=${e} /> ${e.actorId ? html`<span class="muted small">${e.actorType === 'api_key' ? 'API key' : 'user'} ${e.actorId}</span>` : null}</dd>
         <dt>Source</dt><dd>${sourceLabel(e.source)}</dd>
         <dt>Resource</dt><dd>${e.resourceType} <span class="mono">${e.resourceId}</span></dd>
         <dt>Address</dt><dd class="mono">${e.ipAddress || '–'}</dd>
@@ -167,8 +173,9 @@ export function AuditView({ route }) {
             ${verifying ? html`<${Spinner} label="Verifying" />` : html`<${Icon} name="check" size=${14} />`}Verify chain</button>
         </div>
       </header>
-      <p class="hint page-hint">Every change to this organization, newest first. Each entry's hash covers its content and the entry before it,
-        so an edited, removed or reordered entry breaks the chain from there on.</p>
+      <p class="hint page-hint" data-testid="audit-records">What it records: every change to this organization (from the console, the API
+        or an API key) and every read an agent makes through MCP, newest first, with who made it and from where. Each entry's hash covers
+        its content and the entry before it, so an edited, removed or reordered entry breaks the chain from there on.</p>
       <div aria-live="polite">
         <${ErrorBox} error=${verifyError} />
         ${verification ? html`<${Verification} result=${verification} onShowEntry=${showEntry} onClose=${() => setVerification(null)} />` : null}
@@ -191,7 +198,7 @@ export function AuditView({ route }) {
             <td title=${e.createdAt}>${dateTime(e.createdAt)}</td>
             <td><span class=${actionClass(e.action)}>${e.action}</span></td>
             <td>${e.resourceType} <span class="mono muted">${e.resourceId}</span></td>
-            <td class="c-actor">${e.actorEmail || html`<span class="muted">–</span>`}</td>
+            <td class="c-actor"><${Actor} e=${e} /></td>
             <td class="c-wide">${sourceLabel(e.source)}</td>
             <td class="mono c-wide">${e.ipAddress || '–'}</td></tr>`)}</tbody>
         </table>` : null}

@@ -8,8 +8,8 @@
 // URL: ?tab=webhooks|exports&ep=<endpoint>&dest=<destination>&new=1&edit=1&outcome=&class=
 import { api } from '../api.js';
 import { loadChannels } from '../channels.js';
-import { ms, num } from '../format.js';
 import { ConfigFields, configErrors, readConfig, schemaFields } from '../config_form.js';
+import { dateFull, dateTime, ms, num, pct } from '../format.js';
 import { html, useMemo, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, Select, Spinner, useAsync } from '../ui.js';
@@ -27,6 +27,18 @@ const KIND_LABELS = { otlp: 'OTLP/HTTP', http: 'JSON over HTTP' };
 const HOST_KEYS = ['endpointUrl', 'encoding', 'serviceName', 'headers', 'allowPrivateAddresses', 'timeoutMs', 'destinationId', 'orgId', 'destinationName'];
 const HEALTH_KIND = { idle: 'wait', ok: 'ok', retrying: 'warn', failing: 'err' };
 const HEALTH_LABEL = { idle: 'Idle', ok: 'Healthy', retrying: 'Retrying', failing: 'Failing' };
+
+// The last 24 hours of deliveries (health24h): the success rate, and the last failure
+// with its status and reason. Nothing when the daemon does not say.
+export function Health24h({ h, full }) {
+  if (!h) return null;
+  if (!h.deliveries) return html`<span class="muted small" data-testid="health24h">no delivery in 24 h</span>`;
+  const rate = h.successRate === null || h.successRate === undefined ? null : h.successRate;
+  const kind = rate === null ? 'wait' : rate >= 0.99 ? 'ok' : rate >= 0.9 ? 'warn' : 'err';
+  const fail = h.lastFailureAt ? `last failure ${dateTime(h.lastFailureAt)}${h.lastFailureStatus ? ` (HTTP ${h.lastFailureStatus})` : ''}${h.lastFailureReason ? `: ${h.lastFailureReason}` : ''}` : 'no failure';
+  return html`<span class="health24h" data-testid="health24h" title=${`${num(h.succeeded)} of ${num(h.deliveries)} delivered in 24 h; ${fail}`}>
+    <${Badge} kind=${kind}>${rate === null ? '–' : pct(rate)}</${Badge}>${full ? html` <span class="small">${num(h.succeeded)} of ${num(h.deliveries)} in 24 h · ${fail}</span>` : null}</span>`;
+}
 
 function HealthBadge({ health }) {
   if (!health) return null;
@@ -188,9 +200,10 @@ function EndpointDetail({ id, data, query, reload }) {
         ['Event types', endpoint.eventTypes ? endpoint.eventTypes.map((t) => html`<span class="chip chip-sm">${t}</span>`) : 'every type'],
         ['Description', endpoint.description],
         ['Signing secret', html`<span class="muted">shown once, when the endpoint was created</span>`],
+        ['Last 24 h', endpoint.health24h ? html`<${Health24h} h=${endpoint.health24h} full />` : undefined],
         ['Failing since', endpoint.failingSince ? when(endpoint.failingSince) : undefined],
         ['Disabled', endpoint.disabledAt ? html`${when(endpoint.disabledAt)} <span class="muted">${endpoint.disabledReason || ''}</span>` : undefined],
-        ['Created', when(endpoint.createdAt)],
+        ['Created', dateFull(endpoint.createdAt)],
       ]} />
       <${ActionResult} action=${action} />
     </section>
@@ -223,12 +236,12 @@ function Webhooks({ query }) {
       <div class="card-head"><h2 class="card-title" id="eps-title">Webhook endpoints</h2>
         ${query.new ? null : html`<button type="button" class="btn btn-primary btn-sm" onClick=${() => setQuery({ new: '1' })}><${Icon} name="plus" size=${14} />New endpoint</button>`}</div>
       ${endpoints.length ? html`<div class="table-wrap"><table class="table clickable" aria-label="Webhook endpoints">
-        <thead><tr><th scope="col">URL</th><th scope="col">Channel</th><th scope="col">Event types</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+        <thead><tr><th scope="col">URL</th><th scope="col">Channel</th><th scope="col">Event types</th><th scope="col">State</th><th scope="col">24 h</th><th scope="col">Created</th></tr></thead>
         <tbody>${endpoints.map((e) => html`<tr key=${e.id} tabindex="0" data-endpoint-id=${e.id} onClick=${() => setQuery({ ep: e.id }, { replace: false })}
             onKeyDown=${(ev) => { if (ev.key === 'Enter') setQuery({ ep: e.id }, { replace: false }); }}>
           <td class="mono url-cell">${e.url}</td><td>${e.channel ? `${e.channel.appName} / ${e.channel.name}` : e.channelId}</td>
           <td>${e.eventTypes ? e.eventTypes.map((t) => html`<span class="chip chip-sm">${t}</span>`) : html`<span class="muted">every type</span>`}</td>
-          <td><${EndpointState} e=${e} /></td><td>${when(e.createdAt)}</td></tr>`)}</tbody></table></div>`
+          <td><${EndpointState} e=${e} /></td><td><${Health24h} h=${e.health24h} /></td><td>${when(e.createdAt)}</td></tr>`)}</tbody></table></div>`
       : html`<${Empty} title="No webhook endpoint yet"><p>An endpoint receives every event of one channel as a signed POST, retried until it answers 2xx.</p>
           ${query.new ? null : html`<button type="button" class="btn btn-primary" onClick=${() => setQuery({ new: '1' })}><${Icon} name="plus" size=${14} />New endpoint</button>`}</${Empty}>`}
     </section>
@@ -349,6 +362,7 @@ function DestinationDetail({ id, data, query, reload }) {
       </div>
       <${Facts} rows=${[
         ['Kind', dest.kind === 'otlp' ? `OTLP/HTTP (${dest.encoding})` : KIND_LABELS[dest.kind] || dest.kind],
+        ['Last 24 h', dest.health24h ? html`<${Health24h} h=${dest.health24h} full />` : undefined],
         ['Endpoint', dest.endpointUrl ? html`<span class="mono">${dest.endpointUrl}</span>` : null],
         ['Configuration', Object.keys(dest.config || {}).length || dest.secretConfigKeys?.length
           ? html`<span class="mono">${JSON.stringify(dest.config)}</span>${dest.secretConfigKeys?.length ? html` ${dest.secretConfigKeys.map((k) => html`<span class="chip chip-sm mono">${k}</span>`)} <span class="muted small">secret, write-only</span>` : null}` : null],
@@ -362,7 +376,7 @@ function DestinationDetail({ id, data, query, reload }) {
         ['Event types', dest.eventTypeFilter.length ? dest.eventTypeFilter.map((t) => html`<span class="chip chip-sm">${t}</span>`) : 'every type'],
         ['Service name', dest.serviceName],
         ['Headers', dest.headerKeys.length ? html`${dest.headerKeys.map((k) => html`<span class="chip chip-sm mono">${k}</span>`)} <span class="muted small">values are write-only</span>` : null],
-        ['Created', when(dest.createdAt)],
+        ['Created', dateFull(dest.createdAt)],
       ]} />
       <${ActionResult} action=${action} />
       <${ActionResult} action=${redeliver} />
@@ -397,12 +411,12 @@ function Exports({ query }) {
       <div class="card-head"><h2 class="card-title" id="dests-title">Export destinations</h2>
         ${query.new ? null : html`<button type="button" class="btn btn-primary btn-sm" onClick=${() => setQuery({ new: '1' })}><${Icon} name="plus" size=${14} />New destination</button>`}</div>
       ${destinations.length ? html`<div class="table-wrap"><table class="table clickable" aria-label="Export destinations">
-        <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Endpoint</th><th scope="col">Environment</th><th scope="col">Signals</th><th scope="col">State</th></tr></thead>
+        <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Endpoint</th><th scope="col">Environment</th><th scope="col">Signals</th><th scope="col">State</th><th scope="col">24 h</th></tr></thead>
         <tbody>${destinations.map((d) => html`<tr key=${d.id} tabindex="0" data-destination-id=${d.id} onClick=${() => setQuery({ dest: d.id }, { replace: false })}
             onKeyDown=${(ev) => { if (ev.key === 'Enter') setQuery({ dest: d.id }, { replace: false }); }}>
           <td>${d.name}</td><td>${d.kind}</td><td class="mono url-cell">${d.endpointUrl}</td><td class="mono">${d.envSlug}</td>
           <td>${d.signals.map((s) => html`<span class="chip chip-sm">${s}</span>`)}</td>
-          <td>${d.active ? html`<${Badge} kind="ok">Active</${Badge}>` : html`<${Badge} kind="wait">Disabled</${Badge}>`} <${HealthBadge} health=${d.health} /></td></tr>`)}</tbody></table></div>`
+          <td>${d.active ? html`<${Badge} kind="ok">Active</${Badge}>` : html`<${Badge} kind="wait">Disabled</${Badge}>`} <${HealthBadge} health=${d.health} /></td><td><${Health24h} h=${d.health24h} /></td></tr>`)}</tbody></table></div>`
       : html`<${Empty} title="No export destination yet"><p>A destination ships the organization's events as OTLP traces, logs and metrics (or plain JSON) to your observability stack.</p>
           ${query.new ? null : html`<button type="button" class="btn btn-primary" onClick=${() => setQuery({ new: '1' })}><${Icon} name="plus" size=${14} />New destination</button>`}</${Empty}>`}
     </section>

@@ -1,19 +1,30 @@
 // Live tail of one channel: the newest events first, filters (event type, agent, trace)
-// applied by the daemon, pause and resume without losing anything, a rate sparkline,
+// applied by the daemon to the stored events (the newest 50 matches, then "N older
+// matches — load more") and to the stream that follows, pause and resume without losing anything, a rate sparkline,
 // the event's JSON in a side panel with a link to its trace, and a connection badge
 // that tells whether the stream resumed and how many events were missed (0 unless the
 // daemon had to reset the cursor).
 import { api } from '../api.js';
 import { groupByApp, loadChannels } from '../channels.js';
-import { clock, when } from '../format.js';
+import { clock, dateTime, when } from '../format.js';
 import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { ChannelStream } from '../stream.js';
-import { Empty, ErrorBox, FilterInput, Icon, JsonView, ShortId, Sparkline, Spinner, useAsync } from '../ui.js';
+import { Empty, ErrorBox, FilterInput, Icon, JsonView, ShortId, Spinner, useAsync } from '../ui.js';
 import { PublishHelp } from './publish_help.js';
 
 const KEEP = 1000; // rows kept on screen
 const BACKLOG = 50; // events shown from before the page opened
+
+// Values per time bucket as a small line; points are [t, value] pairs.
+function Sparkline({ values, width = 120, height = 24, label }) {
+  const max = Math.max(1, ...values);
+  const step = values.length > 1 ? width / (values.length - 1) : width;
+  const pts = values.map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`).join(' ');
+  return html`<svg class="sparkline" width=${width} height=${height} viewBox=${`0 0 ${width} ${height}`} role="img" aria-label=${label}>
+    <polyline points=${`0,${height} ${pts} ${width},${height}`} class="spark-fill" />
+    <polyline points=${pts} class="spark-line" fill="none" /></svg>`;
+}
 
 function ChannelPicker({ channels, value, onChange }) {
   return html`<label class="select" for="live-channel"><span class="select-label">Channel</span>
@@ -44,6 +55,15 @@ function payloadPreview(e) {
     if (typeof p[k] === 'string') return p[k];
   }
   return JSON.stringify(p);
+}
+
+// The tail's filters as GET /event/{channel}/list names them.
+function listFilters(f) {
+  const out = {};
+  if (f.event_type) out.eventType = f.event_type;
+  if (f.agent_id) out.agentId = f.agent_id;
+  if (f.trace_id) out.traceId = f.trace_id;
+  return out;
 }
 
 function typeClass(t) {
@@ -113,7 +133,7 @@ function EventPanel({ row, onClose }) {
     <dl class="facts">
       <dt>Identifier</dt><dd class="mono">${event.identifier}</dd>
       <dt>Agent</dt><dd>${event.agentId || '–'}</dd>
-      <dt>Occurred</dt><dd>${when(event)}</dd>
+      <dt>Occurred</dt><dd>${dateTime(when(event))}</dd>
       <dt>Trace</dt><dd>${event.traceId ? html`<${Link} to=${href(`/traces/${encodeURIComponent(event.traceId)}`, { span: event.spanId || undefined })}>Open trace <${ShortId} id=${event.traceId} /></${Link}>` : '–'}</dd>
     </dl>
     <${JsonView} value=${event} />
@@ -132,6 +152,23 @@ export function LiveView({ route }) {
   const [held, setHeld] = useState([]);
   const pausedRef = useRef(false);
   const [error, setError] = useState(null);
+  // Stored matches older than those shown: {total, loaded, cursor, loading}.
+  const [older, setOlder] = useState(null);
+  const loadOlder = async () => {
+    if (!older || !older.cursor || older.loading) return;
+    setOlder({ ...older, loading: true });
+    try {
+      const page = await api.get(`/event/${channelId}/list`, { limit: BACKLOG, cursor: older.cursor, ...listFilters(filters) });
+      setRows((r) => {
+        const have = new Set(r.map((e) => e.id));
+        return [...r, ...page.data.filter((e) => !have.has(e.id)).map((e) => ({ ...e, arrived: 0, old: true }))];
+      });
+      setOlder({ total: older.total, loaded: older.loaded + page.data.length, cursor: page.meta ? page.meta.nextCursor : null, loading: false });
+    } catch (e) {
+      setError(e);
+      setOlder({ ...older, loading: false });
+    }
+  };
 
   useEffect(() => {
     if (channelId && !q.channel && list.length) setQuery({ channel: channelId });
@@ -142,23 +179,29 @@ export function LiveView({ route }) {
     setRows([]);
     setHeld([]);
     setError(null);
+    setOlder(null);
     let stream = null;
     let cancelled = false;
     (async () => {
-      // The newest events first, then the stream from right after them: no gap between.
+      // The newest matches first (the daemon filters the stored events, so a filter shows
+      // its history, not only what arrives next), then the stream from the channel's
+      // newest event at the moment the history was read: nothing between is lost, and
+      // what both hold is shown once.
       let backlog = [];
       let cursor = 0;
       try {
-        const page = await api.get(`/event/${channelId}/list`, { page: 1, limit: BACKLOG });
-        cursor = page.data.length ? page.data[0].id : 0;
-        backlog = page.data.filter((e) => (!filters.event_type || e.eventType === filters.event_type)
-          && (!filters.agent_id || e.agentId === filters.agent_id) && (!filters.trace_id || e.traceId === filters.trace_id));
+        const newest = await api.get(`/event/${channelId}/list`, { page: 1, limit: 1 });
+        cursor = newest.data.length ? newest.data[0].id : 0;
+        const page = await api.get(`/event/${channelId}/list`, { limit: BACKLOG, ...listFilters(filters) });
+        backlog = page.data;
+        if (!cancelled) setOlder({ total: page.meta ? page.meta.total : backlog.length, loaded: backlog.length, cursor: page.meta ? page.meta.nextCursor : null, loading: false });
       } catch (e) {
         if (!cancelled) setError(e);
         return;
       }
       if (cancelled) return;
       const now = Date.now();
+      const shown = new Set(backlog.map((e) => e.id));
       setRows(backlog.map((e) => ({ ...e, arrived: now - 60_000, old: true })));
       stream = new ChannelStream(channelId, {
         filters, lastId: cursor,
@@ -166,7 +209,9 @@ export function LiveView({ route }) {
         onEvents: (batch) => {
           if (cancelled) return;
           const t = Date.now();
-          const fresh = batch.map((e) => ({ ...e, arrived: t })).reverse();
+          const fresh = batch.filter((e) => !shown.has(e.id)).map((e) => ({ ...e, arrived: t })).reverse();
+          for (const e of fresh) shown.add(e.id);
+          if (!fresh.length) return;
           if (pausedRef.current) setHeld((h) => [...fresh, ...h].slice(0, 10 * KEEP));
           else setRows((r) => [...fresh, ...r].slice(0, KEEP));
         },
@@ -187,7 +232,25 @@ export function LiveView({ route }) {
     setPaused(pausedRef.current);
   };
 
-  const selected = q.event ? rows.find((r) => String(r.id) === String(q.event)) : null;
+  // A link to one event (a moderation violation's) that is not among the rows shown: read
+  // from the stored events around the time given with it (?at=).
+  const [linked, setLinked] = useState(null);
+  const inRows = q.event ? rows.find((r) => String(r.id) === String(q.event)) : null;
+  useEffect(() => {
+    if (!q.event || inRows || !q.at || !channelId || (linked && String(linked.id) === String(q.event))) return undefined;
+    let live = true;
+    const t = Date.parse(q.at);
+    if (Number.isNaN(t)) return undefined;
+    api.get(`/event/${channelId}/list`, { since: new Date(t - 600e3).toISOString(), until: new Date(t + 5e3).toISOString(), limit: 100 })
+      .then((page) => {
+        const found = page.data.find((e) => String(e.id) === String(q.event));
+        if (live && found) setLinked({ ...found, old: true, arrived: 0 });
+      }, () => {});
+    return () => {
+      live = false;
+    };
+  }, [q.event, q.at, channelId, Boolean(inRows)]);
+  const selected = inRows || (linked && q.event && String(linked.id) === String(q.event) ? linked : null);
   useEffect(() => {
     const onKey = (e) => {
       if (e.key === 'Escape' && q.event) setQuery({ event: '' });
@@ -236,8 +299,8 @@ export function LiveView({ route }) {
       <${IngestProblems} />
       <div class="table-wrap">
         <table class="table dense clickable live" aria-label=${`Events of ${channel ? `${channel.appName} / ${channel.name}` : 'the channel'}, newest first`}>
-          <thead><tr><th scope="col" class="c-time">Time</th><th scope="col" class="c-type">Type</th><th scope="col" class="c-agent">Agent</th>
-            <th scope="col" class="c-ident">Identifier</th><th scope="col" class="c-trace">Trace</th><th scope="col">Payload</th></tr></thead>
+          <thead><tr><th scope="col" class="c-time">Time</th><th scope="col" class="c-type">Type</th><th scope="col" class="c-agent opt">Agent</th>
+            <th scope="col" class="c-ident opt">Identifier</th><th scope="col" class="c-trace">Trace</th><th scope="col" class="opt">Payload</th></tr></thead>
           <tbody>
             ${rows.map((e) => html`<tr key=${e.id} data-event-id=${e.id} class=${`${String(e.id) === String(q.event) ? 'selected' : ''}${e.old ? ' old' : ' fresh'}`}
               tabindex="0" aria-current=${String(e.id) === String(q.event) ? 'true' : undefined}
@@ -245,16 +308,19 @@ export function LiveView({ route }) {
               onKeyDown=${(ev) => { if (ev.key === 'Enter') setQuery({ event: e.id }); }}>
               <td class="mono c-time">${clock(when(e))}</td>
               <td class="c-type"><span class=${`type ${typeClass(e.eventType)}`}>${e.eventType || '–'}</span></td>
-              <td class="c-agent">${e.agentId || html`<span class="muted">–</span>`}</td>
-              <td class="mono c-ident">${e.identifier}</td>
+              <td class="c-agent opt">${e.agentId || html`<span class="muted">–</span>`}</td>
+              <td class="mono c-ident opt">${e.identifier}</td>
               <td class="c-trace">${e.traceId ? html`<${Link} to=${href(`/traces/${encodeURIComponent(e.traceId)}`)} onClick=${(ev) => ev.stopPropagation()}><${ShortId} id=${e.traceId} /></${Link}>` : html`<span class="muted">–</span>`}</td>
-              <td class="payload">${payloadPreview(e)}</td></tr>`)}
+              <td class="payload opt">${payloadPreview(e)}</td></tr>`)}
           </tbody>
         </table>
+        ${older && older.cursor && older.total > older.loaded ? html`<div class="older" data-testid="older-matches">
+          <button type="button" class="btn btn-sm" onClick=${loadOlder} disabled=${older.loading}>
+            ${`${(older.total - older.loaded).toLocaleString('en-US')} older ${filters.event_type || filters.agent_id || filters.trace_id ? 'match' : 'event'}${older.total - older.loaded === 1 ? '' : filters.event_type || filters.agent_id || filters.trace_id ? 'es' : 's'}`} — load more</button></div>` : null}
         ${rows.length === 0 ? html`<${Empty} title=${paused ? 'Paused' : 'Waiting for events'}><p>New events on this channel appear here as they are published.</p>
           ${!paused && channel && !q.type && !q.agent && !q.trace ? html`<${PublishHelp} channel=${channel} />` : null}</${Empty}>` : null}
       </div>
     </div>
-    ${selected ? html`<${EventPanel} row=${selected} onClose=${() => setQuery({ event: '' })} />` : null}
+    ${selected ? html`<${EventPanel} row=${selected} onClose=${() => setQuery({ event: '', at: '' })} />` : null}
   </div>`;
 }

@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { ms, num } from '../format.js';
 import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
-import { setQuery } from '../router.js';
+import { href, Link, setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, JsonView, Select, Spinner, useAsync } from '../ui.js';
 import {
   ActionResult, Badge, Bar, DeleteButton, FormCard, FormField, formValues, useAction, usePolling, when,
@@ -172,11 +172,20 @@ function Violations({ query, win, rules }) {
         <th scope="col">Fields</th><th scope="col" class="num">Matches</th><th scope="col" class="num">Latency</th></tr></thead>
       <tbody>${rows.map((x) => html`<tr key=${x.id} data-violation-id=${x.id}>
         <td>${when(x.createdAt)}</td><td>${x.ruleName} <span class="muted mono small">${x.detector}</span></td><td><${ActionBadge} action=${x.action} /></td>
-        <td>${x.target}</td><td class="mono small">${x.eventType || ''} ${x.eventId ? `#${x.eventId}` : html`<span class="muted">not stored</span>`}</td>
+        <td>${x.target}</td><td class="mono small"><${ViolationEvent} x=${x} /></td>
         <td class="mono small">${(x.fields || []).join(', ')}</td><td class="num">${x.matchCount}</td><td class="num">${ms(x.latencyMs)}</td></tr>`)}</tbody></table></div>`
     : feed.loading && !feed.data ? html`<div class="center"><${Spinner} /></div>`
     : html`<${Empty} title="No violation in this window"><p>When a rule matches a published event it shows up here within seconds (never the matched text).</p></${Empty}>`}
   </section>`;
+}
+
+// The event a violation is about, linked: its trace (at its span) when it has one, and
+// the event itself in the live tail (which loads it from around the violation's time).
+function ViolationEvent({ x }) {
+  if (!x.eventId) return html`${x.eventType || ''} <span class="muted">not stored</span>`;
+  const event = x.channelId ? html`<${Link} to=${href('/live', { channel: x.channelId, event: x.eventId, at: x.createdAt })}
+    data-testid="violation-event">${x.eventType || 'event'} #${x.eventId}</${Link}>` : html`${x.eventType || ''} #${x.eventId}`;
+  return html`${event}${x.traceId ? html` · <${Link} to=${href(`/traces/${encodeURIComponent(x.traceId)}`)} data-testid="violation-trace">trace</${Link}>` : null}`;
 }
 
 function Efficacy({ report }) {

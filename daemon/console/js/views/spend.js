@@ -39,8 +39,8 @@ function inHours(date, now = Date.now()) {
   return `${Math.floor(mins / 1440)}d ${Math.floor((mins % 1440) / 60)}h`;
 }
 
-// Dollars with the precision the limit needs: a $0.01 budget is read in tenths of a cent.
-const dollars = (v, limit) => (limit < 1 && v !== null && v !== undefined ? `$${v.toFixed(4)}` : usd(v));
+// Dollars as everywhere (format.js: significant figures below $1, cents above).
+const dollars = (v) => usd(v);
 
 const utc = (d) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 

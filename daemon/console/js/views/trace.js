@@ -1,4 +1,4 @@
-// One trace: the summary on top, a waterfall treegrid (offset and duration bars, error
+// One trace: the summary on top (the daemon's tokens, cost and duration), a waterfall treegrid (offset and duration bars, error
 // marks, tokens and cost per row), and the selected row's events in a side panel.
 // While the trace runs, its events stream in and new spans appear in place: rows are
 // keyed by span and ordered by start, so the rows already shown keep their order, and
@@ -9,13 +9,14 @@
 // Keyboard (WAI-ARIA treegrid): j / ↓ next row, k / ↑ previous, → expand or go to the
 // first child, ← collapse or go to the parent, Home / End, Esc closes the panel.
 import { api } from '../api.js';
-import { dateTime, ms, num, usd, when } from '../format.js';
+import { Conversation, conversationOf, LongText } from '../conversation.js';
+import { dateTime, ms, num, tokens, usd, when } from '../format.js';
 import { html, useEffect, useLayoutEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
 import { ChannelStream } from '../stream.js';
-import { Empty, ErrorBox, Icon, JsonView, ShortId, Spinner } from '../ui.js';
+import { Empty, ErrorBox, Icon, JsonView, Spinner } from '../ui.js';
 import { useVirtualRows } from '../virtual.js';
-import { axisSpan, buildSpans, flatten, totals } from '../waterfall.js';
+import { axisSpan, buildSpans, flatten, totals, usage } from '../waterfall.js';
 
 function download(traceId, summary, events) {
   const blob = new Blob([JSON.stringify({ traceId, summary, events }, null, 2)], { type: 'application/json' });
@@ -29,14 +30,22 @@ function download(traceId, summary, events) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function Summary({ traceId, summary, sums, live, onDownload }) {
-  const duration = Number.isFinite(sums.end - sums.start) ? sums.end - sums.start : 0;
-  const stat = (label, value, cls = '') => html`<div class="stat"><dt>${label}</dt><dd class=${cls}>${value}</dd></div>`;
+// A trace's length: first start to last end, as the daemon computes it for the list.
+export function traceDuration(summary) {
+  if (!summary) return null;
+  if (summary.durationMs !== undefined && summary.durationMs !== null) return Number(summary.durationMs);
+  return new Date(summary.endTime).getTime() - new Date(summary.startTime).getTime();
+}
+
+function Summary({ traceId, summary, live, onDownload }) {
+  const stat = (label, value, cls = '', id = '') => html`<div class="stat"><dt>${label}</dt><dd class=${cls} data-testid=${id || undefined}>${value}</dd></div>`;
+  const s = summary || {};
   return html`<section class="summary" aria-label="Trace summary">
     <div class="summary-head">
-      <div>
-        <div class="kicker"><${Link} to=${href('/traces')}>Traces</${Link}> / trace</div>
-        <h1 class="mono trace-title" title=${traceId}>${traceId}</h1>
+      <div class="summary-name">
+        <div class="kicker"><${Link} to=${href('/traces')}>Traces</${Link}> / trace${s.sessionId ? html` in session <${Link} to=${href(`/sessions/${encodeURIComponent(s.sessionId)}`)}>${s.sessionId}</${Link}>` : null}</div>
+        <h1 class="trace-title">${s.name || html`<span class="mono">${traceId}</span>`}</h1>
+        ${s.name ? html`<div class="muted small mono trace-id">${traceId}</div>` : null}
       </div>
       <div class="head-right">
         ${live ? html`<span class=${`badge badge-${live.state === 'live' ? 'ok' : 'wait'}`} data-testid="trace-live" role="status"
@@ -45,15 +54,84 @@ function Summary({ traceId, summary, sums, live, onDownload }) {
       </div>
     </div>
     <dl class="stats">
-      ${stat('Started', summary ? dateTime(summary.startTime) : '–')}
-      ${stat('Duration', ms(duration))}
-      ${stat('Events', num(summary ? summary.eventCount : 0))}
-      ${stat('Errors', num(summary ? summary.errorCount : sums.errors), summary && summary.errorCount ? 'err' : '')}
-      ${stat('Tool calls', num(summary ? summary.toolCallCount : 0))}
-      ${stat('Tokens', num(sums.tokens))}
-      ${stat('Cost', usd(sums.cost))}
-      ${stat('Agents', summary && summary.agents.length ? summary.agents.map((a) => html`<span class="chip">${a}</span>`) : '–')}
+      ${stat('Started', summary ? dateTime(s.startTime) : '–')}
+      ${stat('Duration', summary ? ms(traceDuration(s)) : '–', '', 'trace-duration')}
+      ${stat('Events', num(s.eventCount || 0))}
+      ${stat('Errors', num(s.errorCount || 0), s.errorCount ? 'err' : '')}
+      ${stat('Tool calls', num(s.toolCallCount || 0))}
+      ${stat('Tokens', summary ? html`<span title=${`${tokens(s.inputTokens)} in · ${tokens(s.outputTokens)} out`}>${tokens(s.totalTokens)}</span>` : '–', '', 'trace-tokens')}
+      ${stat('Cost', summary ? usd(s.costUsd) : '–', '', 'trace-cost')}
+      ${s.userId ? stat('User', html`<${Link} to=${href('/traces', { user: s.userId })}>${s.userId}</${Link}>`) : null}
+      ${stat('Agents', s.agents && s.agents.length ? s.agents.map((a) => html`<span class="chip">${a}</span>`) : '–')}
     </dl>
+  </section>`;
+}
+
+// What went wrong, read from where publishers and conventions put it.
+export function errorMessage(e) {
+  const p = e.payload && typeof e.payload === 'object' ? e.payload : {};
+  const m = e.metadata || {};
+  const err = p.error;
+  return (typeof err === 'string' && err) || (err && typeof err === 'object' && (err.message || JSON.stringify(err)))
+    || (typeof p.message === 'string' && p.message) || m.error_message || m['exception.message'] || m.error_type || '';
+}
+
+// Request parameters an LLM call was made with, under the keys conventions use.
+const PARAMS = [
+  ['temperature', ['temperature', 'gen_ai.request.temperature', 'ai.settings.temperature']],
+  ['max tokens', ['max_tokens', 'gen_ai.request.max_tokens', 'ai.settings.maxTokens']],
+  ['top p', ['top_p', 'gen_ai.request.top_p', 'ai.settings.topP']],
+  ['seed', ['seed', 'gen_ai.request.seed']],
+  ['stop', ['stop', 'gen_ai.request.stop_sequences']],
+];
+function parametersOf(e) {
+  const m = e.metadata || {};
+  const out = [];
+  for (const [label, keys] of PARAMS) {
+    const k = keys.find((x) => m[x] !== undefined && m[x] !== null && m[x] !== '');
+    if (k) out.push([label, typeof m[k] === 'object' ? JSON.stringify(m[k]) : String(m[k])]);
+  }
+  const inv = m['llm.invocation_parameters'];
+  if (typeof inv === 'string' && !out.length) out.push(['parameters', inv]);
+  return out;
+}
+
+// One event of the span: its error first, the conversation (an LLM call) or the
+// arguments and result (a tool call), the call's facts, and the raw JSON on request.
+function EventDetail({ e }) {
+  const [raw, setRaw] = useState(false);
+  const u = usage(e);
+  const t = e.telemetry || {};
+  const conversation = conversationOf(e);
+  const error = errorMessage(e);
+  const isErr = (e.eventType || '').endsWith('error') || t.status === 'error' || (e.metadata || {}).status === 'error';
+  const p = e.payload && typeof e.payload === 'object' ? e.payload : {};
+  const params = parametersOf(e);
+  const fact = (label, value, cls = '') => (value === undefined || value === null || value === '' ? null : html`<dt>${label}</dt><dd class=${cls}>${value}</dd>`);
+  const toolArgs = p.arguments ?? p.args;
+  const toolResult = p.result ?? p.output;
+  return html`<section class="panel-event" data-event-id=${e.id}>
+    <h3 class="panel-sub">${e.eventType || e.identifier} <span class="muted small">#${e.id} · ${dateTime(when(e))}</span></h3>
+    ${isErr && error ? html`<div class="error-box event-error" role="alert" data-testid="event-error"><${Icon} name="alert" /><${LongText} value=${String(error)} className="msg-text" /></div>` : null}
+    ${conversation ? html`<${Conversation} conversation=${conversation} />` : null}
+    ${!conversation && toolArgs !== undefined ? html`<h3 class="panel-sub">Arguments</h3><${LongText} value=${typeof toolArgs === 'string' ? toolArgs : JSON.stringify(toolArgs, null, 2)} className="msg-args" />` : null}
+    ${!conversation && toolResult !== undefined && typeof toolResult !== 'object' ? html`<h3 class="panel-sub">Result</h3><${LongText} value=${String(toolResult)} />` : null}
+    ${!conversation && toolResult !== undefined && typeof toolResult === 'object' ? html`<h3 class="panel-sub">Result</h3><${LongText} value=${JSON.stringify(toolResult, null, 2)} className="msg-args" />` : null}
+    ${!conversation && toolArgs === undefined && toolResult === undefined && !(isErr && error) && Object.keys(p).length
+      ? html`<h3 class="panel-sub">Payload</h3><${JsonView} value=${p} />` : null}
+    <dl class="facts call-facts" data-testid="call-facts">
+      ${fact('Model', u.model ? html`<span class="mono">${u.model}</span>` : null)}
+      ${fact('Provider', u.provider)}
+      ${params.map(([k, v]) => fact(k[0].toUpperCase() + k.slice(1), html`<span class="mono">${v}</span>`))}
+      ${u.known && u.tokens ? fact('Tokens', `${tokens(u.input)} in · ${tokens(u.output)} out`) : null}
+      ${u.known && u.cost ? fact('Cost', usd(u.cost)) : null}
+      ${fact('Latency', u.durationMs !== undefined ? ms(u.durationMs) : null)}
+      ${fact('Finish reason', u.finishReason || (e.metadata || {}).finish_reason)}
+      ${fact('Tool', t.tool || p.tool)}
+      ${fact('Agent', e.agentId)}
+    </dl>
+    <button type="button" class="btn btn-sm" aria-expanded=${String(raw)} onClick=${() => setRaw(!raw)}>${raw ? 'Hide raw JSON' : 'Raw JSON'}</button>
+    ${raw ? html`<${JsonView} value=${e} />` : null}
   </section>`;
 }
 
@@ -61,7 +139,12 @@ function SpanPanel({ row, origin, onClose }) {
   const ref = useRef(null);
   if (!row) return null;
   const s = row.span;
-  return html`<aside class="panel" aria-label=${`Span ${s.name}`} ref=${ref}>
+  // The event that says most: an error first, else one with a conversation, else the last.
+  const events = [...s.events].sort((a, b) => {
+    const score = (e) => (errorMessage(e) && (e.eventType || '').endsWith('error') ? 2 : conversationOf(e) ? 1 : 0);
+    return score(b) - score(a);
+  });
+  return html`<aside class="panel" aria-label=${`Span ${s.name}`} ref=${ref} data-testid="span-panel">
     <header class="panel-head">
       <div><div class="panel-kicker">${s.types.join(', ') || 'event'}</div><h2 class="panel-title">${s.name}</h2></div>
       <button type="button" class="btn btn-ghost btn-icon" onClick=${onClose} aria-label="Close (Esc)"><${Icon} name="close" /></button>
@@ -69,16 +152,12 @@ function SpanPanel({ row, origin, onClose }) {
     <dl class="facts">
       <dt>Starts at</dt><dd>+${ms(s.start - origin)}</dd>
       <dt>Duration</dt><dd>${ms(s.duration)}</dd>
-      ${s.agent ? html`<dt>Agent</dt><dd>${s.agent}</dd>` : null}
-      ${s.model ? html`<dt>Model</dt><dd class="mono">${s.model}</dd>` : null}
-      ${s.tokens ? html`<dt>Tokens</dt><dd>${num(s.input)} in · ${num(s.output)} out</dd>` : null}
-      ${s.cost ? html`<dt>Cost</dt><dd>${usd(s.cost)}</dd>` : null}
+      ${s.tokens ? html`<dt>Tokens</dt><dd>${tokens(s.input)} in · ${tokens(s.output)} out</dd>` : null}
+      ${s.cost ? html`<dt>Cost</dt><dd data-testid="span-cost">${usd(s.cost)}</dd>` : null}
       ${s.spanId ? html`<dt>Span</dt><dd class="mono">${s.spanId}</dd>` : null}
       ${s.error ? html`<dt>Status</dt><dd class="err">Error</dd>` : null}
     </dl>
-    ${s.events.map((e) => html`<section class="panel-event" key=${e.id}>
-      <h3 class="panel-sub">${e.eventType || e.identifier} <span class="muted small">#${e.id} · ${when(e)}</span></h3>
-      <${JsonView} value=${e} /></section>`)}
+    ${events.map((e) => html`<${EventDetail} key=${e.id} e=${e} />`)}
   </aside>`;
 }
 
@@ -139,7 +218,7 @@ export function TraceView({ route }) {
 
   const spans = useMemo(() => buildSpans(state.events), [state.events]);
   const rows = useMemo(() => flatten(spans, collapsed), [spans, collapsed]);
-  const sums = useMemo(() => totals(spans), [spans]);
+  const sums = useMemo(() => totals(spans), [spans]); // the time axis only: numbers come from the summary
   const origin = Number.isFinite(sums.start) ? sums.start : 0;
   axisRef.current = axisSpan(Number.isFinite(sums.end) ? sums.end - origin : 0, axisRef.current);
   const axis = axisRef.current || 1;
@@ -267,7 +346,7 @@ export function TraceView({ route }) {
   }
   return html`<div class=${`page page-split${selected ? ' with-panel' : ''}`}>
     <div class="page-main">
-      <${Summary} traceId=${traceId} summary=${state.summary} sums=${sums} live=${live}
+      <${Summary} traceId=${traceId} summary=${state.summary} live=${live}
         onDownload=${() => download(traceId, state.summary, state.events)} />
       <div class="wf" role="treegrid" aria-label="Waterfall of the trace's spans" aria-rowcount=${rows.length + 1}
         ref=${gridRef} onKeyDown=${onKeyDown} onFocusIn=${onFocusIn} onFocusOut=${onFocusOut} data-testid="waterfall">
@@ -275,7 +354,7 @@ export function TraceView({ route }) {
           <span class="wf-name" role="columnheader">Span</span>
           <span class="wf-track" role="columnheader"><span class="sr-only">Timeline</span><${Ticks} axis=${axis} /></span>
           <span class="wf-num" role="columnheader">Duration</span>
-          <span class="wf-num" role="columnheader">Tokens</span>
+          <span class="wf-num wf-tokens" role="columnheader">Tokens</span>
           <span class="wf-num" role="columnheader">Cost</span>
         </div>
         <div class="wf-rows" role="rowgroup" ref=${rowsRef} style=${{ paddingBottom: `${(rows.length - lastShown) * win.rowHeight}px` }}>
@@ -301,8 +380,8 @@ export function TraceView({ route }) {
               <span class=${`wf-bar kind-${s.kind}${s.duration === 0 ? ' point' : ''}`} data-start=${s.start} style=${{ left: `${left}%`, width: s.duration === 0 ? undefined : `${width}%` }}></span>
             </span>
             <span class="wf-num mono" role="gridcell">${s.duration ? ms(s.duration) : html`<span class="muted">–</span>`}</span>
-            <span class="wf-num mono" role="gridcell">${s.tokens ? html`<span title=${`${num(s.input)} in · ${num(s.output)} out`}>${num(s.tokens)}</span>` : html`<span class="muted">–</span>`}</span>
-            <span class="wf-num mono" role="gridcell">${s.cost ? usd(s.cost) : html`<span class="muted">–</span>`}</span>
+            <span class="wf-num wf-tokens mono" role="gridcell">${s.tokens ? html`<span title=${`${num(s.input)} in · ${num(s.output)} out`}>${num(s.tokens)}</span>` : html`<span class="muted">–</span>`}</span>
+            <span class="wf-num mono" role="gridcell" data-testid="span-cost">${s.cost ? usd(s.cost) : html`<span class="muted">–</span>`}</span>
           </div>`;
         })}
         </div>

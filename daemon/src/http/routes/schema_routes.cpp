@@ -155,6 +155,8 @@ void documentFirstShapeRoutes(Router& router) {
        {"provider", "string", "traces with an event of this provider", {}, false},
        {"tool", "string", "traces with an event of this tool", {}, false},
        {"environment", "string", "traces with an event in this environment (id or slug)", {}, false},
+       {"user", "string", "traces of this end user (exact)", {}, false},
+       {"session", "string", "traces of this session (exact)", {}, false},
        {"filterTagKey", "string", "custom attribute key; with filterTagValue", {}, false},
        {"filterTagValue", "string", "traces with an event whose tag filterTagKey has this value", {}, false},
        {"status", "string", "error: with errors; ok: without", {"error", "ok"}, false},

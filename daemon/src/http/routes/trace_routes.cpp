@@ -11,6 +11,7 @@
 #include "http/render.h"
 #include "http/resource_views.h"
 #include "http/router.h"
+#include "http/session_views.h"
 #include "identity/environment_service.h"
 #include "traces/trace_service.h"
 
@@ -40,6 +41,8 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         q.model = req.queryFilter("model");
         q.provider = req.queryFilter("provider");
         q.tool = req.queryFilter("tool");
+        q.userId = req.queryFilter("user");
+        q.sessionId = req.queryFilter("session");
         q.environmentValues = ctx.environments->eventValues(orgId, req.queryFilter("environment"));
         const auto tagKey = req.queryFilter("filterTagKey");
         const auto tagValue = req.queryFilter("filterTagValue");
@@ -77,8 +80,9 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
         obj->set("meta", pageMeta(result.total, page, limit));
         return Response::json(200, obj);
       },
-      "Traces, newest first (filters app, channel, agent, model, provider, tool, environment, filterTagKey + "
-      "filterTagValue, since, until, status; sort start | duration | events | errors | tokens | cost, order desc | "
+      "Traces, newest first (filters app, channel, agent, model, provider, tool, environment, user, session, "
+      "filterTagKey + filterTagValue, since, until, status; sort start | duration | events | errors | tokens | cost, "
+      "order desc | "
       "asc).",
       "traces");
 
@@ -87,10 +91,12 @@ void registerTraceRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
         Response r;
-        r.body = eventsJsonArray(ctx.traces->events(orgId, req.param("traceId")));
+        r.body = traceEventsJson(ctx.traces->events(orgId, req.param("traceId")));
         return r;
       },
-      "A trace's events, oldest first (publisher timestamp when sent).", "traces");
+      "A trace's events, oldest first (publisher timestamp when sent), each with the telemetry extracted and priced "
+      "at ingest.",
+      "traces");
 
   router.add(
       "GET", "/traces/:traceId/summary",
