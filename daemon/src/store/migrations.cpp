@@ -177,6 +177,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(sessionsMigration(d));
   list.push_back(ingestMigration(d));
   list.push_back(pluginConfigMigration(d));
+  list.push_back(rollupsMigration(d));
   return list;
 }
 

@@ -24,5 +24,6 @@ Migration storeIdentityMigration(Dialect d);  // v14: live or backup, and the da
 Migration sessionsMigration(Dialect d);       // v15: session and trace name (events, rollups)
 Migration ingestMigration(Dialect d);         // v16: API keys' default channel, refused exports
 Migration pluginConfigMigration(Dialect d);   // v17: per-use plugin configuration, min scores
+Migration rollupsMigration(Dialect d);        // v18: analytics rollups and their backfill state
 
 }  // namespace aev::store
