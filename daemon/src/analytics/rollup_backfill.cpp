@@ -16,7 +16,8 @@ bool RollupBackfill::run(const std::function<bool()>& keepGoing) {
     folded.fetch_add(step.folded, std::memory_order_relaxed);
     const auto now = std::chrono::steady_clock::now();
     if (step.finished) {
-      if (announced_) spdlog::info("analytics rollups: backfill done (events up to id {})", step.until);
+      if (announced_ || step.folded > 0)
+        spdlog::info("analytics rollups: backfill done (events up to id {}); analytics reads the rollups", step.until);
       finished_ = true;
       return true;
     }
