@@ -14,7 +14,7 @@ jobs=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(request_parser request_target json_view otlp_protobuf otlp_json gzip sse url audit_canonical tool_arg)
+  targets=(request_parser request_target json_view otlp_protobuf otlp_json gzip sse url audit_canonical tool_arg latency_sketch)
 fi
 
 options_for() {

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "analytics/percentiles.h"
+#include "analytics/rollup_window.h"
+#include "analytics/sketch.h"
 #include "common/clock.h"
 #include "common/errors.h"
 
@@ -49,6 +52,42 @@ const std::map<std::string, FilterColumn>& filterColumns() {
       {"operation", {"operation", false}}, {"errorType", {"error_type", false}},
       {"session", {"session", false}}};
   return columns;
+}
+
+// The dimension a filter column is rolled up under (the inverse of dimensionColumns()).
+std::optional<std::string> dimensionOfColumn(const std::string& column) {
+  for (const auto& [name, c] : dimensionColumns())
+    if (c == column) return name;
+  return std::nullopt;
+}
+
+bool isIdDimension(const std::string& d) { return d == "app" || d == "channel" || d == "apiKey"; }
+
+// Breakdown order: most events first, then the key (ids as numbers, text byte-wise).
+bool breakdownBefore(const store::BreakdownRow& a, const store::BreakdownRow& b, bool ids) {
+  if (a.eventCount != b.eventCount) return a.eventCount > b.eventCount;
+  if (ids && a.key.size() != b.key.size()) return a.key.size() < b.key.size();
+  return a.key < b.key;
+}
+
+void addInto(store::BreakdownRow& row, const store::RollupTotals& t) {
+  row.eventCount += t.events;
+  row.errorCount += t.errors;
+  row.inputTokens += t.inputTokens;
+  row.outputTokens += t.outputTokens;
+  row.costNanos += t.costNanos;
+  row.durations += t.durations;
+  row.durationMicros += t.durationMicros;
+}
+
+void addInto(store::BreakdownRow& row, const store::BreakdownRow& r) {
+  row.eventCount += r.eventCount;
+  row.errorCount += r.errorCount;
+  row.inputTokens += r.inputTokens;
+  row.outputTokens += r.outputTokens;
+  row.costNanos += r.costNanos;
+  row.durations += r.durations;
+  row.durationMicros += r.durationMicros;
 }
 
 std::int64_t intervalMicros(const std::string& interval) {
@@ -114,18 +153,122 @@ Breakdown AnalyticsService::breakdown(const Query& q, const std::string& dimensi
   Breakdown out;
   out.dimension = dimension;
   auto conn = db_.acquire();
+  std::function<std::vector<store::BreakdownRow>(const store::AnalyticsFilter&, std::int64_t)> raw;
+  std::string rolledUpAs = dimension;
   if (dimension == "tag") {
     if (!tagKey || tagKey->empty()) throw errors::invalidField("query.tagKey", "is required when dimension=tag");
-    out.rows = repo_.breakdownByTag(*conn, f, *tagKey, limit);
+    raw = [&](const store::AnalyticsFilter& w, std::int64_t n) { return repo_.breakdownByTag(*conn, w, *tagKey, n); };
+    rolledUpAs = store::kTagDimensionPrefix + *tagKey;
+  } else {
+    auto column = dimensionColumns().find(dimension);
+    if (column == dimensionColumns().end())
+      throw errors::invalidField("query.dimension",
+                                 "is offered by a plugin but has no indexed column; breakdowns support the standard "
+                                 "dimensions and tag",
+                                 dimension);
+    raw = [&, col = column->second](const store::AnalyticsFilter& w, std::int64_t n) {
+      return repo_.breakdownByColumn(*conn, w, col, n);
+    };
+  }
+  auto scope = rollupScope(*conn, f, rolledUpAs);
+  if (!scope) {
+    out.rows = raw(f, limit);
     return out;
   }
-  auto column = dimensionColumns().find(dimension);
-  if (column == dimensionColumns().end())
-    throw errors::invalidField("query.dimension",
-                               "is offered by a plugin but has no indexed column; breakdowns support the standard "
-                               "dimensions and tag",
-                               dimension);
-  out.rows = repo_.breakdownByColumn(*conn, f, column->second, limit);
+  // Whole minutes and hours from the rollups, the edges from raw events (every group of
+  // them: a value below the limit in one part may rise above it in the sum).
+  std::map<std::string, store::BreakdownRow> merged;
+  for (const auto& part : splitWindow(f.since, f.until, true)) {
+    if (part.span == 0) {
+      auto w = f;
+      w.since = part.from;
+      w.until = part.to;
+      for (const auto& r : raw(w, std::numeric_limits<std::int64_t>::max())) addInto(merged[r.key], r);
+      continue;
+    }
+    for (const auto& [value, t] : rollups_.byValue(*conn, *scope, part.span, part.from, part.to))
+      addInto(merged[value], t);
+  }
+  for (auto& [key, row] : merged) {
+    if (row.eventCount == 0) continue;  // taken out again by retention or a deleted channel
+    row.key = key;
+    row.settle();
+    out.rows.push_back(std::move(row));
+  }
+  const bool ids = isIdDimension(dimension);
+  std::sort(out.rows.begin(), out.rows.end(),
+            [ids](const store::BreakdownRow& a, const store::BreakdownRow& b) { return breakdownBefore(a, b, ids); });
+  if (static_cast<std::int64_t>(out.rows.size()) > limit)
+    out.rows.resize(static_cast<std::size_t>(std::max<std::int64_t>(limit, 0)));
+  return out;
+}
+
+std::optional<store::RollupScope> AnalyticsService::rollupScope(store::Connection& c, const store::AnalyticsFilter& f,
+                                                                const std::optional<std::string>& breakdownDimension) {
+  if (!rollupReads_) return std::nullopt;
+  store::RollupScope scope;
+  scope.orgId = f.orgId;
+  scope.environments = f.environmentAnyOf;
+  std::vector<std::pair<std::string, std::string>> others;  // (dimension, value)
+  for (const auto& [column, value] : f.textEquals) {
+    auto d = dimensionOfColumn(column);
+    if (!d) return std::nullopt;
+    others.emplace_back(*d, value);
+  }
+  for (const auto& [column, id] : f.idEquals) {
+    if (column == "app_id" && !scope.appId) {
+      scope.appId = id;
+      continue;
+    }
+    auto d = dimensionOfColumn(column);
+    if (!d) return std::nullopt;
+    others.emplace_back(*d, std::to_string(id));
+  }
+  if (f.tag) others.emplace_back(store::kTagDimensionPrefix + f.tag->first, f.tag->second);
+  if (breakdownDimension) {
+    if (!others.empty()) return std::nullopt;
+    scope.dimension = *breakdownDimension;
+  } else if (others.size() > 1) {
+    return std::nullopt;
+  } else if (others.empty()) {
+    scope.value = "";
+  } else {
+    scope.dimension = others.front().first;
+    scope.value = others.front().second;
+  }
+  if (!rollupsComplete_.load(std::memory_order_relaxed)) {
+    if (!rollups_.complete(c)) return std::nullopt;
+    rollupsComplete_.store(true, std::memory_order_relaxed);
+  }
+  return scope;
+}
+
+std::map<std::int64_t, store::RollupTotals> AnalyticsService::rollupSeries(store::Connection& c,
+                                                                           const store::AnalyticsFilter& f,
+                                                                           const store::RollupScope& scope,
+                                                                           std::int64_t step, bool hours) {
+  std::map<std::int64_t, store::RollupTotals> out;
+  for (const auto& part : splitWindow(f.since, f.until, hours)) {
+    if (part.span == 0) {
+      auto w = f;
+      w.since = part.from;
+      w.until = part.to;
+      for (const auto& r : repo_.seriesAll(c, w, step)) {
+        auto& t = out[r.bucket];
+        t.events += r.events;
+        t.errors += r.errors;
+        t.inputTokens += r.tokens;
+        t.costNanos += r.costNanos;
+      }
+      for (const auto& [bucket, d] : repo_.durations(c, w, step)) {
+        auto& t = out[bucket];
+        ++t.durations;
+        t.sketch.add(d);
+      }
+      continue;
+    }
+    for (auto& [bucket, t] : rollups_.bySeriesBucket(c, scope, part.span, part.from, part.to, step)) out[bucket].add(t);
+  }
   return out;
 }
 
@@ -202,6 +345,24 @@ Series AnalyticsService::timeseries(const Query& q, const std::string& metric, c
   const auto b = bucketsOf(q, interval);
   Series out{metric, interval, {}};
   auto conn = db_.acquire();
+  if (auto scope = rollupScope(*conn, b.filter, std::nullopt)) {
+    const auto series = rollupSeries(*conn, b.filter, *scope, b.step, interval != "minute");
+    if (metric == "latency_p50_ms" || metric == "latency_p95_ms") {
+      for (const auto& [ts, t] : series)
+        if (t.durations > 0) out.points.push_back({ts, t.sketch.quantile(metric == "latency_p50_ms" ? 50 : 95)});
+      return out;
+    }
+    std::map<std::int64_t, double> values;
+    for (const auto& [ts, t] : series) {
+      if (t.events == 0) continue;
+      values[ts] = metric == "event_count"   ? static_cast<double>(t.events)
+                   : metric == "error_count" ? static_cast<double>(t.errors)
+                   : metric == "tokens"      ? static_cast<double>(t.inputTokens + t.outputTokens)
+                                             : static_cast<double>(t.costNanos) / 1e9;
+    }
+    out.points = zeroFilled(values, b.first, b.filter.until, b.step);
+    return out;
+  }
   if (metric == "latency_p50_ms" || metric == "latency_p95_ms") {
     out.points = percentilePoints(repo_.durations(*conn, b.filter, b.step), metric == "latency_p50_ms" ? 50 : 95);
     return out;
@@ -217,9 +378,33 @@ Series AnalyticsService::timeseries(const Query& q, const std::string& metric, c
   return out;
 }
 
+namespace {
+// The percentiles of a merged sketch (within its relative error); the count is exact.
+Latency latencyOf(const LatencySketch& s, std::int64_t count) {
+  Latency out;
+  out.count = count;
+  if (s.empty()) return out;
+  out.p50 = s.quantile(50);
+  out.p90 = s.quantile(90);
+  out.p95 = s.quantile(95);
+  out.p99 = s.quantile(99);
+  out.max = s.quantile(100);
+  return out;
+}
+}  // namespace
+
 Latency AnalyticsService::latency(const Query& q) {
   auto f = filterOf(q);
   auto conn = db_.acquire();
+  if (auto scope = rollupScope(*conn, f, std::nullopt)) {
+    LatencySketch all;
+    std::int64_t count = 0;
+    for (const auto& [_, t] : rollupSeries(*conn, f, *scope, 86400LL * 1000000, true)) {
+      all.merge(t.sketch);
+      count += t.durations;
+    }
+    return latencyOf(all, count);
+  }
   return latencyOf(repo_.durations(*conn, f, 0));
 }
 
@@ -227,11 +412,38 @@ Overview AnalyticsService::overview(const Query& q, const std::string& interval)
   const auto b = bucketsOf(q, interval);
   auto conn = db_.acquire();
   std::map<std::int64_t, double> events, errors, tokens, cost;
+  if (auto scope = rollupScope(*conn, b.filter, std::nullopt)) {
+    Overview out;
+    std::vector<SeriesPoint> p50, p95;
+    LatencySketch all;
+    std::int64_t durations = 0;
+    for (const auto& [ts, t] : rollupSeries(*conn, b.filter, *scope, b.step, interval != "minute")) {
+      if (t.events > 0) {
+        events[ts] = static_cast<double>(t.events);
+        errors[ts] = static_cast<double>(t.errors);
+        tokens[ts] = static_cast<double>(t.inputTokens + t.outputTokens);
+        cost[ts] = static_cast<double>(t.costNanos) / 1e9;
+      }
+      if (t.durations > 0) {
+        p50.push_back({ts, t.sketch.quantile(50)});
+        p95.push_back({ts, t.sketch.quantile(95)});
+        all.merge(t.sketch);
+        durations += t.durations;
+      }
+    }
+    for (const auto& [metric, values] : {std::pair{"event_count", &events}, std::pair{"error_count", &errors},
+                                         std::pair{"tokens", &tokens}, std::pair{"cost_usd", &cost}})
+      out.series.push_back({metric, interval, zeroFilled(*values, b.first, b.filter.until, b.step)});
+    out.series.push_back({"latency_p50_ms", interval, std::move(p50)});
+    out.series.push_back({"latency_p95_ms", interval, std::move(p95)});
+    out.latency = latencyOf(all, durations);
+    return out;
+  }
   for (const auto& r : repo_.seriesAll(*conn, b.filter, b.step)) {
-    events[r.bucket] = r.events;
-    errors[r.bucket] = r.errors;
-    tokens[r.bucket] = r.tokens;
-    cost[r.bucket] = r.costUsd;
+    events[r.bucket] = static_cast<double>(r.events);
+    errors[r.bucket] = static_cast<double>(r.errors);
+    tokens[r.bucket] = static_cast<double>(r.tokens);
+    cost[r.bucket] = static_cast<double>(r.costNanos) / 1e9;
   }
   const auto samples = repo_.durations(*conn, b.filter, b.step);
   Overview out;

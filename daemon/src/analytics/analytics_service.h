@@ -2,6 +2,7 @@
 // /analytics/* (docs/features.md#telemetry-fields): breakdowns by the dimensions the plugin
 // registry offers, custom attribute keys, time series and latency percentiles over the
 // telemetry stored at ingest. No HTTP types; windows and limits are validated here.
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "store/analytics_repository.h"
 #include "store/database.h"
+#include "store/rollup_repository.h"
 
 namespace aev::analytics {
 
@@ -53,8 +55,10 @@ class AnalyticsService {
  public:
   // `dimensions`: the names the registry offers (dimension plugins); a breakdown by a
   // name outside it is a 422.
-  AnalyticsService(store::Database& db, std::vector<std::string> dimensions)
-      : db_(db), dimensions_(std::move(dimensions)) {}
+  // `rollupReads` (analytics.rollup_reads): answer from the rollups where a query allows
+  // (docs/features.md#analytics-rollups); false reads raw events only.
+  AnalyticsService(store::Database& db, std::vector<std::string> dimensions, bool rollupReads = true)
+      : db_(db), dimensions_(std::move(dimensions)), rollupReads_(rollupReads) {}
 
   static constexpr std::int64_t kDefaultWindowMicros = 24LL * 3600 * 1000000;
   static constexpr std::int64_t kMaxPoints = 10000;
@@ -82,9 +86,23 @@ class AnalyticsService {
   };
   Buckets bucketsOf(const Query& q, const std::string& interval) const;
 
+  // The rollup rows that answer a query with this filter: a breakdown by `dimension`
+  // (filters beyond app and environment: none), or else the totals or the one dimension
+  // its single other filter names. nullopt: raw events only (rollup reads off, the
+  // backfill not done, or filters the rollups cannot combine).
+  std::optional<store::RollupScope> rollupScope(store::Connection& c, const store::AnalyticsFilter& f,
+                                                const std::optional<std::string>& breakdownDimension);
+  // Counts, sums and sketches per series bucket of `step` µs, raw edges and rollups merged.
+  std::map<std::int64_t, store::RollupTotals> rollupSeries(store::Connection& c, const store::AnalyticsFilter& f,
+                                                           const store::RollupScope& scope, std::int64_t step,
+                                                           bool hours);
+
   store::Database& db_;
   std::vector<std::string> dimensions_;
   store::AnalyticsRepository repo_;
+  bool rollupReads_ = true;
+  std::atomic<bool> rollupsComplete_{false};
+  store::RollupRepository rollups_;
 };
 
 }  // namespace aev::analytics

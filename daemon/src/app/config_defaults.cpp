@@ -137,6 +137,11 @@ const std::vector<ConfigKey>& configKeys() {
       {"retention.batch_size", "5000",
        "Most events one retention transaction deletes, so publishing never waits long behind "
        "the sweep."},
+      {"analytics.rollup_reads", "true",
+       "Answer /analytics/* from the minute and hour rollups kept with the events (counts and "
+       "sums exact, percentiles within 1 %; docs/features.md#analytics-rollups). false: read raw "
+       "events only (exact percentiles, slower over long windows). The rollups are written "
+       "either way."},
       {"alerts.evaluate_interval_seconds", "30",
        "Seconds between evaluations of every enabled alert rule (/v2/alerts). With several "
        "nodes on one PostgreSQL, one of them applies each round."},

@@ -12,6 +12,7 @@
 #include "alerts/alert_evaluator.h"
 #include "alerts/alert_service.h"
 #include "analytics/analytics_service.h"
+#include "analytics/rollup_backfill.h"
 #include "app/backup_command.h"
 #include "apps/app_service.h"
 #include "audit/audit_log.h"
@@ -312,7 +313,11 @@ struct Components {
         traces(*database),
         telemetry(pricesFrom(cfg),
                   static_cast<std::size_t>(std::max<std::int64_t>(1, cfg.getInt64("telemetry.max_message_chars")))),
-        analytics(*database, dimensionNames(*pluginHost)),
+        analytics(*database, dimensionNames(*pluginHost), cfg.getBool("analytics.rollup_reads")),
+        rollupBackfill(*database),
+        // Every second until done; each tick runs chunks until stopped or finished.
+        rollupBackfillTask("rollup backfill", std::chrono::seconds(1),
+                           [this] { rollupBackfill.run([this] { return !rollupBackfillTask.stopping(); }); }),
         // One node per SQLite store: this node's own invalidations are complete. On
         // PostgreSQL other nodes change rules too, noticed within two seconds.
         moderationCache(*database, &pluginHost->registry(),
@@ -530,6 +535,8 @@ struct Components {
   traces::TraceService traces;
   telemetry::Extractor telemetry;
   analytics::AnalyticsService analytics;
+  analytics::RollupBackfill rollupBackfill;
+  PeriodicTask rollupBackfillTask;
   moderation::RuleCache moderationCache;  // holds plugin detector instances: after pluginHost
   moderation::RuleService moderationRules;
   moderation::ViolationService violations;
@@ -588,6 +595,7 @@ void Runtime::start() {
   if (c_->changes) c_->changes->start();
   c_->auditCheckpoints.start();
   c_->retentionTask.start();
+  c_->rollupBackfillTask.start();
   c_->alertTask.start();
   c_->delivery.start();
   c_->server->start();
@@ -603,6 +611,7 @@ void Runtime::stop() {
   c_->hub.stop();
   c_->auditCheckpoints.stop();
   c_->retentionTask.stop();
+  c_->rollupBackfillTask.stop();
   c_->alertTask.stop();
   if (c_->changes) c_->changes->stop();
   if (c_->fanOut) c_->fanOut->stop();  // the writer's last commits only queue doorbells now

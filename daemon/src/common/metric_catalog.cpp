@@ -13,6 +13,11 @@ const std::vector<MetricDoc>& documentedMetrics() {
        {"{status=\"1xx\"}", "{status=\"2xx\"}", "{status=\"3xx\"}", "{status=\"4xx\"}", "{status=\"5xx\"}"},
        "HTTP answers by status class."},
       {"agent_events_commits_total", {""}, "Durable group commits of published events."},
+      {"agent_events_rollup_backfill_remaining",
+       {""},
+       "Event ids the analytics rollups' backfill has still to fold in (0: done; analytics reads raw events until "
+       "then)."},
+      {"agent_events_rollup_backfill_events_total", {""}, "Events the analytics rollups' backfill has folded in."},
       {"agent_events_events_stored_total", {""}, "Events stored by group commits."},
       {"agent_events_commit_seconds_total", {""}, "Wall time spent in group commits, the fsync included.", 1e-6},
       {"agent_events_commit_failures_total",

@@ -18,6 +18,7 @@
 #include "events/event.h"
 #include "store/database.h"
 #include "store/event_repository.h"
+#include "store/rollup_writer.h"
 #include "store/spend_ledger_repository.h"
 #include "store/trace_repository.h"
 
@@ -72,6 +73,7 @@ class EventWriter {
   std::size_t maxBatch_;
   store::EventRepository repo_;
   store::TraceRepository traces_;
+  store::RollupWriter rollups_;
   store::SpendLedgerRepository spendLedger_;
   const AfterCommit* afterCommit_;
   std::mutex mutex_;

@@ -79,8 +79,6 @@ JsonObject breakdownRow(const store::BreakdownRow& r) {
   obj->set("inputTokens", r.inputTokens);
   obj->set("outputTokens", r.outputTokens);
   obj->set("totalTokens", r.inputTokens + r.outputTokens);
-  obj->set("cachedInputTokens", r.cachedInputTokens);
-  obj->set("reasoningTokens", r.reasoningTokens);
   obj->set("costUsd", r.costUsd);
   obj->set("avgDurationMs", r.avgDurationMs.value_or(0.0));
   return obj;

@@ -14,8 +14,6 @@ const std::map<std::string, std::string>& analyticsSchemas() {
                    "avgDurationMs"],
       "properties": {"key": {"type": "string"}, "eventCount": {"type": "integer"}, "errorCount": {"type": "integer"},
         "inputTokens": {"type": "integer"}, "outputTokens": {"type": "integer"}, "totalTokens": {"type": "integer"},
-        "cachedInputTokens": {"type": "integer", "description": "Of inputTokens, those read from the provider's prompt cache."},
-        "reasoningTokens": {"type": "integer", "description": "Of outputTokens, those spent on reasoning."},
         "costUsd": {"type": "number"}, "avgDurationMs": {"type": "number"}}}}
   }})"},
       {"AnalyticsDimensions", R"({

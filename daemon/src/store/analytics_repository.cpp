@@ -1,7 +1,10 @@
 #include "store/analytics_repository.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
+
+#include "store/rollup_writer.h"
 
 namespace aev::store {
 
@@ -28,7 +31,9 @@ const std::string& checked(const std::string& column) {
 constexpr const char* kEventCount = "COUNT(*)";
 constexpr const char* kErrorCount = "SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END)";
 constexpr const char* kTokens = "SUM(COALESCE(e.input_tokens, 0) + COALESCE(e.output_tokens, 0))";
-constexpr const char* kCostUsd = "COALESCE(SUM(e.cost_usd), 0)";
+// Costs are summed in integer nano-dollars (each event's cost rounded), as the rollups
+// keep them (store/rollup_writer.h): the same total whatever order or split sums them.
+std::string costNanos(Dialect d) { return "COALESCE(SUM(" + rollupCostNanosSql(d) + "), 0)"; }
 
 // WHERE clause over events e (and its parameters) for a filter.
 std::string whereOf(const AnalyticsFilter& f, Params& params) {
@@ -60,12 +65,12 @@ std::string whereOf(const AnalyticsFilter& f, Params& params) {
   return sql;
 }
 
-const char* const kAggregates =
-    "COUNT(*) AS n, SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END) AS errors, "
-    "COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens, "
-    "COALESCE(SUM(e.cached_input_tokens), 0) AS cached_input_tokens, "
-    "COALESCE(SUM(e.reasoning_tokens), 0) AS reasoning_tokens, "
-    "COALESCE(SUM(e.cost_usd), 0) AS cost, AVG(e.duration_ms) AS duration";
+std::string aggregates(Dialect d) {
+  return "COUNT(*) AS n, SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END) AS errors, "
+         "COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens, " +
+         costNanos(d) + " AS cost_nanos, COUNT(e.duration_ms) AS durations, COALESCE(SUM(" +
+         rollupDurationMicrosSql(d) + "), 0) AS duration_micros";
+}
 
 std::vector<BreakdownRow> rowsOf(const Rows& rows) {
   std::vector<BreakdownRow> out;
@@ -77,10 +82,10 @@ std::vector<BreakdownRow> rowsOf(const Rows& rows) {
     b.errorCount = r.i64("errors");
     b.inputTokens = r.i64("input_tokens");
     b.outputTokens = r.i64("output_tokens");
-    b.cachedInputTokens = r.i64("cached_input_tokens");
-    b.reasoningTokens = r.i64("reasoning_tokens");
-    b.costUsd = r.f64("cost");
-    if (!r.isNull("duration")) b.avgDurationMs = r.f64("duration");
+    b.costNanos = r.i64("cost_nanos");
+    b.durations = r.i64("durations");
+    b.durationMicros = r.i64("duration_micros");
+    b.settle();
     out.push_back(std::move(b));
   }
   return out;
@@ -92,8 +97,8 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByColumn(Connection& c, 
                                                                  const std::string& column, std::int64_t limit) {
   Params params;
   const std::string col = "e." + checked(column);
-  std::string sql = "SELECT " + col + " AS k, " + kAggregates + " FROM events e" + whereOf(f, params) + " AND " + col +
-                    " IS NOT NULL GROUP BY " + col + " ORDER BY n DESC, k LIMIT ?";
+  std::string sql = "SELECT " + col + " AS k, " + aggregates(c.dialect()) + " FROM events e" + whereOf(f, params) +
+                    " AND " + col + " IS NOT NULL GROUP BY " + col + " ORDER BY n DESC, k LIMIT ?";
   params.emplace_back(limit);
   return rowsOf(c.query(sql, std::move(params)));
 }
@@ -103,7 +108,7 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByTag(Connection& c, con
   // Driven from event_attributes (org, key, ts) so only events carrying the key are read.
   Params params{f.orgId, tagKey, f.since, f.until};
   std::string where = whereOf(f, params);
-  std::string sql = std::string("SELECT a.value AS k, ") + kAggregates +
+  std::string sql = std::string("SELECT a.value AS k, ") + aggregates(c.dialect()) +
                     " FROM event_attributes a JOIN events e ON e.id = a.event_id" + where +
                     " AND a.org_id = ? AND a.key = ? AND a.ts >= ? AND a.ts < ? GROUP BY a.value ORDER BY n DESC, k "
                     "LIMIT ?";
@@ -116,7 +121,7 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByTag(Connection& c, con
 
 BreakdownRow AnalyticsRepository::totals(Connection& c, const AnalyticsFilter& f) {
   Params params;
-  std::string sql = std::string("SELECT '' AS k, ") + kAggregates + " FROM events e" + whereOf(f, params);
+  std::string sql = std::string("SELECT '' AS k, ") + aggregates(c.dialect()) + " FROM events e" + whereOf(f, params);
   auto rows = rowsOf(c.query(sql, std::move(params)));
   return rows.empty() ? BreakdownRow{} : rows.front();
 }
@@ -124,7 +129,7 @@ BreakdownRow AnalyticsRepository::totals(Connection& c, const AnalyticsFilter& f
 std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::series(Connection& c, const AnalyticsFilter& f,
                                                                          SeriesMetric metric,
                                                                          std::int64_t bucketMicros) {
-  const char* value = kEventCount;
+  std::string value = kEventCount;
   switch (metric) {
     case SeriesMetric::EventCount:
       value = kEventCount;
@@ -136,14 +141,16 @@ std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::series(Connect
       value = kTokens;
       break;
     case SeriesMetric::CostUsd:
-      value = kCostUsd;
+      value = costNanos(c.dialect());
       break;
   }
   Params params{bucketMicros, bucketMicros};
   std::string sql = std::string("SELECT (e.ts / ?) * ? AS bucket, ") + value + " AS v FROM events e" +
                     whereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
   std::vector<std::pair<std::int64_t, double>> out;
-  for (const auto& r : c.query(sql, std::move(params))) out.emplace_back(r.i64("bucket"), r.f64("v"));
+  for (const auto& r : c.query(sql, std::move(params)))
+    out.emplace_back(r.i64("bucket"),
+                     metric == SeriesMetric::CostUsd ? static_cast<double>(r.i64("v")) / 1e9 : r.f64("v"));
   return out;
 }
 
@@ -151,11 +158,11 @@ std::vector<SeriesRow> AnalyticsRepository::seriesAll(Connection& c, const Analy
                                                       std::int64_t bucketMicros) {
   Params params{bucketMicros, bucketMicros};
   std::string sql = std::string("SELECT (e.ts / ?) * ? AS bucket, ") + kEventCount + " AS n, " + kErrorCount +
-                    " AS errors, " + kTokens + " AS tokens, " + kCostUsd + " AS cost FROM events e" +
+                    " AS errors, " + kTokens + " AS tokens, " + costNanos(c.dialect()) + " AS cost FROM events e" +
                     whereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
   std::vector<SeriesRow> out;
   for (const auto& r : c.query(sql, std::move(params)))
-    out.push_back({r.i64("bucket"), r.f64("n"), r.f64("errors"), r.f64("tokens"), r.f64("cost")});
+    out.push_back({r.i64("bucket"), r.i64("n"), r.i64("errors"), r.i64("tokens"), r.i64("cost")});
   return out;
 }
 

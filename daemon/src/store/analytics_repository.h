@@ -30,10 +30,16 @@ struct BreakdownRow {
   std::int64_t errorCount = 0;
   std::int64_t inputTokens = 0;
   std::int64_t outputTokens = 0;
-  std::int64_t cachedInputTokens = 0;  // subsets of the two above
-  std::int64_t reasoningTokens = 0;
   double costUsd = 0;
   std::optional<double> avgDurationMs;
+  // The exact sums behind costUsd and avgDurationMs (store/rollup_writer.h): rows from
+  // raw events and from rollups add up in these, then settle() derives the two.
+  std::int64_t costNanos = 0, durations = 0, durationMicros = 0;
+  void settle() {
+    costUsd = static_cast<double>(costNanos) / 1e9;
+    avgDurationMs.reset();
+    if (durations) avgDurationMs = static_cast<double>(durationMicros) / static_cast<double>(durations) / 1000.0;
+  }
 };
 
 struct AttributeKeyRow {
@@ -47,7 +53,7 @@ enum class SeriesMetric { EventCount, ErrorCount, Tokens, CostUsd };
 // Every count and sum of one bucket (seriesAll).
 struct SeriesRow {
   std::int64_t bucket = 0;  // start, µs
-  double events = 0, errors = 0, tokens = 0, costUsd = 0;
+  std::int64_t events = 0, errors = 0, tokens = 0, costNanos = 0;
 };
 
 class AnalyticsRepository {

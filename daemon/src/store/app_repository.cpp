@@ -1,5 +1,7 @@
 #include "store/app_repository.h"
 
+#include "store/rollup_writer.h"
+
 namespace aev::store {
 
 namespace {
@@ -69,6 +71,9 @@ std::optional<ChannelRecord> ChannelRepository::byId(Connection& c, std::int64_t
 }
 
 void ChannelRepository::remove(Connection& c, std::int64_t orgId, std::int64_t id) {
+  // Its events leave the analytics rollups before they cascade away (an app's rollups
+  // cascade with the app itself).
+  RollupWriter().subtractWhere(c, orgId, "e.channel_id = ?", {id});
   c.exec("DELETE FROM channels WHERE org_id = ? AND id = ?", {orgId, id});
 }
 

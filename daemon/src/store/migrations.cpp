@@ -179,6 +179,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(pluginConfigMigration(d));
   list.push_back(tokenDetailsMigration(d));
   list.push_back(traceTextsMigration(d));
+  list.push_back(rollupsMigration(d));
   return list;
 }
 

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "store/rollup_writer.h"
+
 namespace aev::store {
 
 namespace {
@@ -34,6 +36,8 @@ RetentionRepository::Deleted RetentionRepository::deleteBefore(Connection& c, st
        c.query("SELECT DISTINCT trace_id FROM events WHERE trace_id IS NOT NULL AND id IN (" + kBatch + ")",
                {orgId, cutoff, limit}))
     traces.insert(r.str("trace_id"));
+  // Out of the analytics rollups first, while the rows are there to read.
+  RollupWriter().subtractWhere(c, orgId, "e.id IN (" + kBatch + ")", {orgId, cutoff, limit});
   out.events = c.exec("DELETE FROM events WHERE id IN (" + kBatch + ")", {orgId, cutoff, limit});
   out.traceIds.assign(traces.begin(), traces.end());
   return out;

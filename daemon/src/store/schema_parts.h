@@ -26,5 +26,6 @@ Migration ingestMigration(Dialect d);         // v16: API keys' default channel,
 Migration pluginConfigMigration(Dialect d);   // v17: per-use plugin configuration, min scores
 Migration tokenDetailsMigration(Dialect d);   // v18: cached and reasoning tokens (events, rollups)
 Migration traceTextsMigration(Dialect d);     // v19: trace input/output texts and tags, ends with durations
+Migration rollupsMigration(Dialect d);        // v20: analytics rollups and their backfill state
 
 }  // namespace aev::store

@@ -79,6 +79,8 @@ class AnalyticsApi : public TracesTest {
   static double num(const Poco::JSON::Object::Ptr& o, const std::string& key) { return o->getValue<double>(key); }
 };
 
+// The relative error of percentiles served from the rollups' latency sketches.
+constexpr double kSketchError = 0.01;
 constexpr double kCost1 = (1000 * 2.50 + 500 * 10.00) / 1e6;
 constexpr double kCost3 = (100 * 0.25 + 100 * 1.25) / 1e6;
 
@@ -241,23 +243,25 @@ TEST_F(AnalyticsApi, TimeseriesBucketsAndZeroFill) {
   ASSERT_FALSE(points.empty());
   double maxP95 = 0;
   for (const auto& p : points) maxP95 = std::max(maxP95, num(p, "value"));
-  EXPECT_DOUBLE_EQ(maxP95, 300);
+  EXPECT_NEAR(maxP95, 300, 300 * kSketchError);
 }
 
+// Percentiles come from the rollups' sketches: the exact nearest rank within 1 %
+// (docs/features.md#analytics-rollups; the raw path's exact answers are unit-tested).
 TEST_F(AnalyticsApi, LatencyPercentilesAreNearestRank) {
   auto s = seed("lat");
   auto r = get(s, "/analytics/latency");
   ASSERT_STATUS(r, 200);
   auto o = r.object();
   EXPECT_EQ(intField(o, "count"), 3);
-  EXPECT_DOUBLE_EQ(num(o, "p50"), 200);
-  EXPECT_DOUBLE_EQ(num(o, "p90"), 300);
-  EXPECT_DOUBLE_EQ(num(o, "p95"), 300);
-  EXPECT_DOUBLE_EQ(num(o, "p99"), 300);
-  EXPECT_DOUBLE_EQ(num(o, "max"), 300);
+  EXPECT_NEAR(num(o, "p50"), 200, 200 * kSketchError);
+  EXPECT_NEAR(num(o, "p90"), 300, 300 * kSketchError);
+  EXPECT_NEAR(num(o, "p95"), 300, 300 * kSketchError);
+  EXPECT_NEAR(num(o, "p99"), 300, 300 * kSketchError);
+  EXPECT_NEAR(num(o, "max"), 300, 300 * kSketchError);
   auto billing = get(s, "/analytics/latency?service=billing").object();
   EXPECT_EQ(intField(billing, "count"), 1);
-  EXPECT_DOUBLE_EQ(num(billing, "p50"), 200);
+  EXPECT_NEAR(num(billing, "p50"), 200, 200 * kSketchError);
   auto none = get(s, "/analytics/latency?model=nothing").object();
   EXPECT_EQ(intField(none, "count"), 0);
   EXPECT_TRUE(none->isNull("p50"));

@@ -1,0 +1,450 @@
+#include "store/rollup_writer.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace aev::store {
+
+namespace {
+
+constexpr std::int64_t kMicrosPerSecond = 1000000;
+constexpr double kMaxCostUsd = 1e6;
+constexpr double kMaxDurationMs = 1e12;
+// Events read per statement when a deletion takes its events out of the rollups.
+constexpr std::int64_t kSubtractPage = 5000;
+
+// Every (dimension, value) an event counts under: the totals, each standard dimension
+// the event has a value for (the analytics names, as GET /analytics/breakdown takes them)
+// and each custom attribute.
+template <class F>
+void forEachDimension(const StoredEvent& e, F&& f) {
+  const auto& t = e.telemetry;
+  f(std::string(), std::string());
+  const auto text = [&](const char* name, const std::optional<std::string>& v) {
+    if (v) f(std::string(name), *v);
+  };
+  text("model", t.model);
+  text("provider", t.provider);
+  text("status", t.status);
+  f(std::string("source"), e.source);
+  f(std::string("app"), std::to_string(e.appId));
+  f(std::string("channel"), std::to_string(e.channelId));
+  if (e.apiKeyId) f(std::string("apiKey"), std::to_string(*e.apiKeyId));
+  text("user", t.endUser);
+  text("agent", t.agent);
+  text("tool", t.tool);
+  text("eventType", e.eventType);
+  text("finishReason", t.finishReason);
+  text("semanticKind", t.semanticKind);
+  text("service", t.service);
+  text("operation", t.operation);
+  text("errorType", t.errorType);
+  text("session", t.session);
+  text("traceName", t.traceName);
+  for (const auto& [key, value] : t.attributes) f(kTagDimensionPrefix + key, value);
+}
+
+std::string hexOf(const std::string& bytes) {
+  static const char* const digits = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char b : bytes) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+std::optional<std::string> bytesOfHex(const std::string& hex) {
+  if (hex.size() % 2) return std::nullopt;
+  const auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out += static_cast<char>(hi * 16 + lo);
+  }
+  return out;
+}
+
+// A PostgreSQL array literal element.
+void appendElement(std::string& out, const std::string& s) {
+  out += '"';
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  out += '"';
+}
+
+}  // namespace
+
+std::int64_t rollupCostNanos(double costUsd) {
+  return static_cast<std::int64_t>(std::trunc(std::clamp(costUsd, -kMaxCostUsd, kMaxCostUsd) * 1e9 + 0.5));
+}
+
+std::int64_t rollupDurationMicros(double durationMs) {
+  return static_cast<std::int64_t>(std::trunc(std::clamp(durationMs, -kMaxDurationMs, kMaxDurationMs) * 1000.0 + 0.5));
+}
+
+namespace {
+std::string scaledSql(Dialect d, const std::string& column, const char* limit, const char* scale) {
+  if (d == Dialect::SQLite)
+    return "CAST(MAX(-" + std::string(limit) + ", MIN(" + limit + ", " + column + ")) * " + scale +
+           " + 0.5 AS INTEGER)";
+  // GREATEST/LEAST skip NULLs: the CASE keeps a NULL column NULL.
+  return "(CASE WHEN " + column + " IS NULL THEN NULL ELSE TRUNC(GREATEST(-" + limit + "::float8, LEAST(" + limit +
+         "::float8, " + column + ")) * " + scale + "::float8 + 0.5::float8)::bigint END)";
+}
+}  // namespace
+
+std::string rollupCostNanosSql(Dialect d, const std::string& column) { return scaledSql(d, column, "1e6", "1e9"); }
+
+std::string rollupDurationMicrosSql(Dialect d, const std::string& column) {
+  return scaledSql(d, column, "1e12", "1000.0");
+}
+
+std::int64_t rollupBucketOf(std::int64_t ts, std::int64_t spanSeconds) {
+  const std::int64_t step = spanSeconds * kMicrosPerSecond;
+  std::int64_t q = ts / step;
+  if (ts % step < 0) --q;
+  return q * step;
+}
+
+std::string rollupSketchParamSql(Dialect d) { return d == Dialect::SQLite ? "CAST(? AS BLOB)" : "decode(?, 'hex')"; }
+
+SqlValue rollupSketchParam(Dialect d, const analytics::LatencySketch& s) {
+  if (s.empty()) return nullValue();
+  return d == Dialect::SQLite ? s.serialize() : hexOf(s.serialize());
+}
+
+std::string rollupSketchColumnSql(Dialect d, const std::string& column) {
+  return d == Dialect::SQLite ? column : "encode(" + column + ", 'hex')";
+}
+
+analytics::LatencySketch rollupSketchOf(Dialect d, const Row& r, const std::string& column) {
+  if (r.isNull(column)) return {};
+  auto bytes = d == Dialect::SQLite ? std::optional<std::string>(r.str(column)) : bytesOfHex(r.str(column));
+  std::optional<analytics::LatencySketch> s;
+  if (bytes) s = analytics::LatencySketch::deserialize(*bytes);
+  if (!s) {
+    spdlog::error("analytics rollups: a stored latency sketch is damaged; counted as empty");
+    return {};
+  }
+  return *s;
+}
+
+void RollupTotals::add(const RollupTotals& o) {
+  events += o.events;
+  errors += o.errors;
+  inputTokens += o.inputTokens;
+  outputTokens += o.outputTokens;
+  costNanos += o.costNanos;
+  durations += o.durations;
+  durationMicros += o.durationMicros;
+  sketch.merge(o.sketch);
+}
+
+std::map<RollupKey, RollupTotals> RollupWriter::aggregate(const std::vector<StoredEvent>& events) {
+  std::map<RollupKey, RollupTotals> out;
+  for (const auto& e : events) {
+    const auto& t = e.telemetry;
+    RollupTotals one;
+    one.events = 1;
+    one.errors = t.status == "error" ? 1 : 0;
+    one.inputTokens = t.inputTokens.value_or(0);
+    one.outputTokens = t.outputTokens.value_or(0);
+    one.costNanos = t.costUsd ? rollupCostNanos(*t.costUsd) : 0;
+    if (t.durationMs) {
+      one.durations = 1;
+      one.durationMicros = rollupDurationMicros(*t.durationMs);
+      one.sketch.add(*t.durationMs);
+    }
+    const auto ts = e.effectiveTime();
+    for (const auto span : kRollupSpans) {
+      RollupKey key{e.orgId, {}, span, rollupBucketOf(ts, span), {}, e.appId, t.environment.value_or("")};
+      forEachDimension(e, [&](std::string dimension, const std::string& value) {
+        key.dimension = std::move(dimension);
+        key.value = value;
+        out[key].add(one);
+      });
+    }
+  }
+  return out;
+}
+
+void RollupWriter::add(Connection& c, const std::vector<StoredEvent>& events) {
+  if (events.empty()) return;
+  write(c, aggregate(events), false);
+}
+
+namespace {
+
+// The state row, locked against a concurrent backfill step (PostgreSQL): a deletion
+// either runs before the step (which then no longer sees the events) or after it (and
+// then sees them counted).
+std::pair<std::int64_t, std::int64_t> backfillState(Connection& c, bool forUpdate) {
+  std::string sql = "SELECT backfill_until, backfilled_to FROM analytics_rollup_state WHERE id = 1";
+  if (c.dialect() == Dialect::PostgreSQL) sql += forUpdate ? " FOR UPDATE" : " FOR SHARE";
+  auto state = c.query(sql);
+  if (state.empty()) return {0, 0};
+  return {state.front().i64("backfill_until"), state.front().i64("backfilled_to")};
+}
+
+// Up to `limit` events matching `where` (over events e, with its values), oldest id first,
+// with their custom attributes: what aggregate() reads.
+std::vector<StoredEvent> readEvents(Connection& c, const std::string& where, const Params& params, std::int64_t limit) {
+  Params p = params;
+  p.emplace_back(limit);
+  std::vector<StoredEvent> events;
+  std::map<std::int64_t, std::size_t> indexOf;
+  for (const auto& r :
+       c.query("SELECT e.id, e.org_id, e.app_id, e.channel_id, e.api_key_id, e.source, e.event_type, e.ts, e.model, "
+               "e.provider, e.status, e.end_user, e.agent, e.tool, e.finish_reason, e.semantic_kind, e.service, "
+               "e.operation, e.error_type, e.environment, e.session, e.trace_name, e.input_tokens, e.output_tokens, "
+               "e.cost_usd, e.duration_ms FROM events e" +
+                   where + " ORDER BY e.id LIMIT ?",
+               std::move(p))) {
+    StoredEvent e;
+    e.id = r.i64("id");
+    e.orgId = r.i64("org_id");
+    e.appId = r.i64("app_id");
+    e.channelId = r.i64("channel_id");
+    e.apiKeyId = r.optI64("api_key_id");
+    e.source = r.str("source");
+    e.eventType = r.optStr("event_type");
+    e.occurredAt = r.i64("ts");
+    auto& t = e.telemetry;
+    t.model = r.optStr("model");
+    t.provider = r.optStr("provider");
+    t.status = r.optStr("status");
+    t.endUser = r.optStr("end_user");
+    t.agent = r.optStr("agent");
+    t.tool = r.optStr("tool");
+    t.finishReason = r.optStr("finish_reason");
+    t.semanticKind = r.optStr("semantic_kind");
+    t.service = r.optStr("service");
+    t.operation = r.optStr("operation");
+    t.errorType = r.optStr("error_type");
+    t.environment = r.optStr("environment");
+    t.session = r.optStr("session");
+    t.traceName = r.optStr("trace_name");
+    t.inputTokens = r.optI64("input_tokens");
+    t.outputTokens = r.optI64("output_tokens");
+    if (!r.isNull("cost_usd")) t.costUsd = r.f64("cost_usd");
+    if (!r.isNull("duration_ms")) t.durationMs = r.f64("duration_ms");
+    indexOf[e.id] = events.size();
+    events.push_back(std::move(e));
+  }
+  if (events.empty()) return events;
+  Params ap = params;
+  ap.emplace_back(events.front().id);
+  ap.emplace_back(events.back().id);
+  for (const auto& r : c.query("SELECT a.event_id, a.key, a.value FROM event_attributes a JOIN events e ON e.id = "
+                               "a.event_id" +
+                                   where + " AND e.id >= ? AND e.id <= ?",
+                               std::move(ap))) {
+    auto it = indexOf.find(r.i64("event_id"));
+    if (it != indexOf.end()) events[it->second].telemetry.attributes.emplace_back(r.str("key"), r.str("value"));
+  }
+  return events;
+}
+
+}  // namespace
+
+void RollupWriter::subtractWhere(Connection& c, std::int64_t orgId, const std::string& condition,
+                                 const Params& params) {
+  const auto [until, done] = backfillState(c, false);
+  const std::string where = " WHERE e.org_id = ? AND (" + condition + ") AND (e.id > ? OR e.id <= ?) AND e.id > ?";
+  std::int64_t after = 0;
+  for (;;) {
+    Params p{orgId};
+    p.insert(p.end(), params.begin(), params.end());
+    p.emplace_back(until);
+    p.emplace_back(done);
+    p.emplace_back(after);
+    const auto events = readEvents(c, where, p, kSubtractPage);
+    if (events.empty()) return;
+    write(c, aggregate(events), true);
+    if (static_cast<std::int64_t>(events.size()) < kSubtractPage) return;
+    after = events.back().id;
+  }
+}
+
+RollupBackfillStep RollupWriter::backfillStep(Connection& c, std::int64_t chunk) {
+  RollupBackfillStep out;
+  std::tie(out.until, out.done) = backfillState(c, true);
+  if (out.done >= out.until) {
+    out.finished = true;
+    return out;
+  }
+  const auto events = readEvents(c, " WHERE e.id > ? AND e.id <= ?", {out.done, out.until}, chunk);
+  write(c, aggregate(events), false);
+  out.folded = static_cast<std::int64_t>(events.size());
+  out.done = static_cast<std::int64_t>(events.size()) < chunk ? out.until : events.back().id;
+  c.exec("UPDATE analytics_rollup_state SET backfilled_to = ? WHERE id = 1", {out.done});
+  out.finished = out.done >= out.until;
+  return out;
+}
+
+void RollupWriter::write(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract) {
+  if (deltas.empty()) return;
+  if (c.dialect() == Dialect::PostgreSQL)
+    writePostgres(c, deltas, subtract);
+  else
+    writeSqlite(c, deltas, subtract);
+}
+
+namespace {
+const char* const kKeyMatch =
+    "org_id = ? AND dimension = ? AND span_s = ? AND bucket = ? AND value = ? AND app_id = ? AND environment = ?";
+
+void appendKey(Params& p, const RollupKey& k) {
+  p.emplace_back(k.orgId);
+  p.emplace_back(k.dimension);
+  p.emplace_back(k.span);
+  p.emplace_back(k.bucket);
+  p.emplace_back(k.value);
+  p.emplace_back(k.appId);
+  p.emplace_back(k.environment);
+}
+
+void appendCounts(Params& p, const RollupTotals& t, std::int64_t sign) {
+  for (auto v : {t.events, t.errors, t.inputTokens, t.outputTokens, t.costNanos, t.durations, t.durationMicros})
+    p.emplace_back(sign * v);
+}
+}  // namespace
+
+void RollupWriter::writeSqlite(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract) {
+  static const std::string select = std::string("SELECT sketch FROM analytics_rollups WHERE ") + kKeyMatch;
+  static const std::string upsert =
+      "INSERT INTO analytics_rollups (org_id, dimension, span_s, bucket, value, app_id, environment, events, errors, "
+      "input_tokens, output_tokens, cost_nanos, durations, duration_micros, sketch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, CAST(? AS BLOB)) ON CONFLICT (org_id, dimension, span_s, bucket, value, app_id, "
+      "environment) DO UPDATE SET events = events + excluded.events, errors = errors + excluded.errors, input_tokens "
+      "= input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, cost_nanos = "
+      "cost_nanos + excluded.cost_nanos, durations = durations + excluded.durations, duration_micros = "
+      "duration_micros + excluded.duration_micros, sketch = excluded.sketch";
+  static const std::string update =
+      std::string(
+          "UPDATE analytics_rollups SET events = events + ?, errors = errors + ?, input_tokens = input_tokens "
+          "+ ?, output_tokens = output_tokens + ?, cost_nanos = cost_nanos + ?, durations = durations + ?, "
+          "duration_micros = duration_micros + ?, sketch = CAST(? AS BLOB) WHERE ") +
+      kKeyMatch;
+  for (const auto& [key, delta] : deltas) {
+    Params keyParams;
+    appendKey(keyParams, key);
+    auto rows = c.query(select, keyParams);
+    if (subtract && rows.empty()) continue;  // nothing of it was ever rolled up
+    analytics::LatencySketch sketch;
+    if (!rows.empty()) sketch = rollupSketchOf(Dialect::SQLite, rows.front(), "sketch");
+    if (subtract) {
+      if (!sketch.subtract(delta.sketch)) spdlog::warn("analytics rollups: a sketch held fewer values than deleted");
+      Params p;
+      appendCounts(p, delta, -1);
+      p.push_back(rollupSketchParam(Dialect::SQLite, sketch));
+      p.insert(p.end(), keyParams.begin(), keyParams.end());
+      c.exec(update, std::move(p));
+      continue;
+    }
+    sketch.merge(delta.sketch);
+    Params p = std::move(keyParams);
+    appendCounts(p, delta, 1);
+    p.push_back(rollupSketchParam(Dialect::SQLite, sketch));
+    c.exec(upsert, std::move(p));
+  }
+}
+
+void RollupWriter::writePostgres(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract) {
+  // The keys as one array per column, in key order (the order rows are locked in).
+  std::vector<std::string> keyArrays(7, "{");
+  bool first = true;
+  for (const auto& [k, _] : deltas) {
+    const char* sep = first ? "" : ",";
+    keyArrays[0] += sep + std::to_string(k.orgId);
+    keyArrays[1] += sep, appendElement(keyArrays[1], k.dimension);
+    keyArrays[2] += sep + std::to_string(k.span);
+    keyArrays[3] += sep + std::to_string(k.bucket);
+    keyArrays[4] += sep, appendElement(keyArrays[4], k.value);
+    keyArrays[5] += sep + std::to_string(k.appId);
+    keyArrays[6] += sep, appendElement(keyArrays[6], k.environment);
+    first = false;
+  }
+  for (auto& a : keyArrays) a += '}';
+  static const std::string keys =
+      "unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY AS "
+      "k(o, d, s, b, v, a, env, ord)";
+  const auto keyParams = [&] {
+    Params p;
+    for (const auto& a : keyArrays) p.emplace_back(a);
+    return p;
+  };
+  if (!subtract)
+    c.exec(
+        "INSERT INTO analytics_rollups (org_id, dimension, span_s, bucket, value, app_id, environment, events, "
+        "errors, input_tokens, output_tokens, cost_nanos, durations, duration_micros) SELECT o, d, s, b, v, a, env, "
+        "0, 0, 0, 0, 0, 0, 0 FROM " +
+            keys + " ORDER BY ord ON CONFLICT DO NOTHING",
+        keyParams());
+  std::map<RollupKey, analytics::LatencySketch> stored;
+  for (const auto& r :
+       c.query("SELECT r.org_id, r.dimension, r.span_s, r.bucket, r.value, r.app_id, r.environment, encode(r.sketch, "
+               "'hex') AS sketch FROM analytics_rollups r JOIN " +
+                   keys +
+                   " ON r.org_id = k.o AND r.dimension = k.d AND r.span_s = k.s AND r.bucket = k.b AND r.value = k.v "
+                   "AND r.app_id = k.a AND r.environment = k.env ORDER BY k.ord FOR UPDATE OF r",
+               keyParams())) {
+    RollupKey k{r.i64("org_id"), r.str("dimension"), r.i64("span_s"),     r.i64("bucket"),
+                r.str("value"),  r.i64("app_id"),    r.str("environment")};
+    stored[k] = r.isNull("sketch") ? analytics::LatencySketch{} : [&] {
+      auto bytes = bytesOfHex(r.str("sketch"));
+      auto s = bytes ? analytics::LatencySketch::deserialize(*bytes) : std::nullopt;
+      if (!s) spdlog::error("analytics rollups: a stored latency sketch is damaged; counted as empty");
+      return s.value_or(analytics::LatencySketch{});
+    }();
+  }
+  std::vector<std::string> values(8, "{");
+  first = true;
+  const std::int64_t sign = subtract ? -1 : 1;
+  for (const auto& [k, delta] : deltas) {
+    const char* sep = first ? "" : ",";
+    first = false;
+    std::int64_t counts[] = {delta.events,    delta.errors,    delta.inputTokens,   delta.outputTokens,
+                             delta.costNanos, delta.durations, delta.durationMicros};
+    for (int i = 0; i < 7; ++i) values[static_cast<std::size_t>(i)] += sep + std::to_string(sign * counts[i]);
+    auto it = stored.find(k);
+    analytics::LatencySketch sketch = it == stored.end() ? analytics::LatencySketch{} : it->second;
+    if (subtract) {
+      if (!sketch.subtract(delta.sketch)) spdlog::warn("analytics rollups: a sketch held fewer values than deleted");
+    } else {
+      sketch.merge(delta.sketch);
+    }
+    values[7] += sep;
+    if (sketch.empty())
+      values[7] += "NULL";
+    else
+      values[7] += hexOf(sketch.serialize());
+  }
+  for (auto& v : values) v += '}';
+  Params p = keyParams();
+  for (auto& v : values) p.emplace_back(std::move(v));
+  c.exec(
+      "UPDATE analytics_rollups r SET events = r.events + u.n, errors = r.errors + u.errs, input_tokens = "
+      "r.input_tokens + u.inp, output_tokens = r.output_tokens + u.outp, cost_nanos = r.cost_nanos + u.cost, "
+      "durations = r.durations + u.nd, duration_micros = r.duration_micros + u.dur, sketch = decode(u.sk, 'hex') "
+      "FROM unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], "
+      "?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[]) AS u(o, d, s, b, v, "
+      "a, env, n, errs, inp, outp, cost, nd, dur, sk) WHERE r.org_id = u.o AND r.dimension = u.d AND r.span_s = "
+      "u.s AND r.bucket = u.b AND r.value = u.v AND r.app_id = u.a AND r.environment = u.env",
+      std::move(p));
+}
+
+}  // namespace aev::store

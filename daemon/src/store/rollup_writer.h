@@ -1,0 +1,98 @@
+#pragma once
+// Analytics rollups (migration v18, docs/features.md#analytics-rollups), kept in the
+// transaction that stores the events: a batch is aggregated in memory per (organization,
+// app, environment, minute and hour bucket, dimension, value) first, then written once
+// per key, so a commit costs what its distinct keys cost, not what its events do.
+//
+// The sketch column cannot be merged by SQL (neither dialect can add two sketches), so a
+// key's row is read and written back within the transaction (read-modify-write). This was
+// chosen over one row per sketch bucket: a bucket per row multiplies rows by ~50 and the
+// reads of a long window by as much, where the read-modify-write costs one indexed read
+// per key. Counts and sums are added by SQL itself. On PostgreSQL the keys of a batch are
+// inserted if missing, then read with their rows locked (FOR UPDATE, in key order, so
+// writers on several nodes queue rather than lose an update), then updated: three
+// statements for the whole batch. SQLite has one writer: a read and an upsert per key.
+//
+// Costs are summed as integer nano-dollars and durations as integer microseconds (each
+// event's value rounded, clamped to ±1e6 USD and ±1e12 ms), the same arithmetic the raw
+// queries do (rollupCostNanosSql), so the two always agree to the unit.
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "analytics/sketch.h"
+#include "store/database.h"
+#include "store/event_records.h"
+
+namespace aev::store {
+
+struct RollupKey {
+  std::int64_t orgId = 0;
+  std::string dimension;    // '' totals, an analytics dimension, "tag:<key>"
+  std::int64_t span = 0;    // seconds: 60 or 3600
+  std::int64_t bucket = 0;  // start, µs
+  std::string value;
+  std::int64_t appId = 0;
+  std::string environment;  // '' none
+  auto operator<=>(const RollupKey&) const = default;
+};
+
+struct RollupTotals {
+  std::int64_t events = 0, errors = 0, inputTokens = 0, outputTokens = 0, costNanos = 0, durations = 0,
+               durationMicros = 0;
+  analytics::LatencySketch sketch;
+  void add(const RollupTotals& other);
+};
+
+// The bucket spans rolled up, in seconds (minutes, hours).
+inline constexpr std::int64_t kRollupSpans[] = {60, 3600};
+inline constexpr const char* kTagDimensionPrefix = "tag:";
+
+// An event's cost in nano-dollars and duration in microseconds as the rollups sum them.
+std::int64_t rollupCostNanos(double costUsd);
+std::int64_t rollupDurationMicros(double durationMs);
+// The same over events e in SQL (an integer expression; NULL when the column is).
+std::string rollupCostNanosSql(Dialect d, const std::string& column = "e.cost_usd");
+std::string rollupDurationMicrosSql(Dialect d, const std::string& column = "e.duration_ms");
+// Start of the span-second bucket holding ts (µs; floor).
+std::int64_t rollupBucketOf(std::int64_t ts, std::int64_t spanSeconds);
+// The sketch column: written from raw bytes (SQLite) or hex (PostgreSQL, whose text
+// parameters cannot carry every byte), read back the same way.
+std::string rollupSketchParamSql(Dialect d);
+SqlValue rollupSketchParam(Dialect d, const analytics::LatencySketch& s);
+std::string rollupSketchColumnSql(Dialect d, const std::string& column);
+// The sketch a row's column holds (empty for NULL; a damaged one counts as empty and is logged).
+analytics::LatencySketch rollupSketchOf(Dialect d, const Row& r, const std::string& column);
+
+// One chunk of the backfill: events folded, how far it got (event ids) and where it ends.
+struct RollupBackfillStep {
+  std::int64_t folded = 0, done = 0, until = 0;
+  bool finished = false;
+};
+
+class RollupWriter {
+ public:
+  // Folds committed events into the rollups (inside the writer's transaction).
+  void add(Connection& c, const std::vector<StoredEvent>& events);
+  // Takes the organization's events matching `condition` (SQL over events e, its values in
+  // `params`) back out of the rollups before they are deleted: retention, a deleted
+  // channel. Events the backfill has not reached yet were never in them and are skipped.
+  void subtractWhere(Connection& c, std::int64_t orgId, const std::string& condition, const Params& params);
+
+  // Folds the next `chunk` events stored before the rollups existed (ids up to the state's
+  // backfill_until) into them and moves the state on, in the caller's transaction; every
+  // node may call it, one at a time gets the state row.
+  RollupBackfillStep backfillStep(Connection& c, std::int64_t chunk);
+
+  static std::map<RollupKey, RollupTotals> aggregate(const std::vector<StoredEvent>& events);
+
+ private:
+  void write(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract);
+  void writeSqlite(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract);
+  void writePostgres(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract);
+};
+
+}  // namespace aev::store
