@@ -1,5 +1,5 @@
 #pragma once
-// Analytics rollups (migration v18, docs/features.md#analytics-rollups), kept in the
+// Analytics rollups (migration v20, docs/features.md#analytics-rollups), kept in the
 // transaction that stores the events: a batch is aggregated in memory per (organization,
 // app, environment, minute and hour bucket, dimension, value) first, then written once
 // per key, so a commit costs what its distinct keys cost, not what its events do.

@@ -24,7 +24,7 @@ Migration storeIdentityMigration(Dialect d);  // v14: live or backup, and the da
 Migration sessionsMigration(Dialect d);       // v15: session and trace name (events, rollups)
 Migration ingestMigration(Dialect d);         // v16: API keys' default channel, refused exports
 Migration pluginConfigMigration(Dialect d);   // v17: per-use plugin configuration, min scores
-Migration tokenDetailsMigration(Dialect d);   // v18: cached and reasoning tokens (events, rollups)
+Migration tokenDetailsMigration(Dialect d);   // v18: cached and reasoning tokens (events, trace rollups)
 Migration traceTextsMigration(Dialect d);     // v19: trace input/output texts and tags, ends with durations
 Migration rollupsMigration(Dialect d);        // v20: analytics rollups and their backfill state
 

@@ -1,4 +1,4 @@
-// v18: what a trace was asked and answered, and its tags, on its rollup (issue 27), so the
+// v19: what a trace was asked and answered, and its tags, on its rollup (issue 27), so the
 // traces list and the sessions read previews without reading events: the input text of
 // its earliest LLM call and the output text of its latest, each with the event time that
 // chose it (a later batch with an earlier call replaces the input); the tags object. And
