@@ -94,6 +94,7 @@ JsonObject violationJson(const store::ViolationRecord& v) {
   obj->set("action", v.action);
   obj->set("target", v.target);
   obj->set("eventId", v.eventId ? Poco::Dynamic::Var(idString(*v.eventId)) : Poco::Dynamic::Var());
+  obj->set("traceId", optionalText(v.traceId));
   obj->set("channelId", v.channelId ? Poco::Dynamic::Var(idString(*v.channelId)) : Poco::Dynamic::Var());
   obj->set("eventType", v.eventType ? Poco::Dynamic::Var(*v.eventType) : Poco::Dynamic::Var());
   obj->set("source", v.source);

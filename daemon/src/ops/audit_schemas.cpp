@@ -16,6 +16,8 @@ const std::map<std::string, std::string>& auditSchemas() {
     "seq": {"type": "integer", "minimum": 1, "description": "gapless per organization"},
     "actorId": {"type": "string", "description": "user id, or the API key id when source is apikey"},
     "actorEmail": {"type": "string"},
+    "actorType": {"type": "string", "enum": ["user", "api_key"], "description": "api_key when source is apikey or mcp"},
+    "actorName": {"type": "string", "description": "the API key's name (api_key), else the user's e-mail"},
     "action": {"type": "string", "description": "<resourceType>.<verb>, e.g. app.create, apikey.revoke"},
     "resourceType": {"type": "string"}, "resourceId": {"type": "string"},
     "source": {"type": "string", "enum": ["dashboard", "apikey", "mcp"]},

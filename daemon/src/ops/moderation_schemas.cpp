@@ -42,6 +42,7 @@ const std::map<std::string, std::string>& moderationSchemas() {
         "action": {"type": "string", "enum": ["allow", "redact", "block", "flag"]},
         "target": {"type": "string", "enum": ["request", "response", "tool_call"]},
         "eventId": {"type": ["string", "null"], "description": "null when the event was not stored (blocked)"},
+        "traceId": {"type": ["string", "null"], "description": "the stored event's traceId (null when none or not stored)"},
         "channelId": {"type": ["string", "null"]}, "eventType": {"type": ["string", "null"]},
         "source": {"type": "string", "enum": ["api", "batch", "otlp"]}, "matchCount": {"type": "integer"},
         "fields": {"type": "array", "items": {"type": "string"}}, "latencyMs": {"type": "number"},

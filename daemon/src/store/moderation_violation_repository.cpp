@@ -70,10 +70,16 @@ std::vector<ViolationRecord> ModerationViolationRepository::page(Connection& c, 
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<ViolationRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns + " FROM moderation_violations" + where +
-                                   " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-                               params))
+  // The event's trace, so a list links to it: one probe of the events' primary key per row.
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kColumns +
+                   ", (SELECT e.trace_id FROM events e WHERE e.id = moderation_violations.event_id "
+                   "AND e.org_id = moderation_violations.org_id) AS trace_id FROM moderation_violations" +
+                   where + " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+               params)) {
     out.push_back(violationFromRow(r));
+    out.back().traceId = r.optStr("trace_id");
+  }
   return out;
 }
 

@@ -19,6 +19,7 @@ struct ViolationRecord {
   std::string action;
   std::string target;
   std::optional<std::int64_t> eventId;  // none when the event was not stored (blocked)
+  std::optional<std::string> traceId;   // the stored event's traceId (read by page() only)
   std::optional<std::int64_t> channelId;
   std::optional<std::string> eventType;
   std::string source;  // api | batch | otlp

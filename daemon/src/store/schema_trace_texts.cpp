@@ -11,8 +11,8 @@ namespace aev::store {
 
 Migration traceTextsMigration(Dialect d) {
   Migration m{19, "trace_texts", {}};
-  for (const char* column :
-       {"input_text TEXT", "input_at BIGINT", "output_text TEXT", "output_at BIGINT", "tags TEXT NOT NULL DEFAULT '{}'"})
+  for (const char* column : {"input_text TEXT", "input_at BIGINT", "output_text TEXT", "output_at BIGINT",
+                             "tags TEXT NOT NULL DEFAULT '{}'"})
     m.statements.push_back(std::string("ALTER TABLE traces ADD COLUMN ") + column);
   const char* greatest = d == Dialect::SQLite ? "max" : "GREATEST";
   m.statements.push_back(std::string("UPDATE traces SET end_time = ") + greatest +

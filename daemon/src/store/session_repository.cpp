@@ -2,7 +2,6 @@
 
 #include <map>
 
-
 namespace aev::store {
 
 namespace {
@@ -86,7 +85,8 @@ void addUserIds(Connection& c, std::int64_t orgId, const GroupQuery& q, std::vec
   }
   for (const auto& r : c.query(sql, std::move(params))) {
     auto it = byId.find(r.str("session_id"));
-    if (it != byId.end() && it->second->userIds.size() < kSessionUserIds) it->second->userIds.push_back(r.str("user_id"));
+    if (it != byId.end() && it->second->userIds.size() < kSessionUserIds)
+      it->second->userIds.push_back(r.str("user_id"));
   }
 }
 

@@ -43,10 +43,10 @@ std::vector<StoredEvent> TraceRepository::eventsWithTelemetry(Connection& c, std
     out.push_back(std::move(e));
   }
   if (out.empty()) return out;
-  for (const auto& r : c.query(
-           "SELECT a.event_id, a.key, a.value FROM event_attributes a JOIN events e ON e.id = a.event_id "
-           "WHERE e.org_id = ? AND e.trace_id = ? AND a.org_id = ? ORDER BY a.event_id",
-           {orgId, traceId, orgId}))
+  for (const auto& r :
+       c.query("SELECT a.event_id, a.key, a.value FROM event_attributes a JOIN events e ON e.id = a.event_id "
+               "WHERE e.org_id = ? AND e.trace_id = ? AND a.org_id = ? ORDER BY a.event_id",
+               {orgId, traceId, orgId}))
     if (auto it = byId.find(r.i64("event_id")); it != byId.end())
       out[it->second].telemetry.attributes.emplace_back(r.str("key"), r.str("value"));
   return out;

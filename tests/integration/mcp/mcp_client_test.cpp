@@ -92,9 +92,18 @@ TEST_P(McpClientApi, OfficialClientCallsEveryToolAndEachCallIsAudited) {
   ASSERT_STATUS(audit, 200);
   auto entries = objects(listOf(audit));
   EXPECT_EQ(static_cast<int>(entries.size()), calls) << audit.body.substr(0, 2000);
+  // The actor is named: the key's name, as GET /api-keys lists it.
+  std::string keyName;
+  auto keys = a.publisher.tenant.http.get("/api-keys");
+  ASSERT_STATUS(keys, 200);
+  for (const auto& k : objects(listOf(keys)))
+    if (k->get("id").toString() == std::to_string(a.readKey.id)) keyName = k->getValue<std::string>("name");
+  ASSERT_FALSE(keyName.empty()) << keys.body;
   int isErrors = 0, unknown = 0;
   for (const auto& e : entries) {
     EXPECT_EQ(strField(e, "source"), "mcp");
+    EXPECT_EQ(strField(e, "actorType"), "api_key");
+    EXPECT_EQ(strField(e, "actorName"), keyName);
     EXPECT_EQ(strField(e, "action"), "mcp.call");
     EXPECT_EQ(strField(e, "actorId"), std::to_string(a.readKey.id));
     auto m = e->getObject("metadata");

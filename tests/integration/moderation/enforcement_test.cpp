@@ -89,6 +89,13 @@ TEST_P(EnforcementApi, EachActionOnThisTargetAndPath) {
   EXPECT_TRUE(recorded[3]->isNull("eventId"));  // the blocked event was never stored
   EXPECT_EQ(strField(recorded[2], "eventId"), std::to_string(intField(redacted.event, "id")));
   EXPECT_EQ(strField(recorded[0], "eventId"), std::to_string(intField(allowed.event, "id")));
+  // And its trace, so the console links to it (null when the event has none or was not stored).
+  const auto traceOf = [](const Poco::JSON::Object::Ptr& o) {
+    return o->has("traceId") && !o->isNull("traceId") ? o->getValue<std::string>("traceId") : std::string("(none)");
+  };
+  EXPECT_TRUE(recorded[3]->isNull("traceId"));
+  EXPECT_EQ(traceOf(recorded[2]), traceOf(redacted.event));
+  EXPECT_EQ(traceOf(recorded[0]), traceOf(allowed.event));
   for (const auto& v : recorded) {
     EXPECT_EQ(strField(v, "target"), nameOf(kind));
     EXPECT_EQ(strField(v, "source"), path == Path::Single ? "api" : path == Path::Batch ? "batch" : "otlp");

@@ -32,10 +32,9 @@ class SessionsApi : public TracesTest {
   // One LLM call: its messages in the payload (payload.messages, as the demo and the
   // SDKs send them), its telemetry in the metadata.
   static Poco::JSON::Object::Ptr publishCall(const Publisher& p, const Call& c) {
-    auto messages =
-        obj({{"input", arr({obj({{"role", "system"}, {"content", "You are terse."}}),
-                            obj({{"role", "user"}, {"content", c.question}})})},
-             {"output", arr({obj({{"role", "assistant"}, {"content", c.answer}})})}});
+    auto messages = obj({{"input", arr({obj({{"role", "system"}, {"content", "You are terse."}}),
+                                        obj({{"role", "user"}, {"content", c.question}})})},
+                         {"output", arr({obj({{"role", "assistant"}, {"content", c.answer}})})}});
     auto metadata = obj({{"model", "gpt-4o-mini"},
                          {"cost_usd", c.costUsd},
                          {"usage", obj({{"input_tokens", c.inputTokens}, {"output_tokens", c.outputTokens}})},
@@ -227,9 +226,9 @@ TEST_F(SessionsApi, AnotherOrganizationsSessionsAndUsersNeverAppear) {
 TEST_F(SessionsApi, UnknownSessionsAndBadQueriesAreProblems) {
   auto p = newPublisher("sbad");
   EXPECT_TRUE(IsProblem(p.keyed.get("/sessions/nope-" + unique()), 404));
-  for (const char* path : {"/sessions?colour=red", "/end-users?colour=red", "/sessions?sort=name",
-                           "/end-users?sort=first", "/sessions?order=up", "/sessions?limit=101",
-                           "/end-users?page=0", "/sessions?since=yesterday"}) {
+  for (const char* path :
+       {"/sessions?colour=red", "/end-users?colour=red", "/sessions?sort=name", "/end-users?sort=first",
+        "/sessions?order=up", "/sessions?limit=101", "/end-users?page=0", "/sessions?since=yesterday"}) {
     SCOPED_TRACE(path);
     EXPECT_TRUE(IsProblem(p.keyed.get(path), 422));
   }

@@ -4,8 +4,11 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 
+#include <map>
+
 #include "audit/audit_log.h"
 #include "audit/chain.h"
+#include "auth/api_key_service.h"
 #include "auth/authenticator.h"
 #include "http/body.h"
 #include "http/context.h"
@@ -23,13 +26,21 @@ std::int64_t adminOrg(AppContext& ctx, const Request& req) {
   return *p.orgId;
 }
 
-JsonObject entryJson(const store::AuditRecord& e) {
+// Who acted, by name: an API key's name (for entries made with a key: source apikey or
+// mcp, actorId = the key's id), else the user's e-mail.
+using KeyNames = std::map<std::string, std::string>;
+
+JsonObject entryJson(const store::AuditRecord& e, const KeyNames& keyNames) {
   auto obj = newObject();
   obj->set("id", idString(e.id));
   obj->set("organizationId", idString(e.orgId));
   obj->set("seq", e.seq);
   obj->set("actorId", e.actorId);
   obj->set("actorEmail", e.actorEmail);
+  const bool byKey = e.source == "apikey" || e.source == "mcp";
+  obj->set("actorType", byKey ? "api_key" : "user");
+  const auto key = byKey ? keyNames.find(e.actorId) : keyNames.end();
+  obj->set("actorName", key != keyNames.end() ? key->second : e.actorEmail);
   obj->set("action", e.action);
   obj->set("resourceType", e.resourceType);
   obj->set("resourceId", e.resourceId);
@@ -76,7 +87,9 @@ void registerAuditRoutes(Router& router, AppContext& ctx) {
         if (req.queryParam("limit")) q.limit = queryInt(req.queryParam("limit"), "limit", 50, 1, 200);
         auto obj = withSchema(req.baseUrl, "AuditLogList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
-        for (const auto& e : ctx.audit->list(orgId, q)) data->add(entryJson(e));
+        KeyNames keyNames;
+        for (const auto& k : ctx.apiKeys->list(orgId)) keyNames[std::to_string(k.id)] = k.name;
+        for (const auto& e : ctx.audit->list(orgId, q)) data->add(entryJson(e, keyNames));
         obj->set("data", data);
         return Response::json(200, obj);
       },
