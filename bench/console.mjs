@@ -6,7 +6,8 @@
 //    served files), fetched as a browser does (Accept-Encoding: gzip), against the issue's
 //    budget of 100 KB gzip; raw sizes beside them. The third-party share is the baseline.
 //    Then what a first visit to each of five screens fetches (screens load on demand).
-// 2. Render: a trace of 2,000 events (1,000 spans of two events each, nested four deep)
+// 2. Render: a trace of 2,000 events (1,000 spans of two events each, nested four deep; the
+//    events are scripts/demo/traffic.mjs's generated agent traffic)
 //    opened in headless Chromium; time from navigation start to the waterfall on screen
 //    (all 1,000 rows counted by the treegrid, the first screen of them drawn), median of 5
 //    loads, against the budget of 1 s; then End → the last row drawn. AEV_CONSOLE_DIR=dir
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.AEV_DAEMON_BIN = path.resolve(process.argv[2] || path.join(root, 'build/daemon/agent-eventsd'));
 const { Daemon, CHROMIUM_ARGS, chromiumBin } = await import(path.join(root, 'tests/browser/support.mjs'));
+const { eventPool, rng } = await import(path.join(root, 'scripts/demo/traffic.mjs'));
 const require = createRequire(path.join(root, 'tests/browser/package.json'));
 const { chromium } = require('playwright-core');
 
@@ -73,14 +75,18 @@ try {
   const ch = await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'bench' }, token);
   const traceId = `bench-${id}`;
   const t0 = Date.now() - 600_000;
+  // The events are the demo's generated agent traffic (scripts/demo/traffic.mjs, seed 29:
+  // model calls with their messages and usage, tool calls with arguments and results,
+  // hand-offs, errors), threaded into one trace of 1,000 spans of two events each.
+  const pool = eventPool(rng(29), { start: t0, n: 2000 });
   const events = [];
   for (let s = 0; s < 1000; s += 1) {
     const parent = s === 0 ? undefined : s < 10 ? 's0' : s < 100 ? `s${s % 10}` : `s${10 + (s % 90)}`;
     const start = t0 + s * 200;
-    const common = { channel_id: ch.id, traceId, spanId: `s${s}`, parentSpanId: parent, agentId: `agent-${s % 7}` };
-    events.push({ ...common, identifier: `step-${s}`, eventType: s % 3 ? 'agent.message' : 'agent.tool_call.start', timestamp: new Date(start).toISOString(),
-      payload: { step: s }, metadata: { duration_ms: 150 + (s % 40), model: 'gpt-4o', usage: { input_tokens: 100 + s, output_tokens: 20 } } });
-    events.push({ ...common, identifier: `step-${s}-end`, eventType: 'agent.tool_call.end', timestamp: new Date(start + 150).toISOString(), payload: { ok: true } });
+    const common = { channel_id: ch.id, traceId, spanId: `s${s}`, parentSpanId: parent };
+    const [step, end] = [pool[2 * s], pool[2 * s + 1]];
+    events.push({ ...step, ...common, timestamp: new Date(start).toISOString(), metadata: { ...step.metadata, duration_ms: 150 + (s % 40) } });
+    events.push({ ...end, ...common, timestamp: new Date(start + 150).toISOString() });
   }
   for (let i = 0; i < events.length; i += 500) {
     const r = await daemon.expect(200, 'POST', '/events/batch', { events: events.slice(i, i + 500) }, token);

@@ -4,7 +4,7 @@ namespace aev::store {
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kViolationColumns =
     "id, org_id, rule_id, rule_name, detector, action, target, event_id, channel_id, event_type, source, match_count, "
     "fields, matches, latency_ms, created_at";
 
@@ -30,7 +30,7 @@ ViolationRecord violationFromRow(const Row& r) {
 }
 
 // " WHERE ..." of a filter, with its parameters appended.
-std::string whereOf(const ViolationFilter& f, Params& params) {
+std::string violationWhereOf(const ViolationFilter& f, Params& params) {
   std::string sql = " WHERE org_id = ? AND created_at >= ? AND created_at < ?";
   params.emplace_back(f.orgId);
   params.emplace_back(f.since);
@@ -66,11 +66,11 @@ void ModerationViolationRepository::insert(Connection& c, const ViolationRecord&
 std::vector<ViolationRecord> ModerationViolationRepository::page(Connection& c, const ViolationFilter& f,
                                                                  std::int64_t offset, std::int64_t limit) {
   Params params;
-  const auto where = whereOf(f, params);
+  const auto where = violationWhereOf(f, params);
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<ViolationRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns + " FROM moderation_violations" + where +
+  for (const auto& r : c.query(std::string("SELECT ") + kViolationColumns + " FROM moderation_violations" + where +
                                    " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
                                params))
     out.push_back(violationFromRow(r));
@@ -79,7 +79,7 @@ std::vector<ViolationRecord> ModerationViolationRepository::page(Connection& c, 
 
 std::int64_t ModerationViolationRepository::count(Connection& c, const ViolationFilter& f) {
   Params params;
-  const auto where = whereOf(f, params);
+  const auto where = violationWhereOf(f, params);
   return c.query("SELECT COUNT(*) AS n FROM moderation_violations" + where, params).front().i64("n");
 }
 

@@ -79,7 +79,7 @@ std::vector<FieldError> customAttributes(const Object::Ptr& metadata, const std:
   return problems;
 }
 
-std::string condensed(const Object::Ptr& object) {
+std::string condensedObject(const Object::Ptr& object) {
   std::ostringstream out;
   Poco::JSON::Stringifier::condense(object, out);
   return out.str();
@@ -99,8 +99,8 @@ bool Extractor::normalizeMessages(store::NewEvent& e, const Poco::JSON::Object::
   auto messages = takeMessages(*writableMetadata, maxMessageChars_);
   if (!messages) return false;
   writablePayload->set("messages", messages);
-  e.payloadJson = condensed(payload);
-  e.metadataJson = condensed(metadata);
+  e.payloadJson = condensedObject(payload);
+  e.metadataJson = condensedObject(metadata);
   return true;
 }
 

@@ -57,7 +57,7 @@ bool isMessageKey(const std::string& key) {
   return false;
 }
 
-std::string condensed(const Var& v) {
+std::string condensedContent(const Var& v) {
   std::ostringstream out;
   Poco::JSON::Stringifier::condense(v, out);
   return out.str();
@@ -84,7 +84,7 @@ Var parsed(const Var& v) {
 std::optional<std::string> textOf(const Var& v) {
   if (v.isEmpty()) return std::nullopt;
   if (v.isString()) return v.extract<std::string>();
-  if (isObject(v) || isArray(v)) return condensed(v);
+  if (isObject(v) || isArray(v)) return condensedContent(v);
   return v.convert<std::string>();
 }
 
@@ -137,7 +137,7 @@ Content contentOf(const Var& raw) {
       if (o->has("text") && o->get("text").isString())
         c.text = o->getValue<std::string>("text");
       else
-        c.text = condensed(v);
+        c.text = condensedContent(v);
     } else {
       c.text = textOf(v);
     }
