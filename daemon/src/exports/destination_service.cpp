@@ -241,7 +241,8 @@ void DestinationService::remove(std::int64_t orgId, std::int64_t id, const audit
     auto destination = destinations_.find(c, orgId, id);
     if (!destination || !destinations_.remove(c, orgId, id)) return false;
     messages_.dropTarget(c, orgId, kExportTargetKind, id, true);
-    audit_.record(c, orgId, actor, audit::Change::of("export_destination", "delete", id, destinationSnapshot(*destination)));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("export_destination", "delete", id, destinationSnapshot(*destination)));
     return true;
   });
   if (!removed) throw errors::notFound("Export destination");
@@ -272,7 +273,8 @@ std::int64_t DestinationService::redeliver(std::int64_t orgId, std::int64_t id, 
     if (deliveryId && batches.empty()) throw errors::notFound("Given-up batch");
     const auto now = clock::nowMicros();
     // The same message id, so the attempts of a redelivery read as the same batch.
-    for (const auto& b : batches) messages_.enqueue(c, orgId, kExportTargetKind, id, b.eventId, b.messageId, std::nullopt, now);
+    for (const auto& b : batches)
+      messages_.enqueue(c, orgId, kExportTargetKind, id, b.eventId, b.messageId, std::nullopt, now);
     Poco::JSON::Array::Ptr messageIds = new Poco::JSON::Array;
     for (const auto& b : batches) messageIds->add(b.messageId);
     audit_.record(c, orgId, actor,

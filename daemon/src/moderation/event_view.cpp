@@ -162,9 +162,9 @@ void TargetView::sync() {
 std::vector<TargetView> viewsOf(EventDocument& event) {
   std::vector<TargetView> views;
   const auto& type = event.eventType;
-  const bool otlpToolSpan =
-      event.source == "otlp" && (stringMemberOf(event.metadata, "gen_ai.operation.name").value_or("") == "execute_tool" ||
-                                 stringMemberOf(event.metadata, "semantic_kind").value_or("") == "tool");
+  const bool otlpToolSpan = event.source == "otlp" &&
+                            (stringMemberOf(event.metadata, "gen_ai.operation.name").value_or("") == "execute_tool" ||
+                             stringMemberOf(event.metadata, "semantic_kind").value_or("") == "tool");
   if (type == "agent.tool_call.start" || otlpToolSpan) {
     views.emplace_back(Target::ToolCall, event, true);
   } else if (type == "agent.start") {

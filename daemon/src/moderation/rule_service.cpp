@@ -107,7 +107,8 @@ store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleIn
       throw errors::invalidField("body", "an organization has at most " + std::to_string(kMaxRulesPerOrg) +
                                              " moderation rules; delete or merge some first");
     rule.id = rules_.insert(c, rule);
-    audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "create", rule.id, moderationRuleSnapshot(rule)));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("moderation_rule", "create", rule.id, moderationRuleSnapshot(rule)));
     store::notifyChange(c, {"moderation.changed", orgId, 0});
     return rule;
   });
@@ -150,7 +151,8 @@ store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t
     rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);  // the fingerprint must move
     rules_.update(c, *rule);
     audit_.record(c, orgId, actor,
-                  audit::Change::of("moderation_rule", "update", ruleId, audit::changes(*before, *moderationRuleSnapshot(*rule))));
+                  audit::Change::of("moderation_rule", "update", ruleId,
+                                    audit::changes(*before, *moderationRuleSnapshot(*rule))));
     store::notifyChange(c, {"moderation.changed", orgId, 0});
     return *rule;
   });
@@ -163,7 +165,8 @@ void RuleService::remove(std::int64_t orgId, std::int64_t ruleId, const audit::A
     auto rule = rules_.byId(c, orgId, ruleId);
     if (!rule) throw errors::notFound("Moderation rule");
     rules_.remove(c, orgId, ruleId);
-    audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "delete", ruleId, moderationRuleSnapshot(*rule)));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("moderation_rule", "delete", ruleId, moderationRuleSnapshot(*rule)));
     store::notifyChange(c, {"moderation.changed", orgId, 0});
   });
   cache_.invalidate(orgId);

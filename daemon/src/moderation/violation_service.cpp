@@ -20,7 +20,8 @@ std::string fieldsJson(const std::vector<std::string>& fields) {
   return out.str();
 }
 
-std::pair<std::int64_t, std::int64_t> violationWindowOf(std::optional<std::int64_t> since, std::optional<std::int64_t> until) {
+std::pair<std::int64_t, std::int64_t> violationWindowOf(std::optional<std::int64_t> since,
+                                                        std::optional<std::int64_t> until) {
   const auto end = until.value_or(clock::nowMicros());
   const auto start = since.value_or(end - ViolationService::kDefaultWindowMicros);
   if (start >= end) throw errors::invalidField("query.since", "must be before until");

@@ -59,7 +59,9 @@ std::vector<FieldError> PolicyService::check(store::Connection& c, store::SpendP
 
 namespace {
 
-Poco::Dynamic::Var optionalPolicyVar(const std::optional<std::string>& v) { return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var(); }
+Poco::Dynamic::Var optionalPolicyVar(const std::optional<std::string>& v) {
+  return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var();
+}
 Poco::Dynamic::Var optionalPolicyVar(const std::optional<std::int64_t>& v) {
   return v ? Poco::Dynamic::Var(std::to_string(*v)) : Poco::Dynamic::Var();
 }
@@ -167,8 +169,9 @@ PolicyView PolicyService::update(std::int64_t orgId, std::int64_t policyId, cons
     if (auto problems = check(c, *policy); !problems.empty()) throw errors::validation(std::move(problems));
     policy->updatedAt = std::max(clock::nowMicros(), policy->updatedAt + 1);
     policies_.update(c, *policy);
-    audit_.record(c, orgId, actor,
-                  audit::Change::of("spend_policy", "update", policyId, audit::changes(*before, *spendPolicySnapshot(*policy))));
+    audit_.record(
+        c, orgId, actor,
+        audit::Change::of("spend_policy", "update", policyId, audit::changes(*before, *spendPolicySnapshot(*policy))));
     store::notifyChange(c, {"spend.changed", orgId, 0});
     return *policy;
   });

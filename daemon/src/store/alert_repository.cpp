@@ -88,7 +88,8 @@ void AlertRepository::remove(Connection& c, std::int64_t orgId, std::int64_t id)
 }
 
 std::optional<AlertRuleRecord> AlertRepository::byId(Connection& c, std::int64_t orgId, std::int64_t id) {
-  auto rows = c.query(std::string("SELECT ") + kAlertRuleColumns + " FROM alert_rules WHERE org_id = ? AND id = ?", {orgId, id});
+  auto rows = c.query(std::string("SELECT ") + kAlertRuleColumns + " FROM alert_rules WHERE org_id = ? AND id = ?",
+                      {orgId, id});
   if (rows.empty()) return std::nullopt;
   return alertRuleFromRow(rows.front());
 }
@@ -107,7 +108,8 @@ std::int64_t AlertRepository::count(Connection& c, std::int64_t orgId) {
 
 std::vector<AlertRuleRecord> AlertRepository::enabled(Connection& c) {
   std::vector<AlertRuleRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kAlertRuleColumns + " FROM alert_rules WHERE enabled = 1 ORDER BY id"))
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kAlertRuleColumns + " FROM alert_rules WHERE enabled = 1 ORDER BY id"))
     out.push_back(alertRuleFromRow(r));
   return out;
 }

@@ -88,8 +88,8 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByColumn(Connection& c, 
                                                                  const std::string& column, std::int64_t limit) {
   Params params;
   const std::string col = "e." + checked(column);
-  std::string sql = "SELECT " + col + " AS k, " + kAggregates + " FROM events e" + analyticsWhereOf(f, params) + " AND " + col +
-                    " IS NOT NULL GROUP BY " + col + " ORDER BY n DESC, k LIMIT ?";
+  std::string sql = "SELECT " + col + " AS k, " + kAggregates + " FROM events e" + analyticsWhereOf(f, params) +
+                    " AND " + col + " IS NOT NULL GROUP BY " + col + " ORDER BY n DESC, k LIMIT ?";
   params.emplace_back(limit);
   return breakdownRowsOf(c.query(sql, std::move(params)));
 }

@@ -102,9 +102,9 @@ std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter&
 std::vector<AuditRecord> AuditRepository::chainPage(Connection& c, std::int64_t orgId, std::int64_t afterSeq,
                                                     std::int64_t limit) {
   std::vector<AuditRecord> out;
-  for (const auto& r : c.query(
-           std::string("SELECT ") + kAuditColumns + " FROM audit_log WHERE org_id = ? AND seq > ? ORDER BY seq, id LIMIT ?",
-           {orgId, afterSeq, limit}))
+  for (const auto& r : c.query(std::string("SELECT ") + kAuditColumns +
+                                   " FROM audit_log WHERE org_id = ? AND seq > ? ORDER BY seq, id LIMIT ?",
+                               {orgId, afterSeq, limit}))
     out.push_back(recordFromRow(r));
   return out;
 }

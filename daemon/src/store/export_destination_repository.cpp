@@ -101,8 +101,9 @@ void ExportDestinationRepository::update(Connection& c, const ExportDestinationR
 
 std::optional<ExportDestinationRecord> ExportDestinationRepository::find(Connection& c, std::int64_t orgId,
                                                                          std::int64_t id) {
-  auto rows = c.query(std::string("SELECT ") + kDestinationColumns + " FROM export_destinations WHERE org_id = ? AND id = ?",
-                      {orgId, id});
+  auto rows =
+      c.query(std::string("SELECT ") + kDestinationColumns + " FROM export_destinations WHERE org_id = ? AND id = ?",
+              {orgId, id});
   if (rows.empty()) return std::nullopt;
   return destinationFromRow(rows.front());
 }
@@ -110,7 +111,8 @@ std::optional<ExportDestinationRecord> ExportDestinationRepository::find(Connect
 std::vector<ExportDestinationRecord> ExportDestinationRepository::list(Connection& c, std::int64_t orgId) {
   std::vector<ExportDestinationRecord> out;
   for (const auto& r :
-       c.query(std::string("SELECT ") + kDestinationColumns + " FROM export_destinations WHERE org_id = ? ORDER BY id", {orgId}))
+       c.query(std::string("SELECT ") + kDestinationColumns + " FROM export_destinations WHERE org_id = ? ORDER BY id",
+               {orgId}))
     out.push_back(destinationFromRow(r));
   return out;
 }

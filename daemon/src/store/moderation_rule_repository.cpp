@@ -35,14 +35,16 @@ std::int64_t ModerationRuleRepository::insert(Connection& c, const ModerationRul
 std::vector<ModerationRuleRecord> ModerationRuleRepository::list(Connection& c, std::int64_t orgId) {
   std::vector<ModerationRuleRecord> out;
   for (const auto& r :
-       c.query(std::string("SELECT ") + kModerationRuleColumns + " FROM moderation_rules WHERE org_id = ? ORDER BY id", {orgId}))
+       c.query(std::string("SELECT ") + kModerationRuleColumns + " FROM moderation_rules WHERE org_id = ? ORDER BY id",
+               {orgId}))
     out.push_back(moderationRuleFromRow(r));
   return out;
 }
 
 std::optional<ModerationRuleRecord> ModerationRuleRepository::byId(Connection& c, std::int64_t orgId, std::int64_t id) {
   auto rows =
-      c.query(std::string("SELECT ") + kModerationRuleColumns + " FROM moderation_rules WHERE org_id = ? AND id = ?", {orgId, id});
+      c.query(std::string("SELECT ") + kModerationRuleColumns + " FROM moderation_rules WHERE org_id = ? AND id = ?",
+              {orgId, id});
   if (rows.empty()) return std::nullopt;
   return moderationRuleFromRow(rows.front());
 }

@@ -113,11 +113,12 @@ EndpointPage WebhookRepository::list(Connection& c, const EndpointFilter& f, std
   // The page is LEFT JOINed to a single row so that the total still comes back when the
   // page is past the end (one row, its endpoint columns NULL).
   EndpointPage out;
-  for (const auto& r : c.query(std::string("WITH matching AS (SELECT ") + kEndpointColumns + " FROM webhook_endpoints" + where +
-                                   "), page AS (SELECT * FROM matching ORDER BY id LIMIT ? OFFSET ?) "
-                                   "SELECT (SELECT COUNT(*) FROM matching) AS total, page.* "
-                                   "FROM (SELECT 1 AS one) head LEFT JOIN page ON 1 = 1 ORDER BY page.id",
-                               params)) {
+  for (const auto& r :
+       c.query(std::string("WITH matching AS (SELECT ") + kEndpointColumns + " FROM webhook_endpoints" + where +
+                   "), page AS (SELECT * FROM matching ORDER BY id LIMIT ? OFFSET ?) "
+                   "SELECT (SELECT COUNT(*) FROM matching) AS total, page.* "
+                   "FROM (SELECT 1 AS one) head LEFT JOIN page ON 1 = 1 ORDER BY page.id",
+               params)) {
     out.total = r.i64("total");
     if (r.optI64("id")) out.data.push_back(endpointFromRow(r));
   }
