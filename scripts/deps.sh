@@ -6,6 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 packages=(
   build-essential cmake make pkg-config ccache git curl ca-certificates procps
+  lld         # links the daemon and the tests several times faster than GNU ld (CMakeLists.txt)
   libpoco-dev libspdlog-dev libfmt-dev libboost-dev libboost-filesystem-dev
   libsodium-dev libre2-dev libssl-dev libpq-dev libsqlite3-dev libgtest-dev libgmock-dev libcurl4-openssl-dev
   libjemalloc-dev

@@ -200,3 +200,15 @@ export function* conversations(r, { start, count, spacingMs }) {
     }
   }
 }
+
+// The first `n` events of generated conversations from `start`, in order: realistic agent
+// events for a seed of a shape of its own (bench/console.mjs threads 2,000 of them into one
+// deep trace; tests/browser/console.test.mjs publishes whole traces with makeTrace).
+export function eventPool(r, { start, n, spacingMs = 60_000 }) {
+  const out = [];
+  for (const c of conversations(r, { start, count: Number.MAX_SAFE_INTEGER, spacingMs })) {
+    out.push(...makeTrace(r, c));
+    if (out.length >= n) break;
+  }
+  return out.slice(0, n);
+}

@@ -26,6 +26,7 @@ import {
   axeCheck as axeCheckWith, axeSource, cleanPage, consoleDaemon, consolePage, cuttableRelay, daemonBin, launchChromium,
   newUser as newUserOf, shot, SHOTS, signIn as signInTo, sleep, stopDaemon, uid, VIEWPORT, WAIT,
 } from './support.mjs';
+import { conversations, makeTrace, rng } from '../../scripts/demo/traffic.mjs';
 
 let daemon;
 let browser;
@@ -108,14 +109,11 @@ before(async () => {
     ev('answer', 'agent.message', 'answer', 'root', 2400, { metadata: { duration_ms: 1650, model: 'gpt-4o-mini', usage: { input_tokens: 2100, output_tokens: 420 }, cost_usd: 0.0011 } }),
   ];
   for (const b of seed) await publishWithKey(aliceKey, b);
-  // Some history for the tail and analytics.
-  for (let i = 0; i < 12; i += 1) {
-    await publishWithKey(aliceKey, {
-      identifier: `msg-${i}`, eventType: i % 5 === 4 ? 'agent.error' : 'agent.message', channel_id: aliceMain.channelId,
-      agentId: i % 2 ? 'support-agent' : 'triage-agent', traceId: `t-${i % 3}-${seededTrace}`,
-      payload: { text: `Message ${i} from the customer` },
-      metadata: { model: i % 2 ? 'gpt-4o' : 'claude-3-5-sonnet', duration_ms: 200 + i * 90, usage: { input_tokens: 300 + i * 20, output_tokens: 80 + i } },
-    });
+  // Some history for the tail and analytics: the demo's generated agent traffic
+  // (scripts/demo/traffic.mjs, seed 29), four conversations' traces of the last hour.
+  const r = rng(29);
+  for (const c of conversations(r, { start: Date.now() - 3_600_000, count: 4, spacingMs: 600_000 })) {
+    for (const e of makeTrace(r, c)) await publishWithKey(aliceKey, { ...e, channel_id: aliceMain.channelId });
   }
 });
 

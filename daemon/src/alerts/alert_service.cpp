@@ -43,27 +43,27 @@ void applyFields(store::AlertRuleRecord& r, const AlertInput& in) {
   if (in.enabled) r.enabled = *in.enabled;
 }
 
-Poco::Dynamic::Var opt(const std::optional<std::string>& v) {
+Poco::Dynamic::Var optionalVar(const std::optional<std::string>& v) {
   return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var();
 }
-Poco::Dynamic::Var opt(const std::optional<std::int64_t>& v) {
+Poco::Dynamic::Var optionalVar(const std::optional<std::int64_t>& v) {
   return v ? Poco::Dynamic::Var(std::to_string(*v)) : Poco::Dynamic::Var();
 }
 
 // What the audit log keeps of a rule.
-Poco::JSON::Object::Ptr snapshot(const store::AlertRuleRecord& r) {
+Poco::JSON::Object::Ptr alertRuleSnapshot(const store::AlertRuleRecord& r) {
   return audit::metadata({{"name", r.name},
                           {"metric", r.metric},
                           {"operator", r.op},
                           {"threshold", r.threshold},
                           {"windowMins", r.windowMins},
-                          {"appId", opt(r.appId)},
-                          {"environmentId", opt(r.environmentId)},
-                          {"model", opt(r.model)},
-                          {"service", opt(r.service)},
-                          {"release", opt(r.release)},
-                          {"destination", opt(r.destination)},
-                          {"destinationType", opt(r.destinationType)},
+                          {"appId", optionalVar(r.appId)},
+                          {"environmentId", optionalVar(r.environmentId)},
+                          {"model", optionalVar(r.model)},
+                          {"service", optionalVar(r.service)},
+                          {"release", optionalVar(r.release)},
+                          {"destination", optionalVar(r.destination)},
+                          {"destinationType", optionalVar(r.destinationType)},
                           {"destinationConfig", plugins::publicConfig(r.destinationConfig.value_or("{}"))},
                           {"enabled", r.enabled}});
 }
@@ -176,7 +176,7 @@ store::AlertRuleRecord AlertService::create(std::int64_t orgId, const AlertInput
       throw errors::invalidField(
           "body", "an organization has at most " + std::to_string(kMaxRulesPerOrg) + " alert rules; delete some first");
     rule.id = rules_.insert(c, rule);
-    audit_.record(c, orgId, actor, audit::Change::of("alert_rule", "create", rule.id, snapshot(rule)));
+    audit_.record(c, orgId, actor, audit::Change::of("alert_rule", "create", rule.id, alertRuleSnapshot(rule)));
     return rule;
   });
 }
@@ -198,13 +198,13 @@ store::AlertRuleRecord AlertService::update(std::int64_t orgId, std::int64_t id,
   return db_.transaction([&](store::Connection& c) {
     auto rule = rules_.byId(c, orgId, id);
     if (!rule) throw errors::notFound("Alert rule");
-    const auto before = snapshot(*rule);
+    const auto before = alertRuleSnapshot(*rule);
     apply(*rule, input);
     if (auto p = problems(c, *rule); !p.empty()) throw errors::validation(std::move(p));
     rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);
     rules_.update(c, *rule);
     audit_.record(c, orgId, actor,
-                  audit::Change::of("alert_rule", "update", id, audit::changes(*before, *snapshot(*rule))));
+                  audit::Change::of("alert_rule", "update", id, audit::changes(*before, *alertRuleSnapshot(*rule))));
     return *rule;
   });
 }
@@ -214,7 +214,7 @@ void AlertService::remove(std::int64_t orgId, std::int64_t id, const audit::Acto
     auto rule = rules_.byId(c, orgId, id);
     if (!rule) throw errors::notFound("Alert rule");
     rules_.remove(c, orgId, id);  // its history cascades
-    audit_.record(c, orgId, actor, audit::Change::of("alert_rule", "delete", id, snapshot(*rule)));
+    audit_.record(c, orgId, actor, audit::Change::of("alert_rule", "delete", id, alertRuleSnapshot(*rule)));
   });
 }
 

@@ -10,9 +10,9 @@ namespace aev::app {
 
 namespace {
 
-constexpr int kOk = 0;
-constexpr int kUsage = 64;
-constexpr int kDataError = 65;
+constexpr int kAuditExitOk = 0;
+constexpr int kAuditExitUsage = 64;
+constexpr int kAuditExitDataError = 65;
 constexpr int kAuditSchemaVersion = 7;
 
 void print(std::ostream& out, std::int64_t orgId, const audit::VerifyReport& r) {
@@ -33,7 +33,7 @@ int runAuditCommand(const Poco::Util::AbstractConfiguration& cfg, const std::vec
                     std::ostream& out) {
   if (args.empty() || args[0] != "verify" || args.size() > 2) {
     out << "usage: agent-eventsd [--config FILE | --data-dir DIR | --database-url URL] audit verify [ORG_ID]\n";
-    return kUsage;
+    return kAuditExitUsage;
   }
   std::optional<std::int64_t> onlyOrg;
   if (args.size() == 2) {
@@ -43,7 +43,7 @@ int runAuditCommand(const Poco::Util::AbstractConfiguration& cfg, const std::vec
       if (used != args[1].size() || *onlyOrg <= 0) throw std::invalid_argument(args[1]);
     } catch (const std::exception&) {
       out << "audit verify: ORG_ID must be a positive integer, not " << args[1] << "\n";
-      return kUsage;
+      return kAuditExitUsage;
     }
   }
 
@@ -51,7 +51,7 @@ int runAuditCommand(const Poco::Util::AbstractConfiguration& cfg, const std::vec
   if (store::currentSchemaVersion(db) < kAuditSchemaVersion) {
     out << "audit verify: the store at " << db.describe() << " has no audit log (schema older than v"
         << kAuditSchemaVersion << ")\n";
-    return kDataError;
+    return kAuditExitDataError;
   }
   const auto keyPath = auditKeyPath(cfg);
   const auto signer = audit::CheckpointSigner::load(keyPath);
@@ -67,7 +67,7 @@ int runAuditCommand(const Poco::Util::AbstractConfiguration& cfg, const std::vec
     if (!report.ok) ++broken;
   }
   out << orgs.size() << " organization(s) checked, " << broken << " broken\n";
-  return broken ? kDataError : kOk;
+  return broken ? kAuditExitDataError : kAuditExitOk;
 }
 
 }  // namespace aev::app

@@ -12,10 +12,10 @@ namespace aev::app {
 
 namespace {
 
-constexpr int kOk = 0;
-constexpr int kUsage = 64;
-constexpr int kIoError = 74;
-constexpr int kConfig = 78;
+constexpr int kBackupExitOk = 0;
+constexpr int kBackupExitUsage = 64;
+constexpr int kBackupExitIoError = 74;
+constexpr int kBackupExitConfig = 78;
 
 backup::StoreLocation locationOf(const Poco::Util::AbstractConfiguration& cfg) {
   return {databaseOptionsFrom(cfg, 1), auditKeyPath(cfg), &cfg};
@@ -46,7 +46,7 @@ int runBackupCommand(const Poco::Util::AbstractConfiguration& cfg, const std::ve
                      std::ostream& out) {
   if (args.size() != 1) {
     out << "usage: agent-eventsd [--config FILE | --data-dir DIR | --database-url URL] backup DIR\n";
-    return kUsage;
+    return kBackupExitUsage;
   }
   try {
     const auto m = backup::takeBackup(locationOf(cfg), args[0], out);
@@ -59,13 +59,13 @@ int runBackupCommand(const Poco::Util::AbstractConfiguration& cfg, const std::ve
     for (const auto& f : m.files) out << "  " << f.name << "  " << f.bytes << " bytes  sha256 " << f.sha256 << "\n";
     out << "restore it into an empty " << (m.store == "sqlite" ? "data dir" : "database")
         << " with: agent-eventsd --config FILE restore " << args[0] << "\n";
-    return kOk;
+    return kBackupExitOk;
   } catch (const store::SchemaTooNew& e) {
     out << "backup refused: " << e.what() << "\n";
-    return kConfig;
+    return kBackupExitConfig;
   } catch (const std::exception& e) {
     out << "backup failed: " << e.what() << "\n";
-    return kIoError;
+    return kBackupExitIoError;
   }
 }
 
@@ -74,19 +74,19 @@ int runRestoreCommand(const Poco::Util::AbstractConfiguration& cfg, const std::v
   if (inPlace ? !args.empty() : args.size() != 1) {
     out << "usage: agent-eventsd [--config FILE | --data-dir DIR | --database-url URL] restore BACKUP_DIR\n"
            "       agent-eventsd [--config FILE | --data-dir DIR | --database-url URL] restore --in-place\n";
-    return kUsage;
+    return kBackupExitUsage;
   }
   try {
     const auto r =
         inPlace ? backup::restoreInPlace(locationOf(cfg), out) : backup::restoreBackup(locationOf(cfg), args[0], out);
     out << "restored: schema version " << r.schemaVersion << ", the store is live; start the daemon on it\n";
-    return kOk;
+    return kBackupExitOk;
   } catch (const store::SchemaTooNew& e) {
     out << "restore refused: " << e.what() << "\n";
-    return kConfig;
+    return kBackupExitConfig;
   } catch (const std::exception& e) {
     out << "restore failed: " << e.what() << "\n";
-    return kConfig;
+    return kBackupExitConfig;
   }
 }
 

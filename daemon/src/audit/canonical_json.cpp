@@ -16,7 +16,7 @@ namespace aev::audit {
 
 namespace {
 
-void appendNumber(std::string& out, double d) {
+void appendCanonicalNumber(std::string& out, double d) {
   if (!std::isfinite(d)) throw std::invalid_argument("canonical JSON has no form for NaN or infinity");
   if (d == std::trunc(d) && std::fabs(d) < 1e15) {
     out += std::to_string(static_cast<long long>(d));
@@ -80,7 +80,7 @@ void append(std::string& out, const Poco::Dynamic::Var& v) {
   } else if (v.isInteger()) {
     out += v.isSigned() ? std::to_string(v.convert<Poco::Int64>()) : std::to_string(v.convert<Poco::UInt64>());
   } else if (v.isNumeric()) {
-    appendNumber(out, v.convert<double>());
+    appendCanonicalNumber(out, v.convert<double>());
   } else {
     throw std::invalid_argument("canonical JSON: unsupported value of type " + std::string(v.type().name()));
   }

@@ -10,7 +10,7 @@
 namespace aev::auth {
 
 namespace {
-constexpr const char* kPrefix = "st_";
+constexpr const char* kStreamTokenPrefix = "st_";
 
 std::optional<std::int64_t> number(const std::string& s) {
   std::int64_t v = 0;
@@ -32,11 +32,11 @@ std::pair<std::string, StreamGrant> StreamTokens::issue(std::int64_t orgId, std:
   const std::string payload = std::to_string(orgId) + "." + std::to_string(channelId) + "." +
                               std::to_string(g.expiresAt) + "." + crypto::randomBase62(8) + "." +
                               std::to_string(userId) + "." + std::to_string(apiKeyId);
-  return {kPrefix + payload + "." + sign(payload), g};
+  return {kStreamTokenPrefix + payload + "." + sign(payload), g};
 }
 
 std::optional<StreamGrant> StreamTokens::verify(const std::string& token) const {
-  if (token.size() > 256 || token.rfind(kPrefix, 0) != 0) return std::nullopt;
+  if (token.size() > 256 || token.rfind(kStreamTokenPrefix, 0) != 0) return std::nullopt;
   const std::string body = token.substr(3);
   const auto lastDot = body.rfind('.');
   if (lastDot == std::string::npos) return std::nullopt;

@@ -36,7 +36,7 @@ bool safeRelativePath(const std::string& rel) {
   });
 }
 
-std::string lower(std::string s) {
+std::string lowerCase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
@@ -65,7 +65,7 @@ std::vector<std::pair<std::string, std::string>> Site::securityHeaders() {
 
 std::string Site::contentTypeOf(const std::string& path) {
   const auto dot = path.rfind('.');
-  const auto ext = dot == std::string::npos ? std::string() : lower(path.substr(dot + 1));
+  const auto ext = dot == std::string::npos ? std::string() : lowerCase(path.substr(dot + 1));
   if (ext == "html") return "text/html; charset=utf-8";
   if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
   if (ext == "css") return "text/css; charset=utf-8";
@@ -78,7 +78,7 @@ std::string Site::contentTypeOf(const std::string& path) {
 }
 
 bool Site::acceptsGzip(const std::string& acceptEncoding) {
-  std::stringstream in(lower(acceptEncoding));
+  std::stringstream in(lowerCase(acceptEncoding));
   std::string item;
   while (std::getline(in, item, ',')) {
     auto semi = item.find(';');

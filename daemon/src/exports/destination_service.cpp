@@ -17,8 +17,8 @@ namespace aev::exports {
 
 namespace {
 
-const std::string kKind = "export";
-const std::vector<std::string> kSignals = {"traces", "logs", "metrics"};
+const std::string kExportTargetKind = "export";
+const std::vector<std::string> kExportSignals = {"traces", "logs", "metrics"};
 constexpr std::size_t kMaxHeaders = 32;
 constexpr std::size_t kMaxConfigBytes = 16384;
 
@@ -84,7 +84,7 @@ std::vector<FieldError> DestinationService::check(std::int64_t orgId, const stor
     if (in.signals->empty()) out.push_back({"body.signals", "must name at least one of traces, logs, metrics", "[]"});
     auto component = pool_.component(d.kind);
     for (const auto& s : *in.signals) {
-      if (std::find(kSignals.begin(), kSignals.end(), s) == kSignals.end())
+      if (std::find(kExportSignals.begin(), kExportSignals.end(), s) == kExportSignals.end())
         out.push_back({"body.signals", "must be traces, logs or metrics", s});
       else if (component && !component->supportsSignal(signalOf(s)))
         out.push_back({"body.signals", "the " + d.kind + " exporter does not ship " + s, s});
@@ -168,7 +168,7 @@ Poco::JSON::Array::Ptr listOf(const std::vector<std::string>& values) {
 }
 
 // What the audit log keeps of a destination: header names, never their values.
-Poco::JSON::Object::Ptr snapshot(const store::ExportDestinationRecord& d) {
+Poco::JSON::Object::Ptr destinationSnapshot(const store::ExportDestinationRecord& d) {
   std::vector<std::string> headerKeys;
   for (const auto& [name, _] : d.headers) headerKeys.push_back(name);
   return audit::metadata(
@@ -199,7 +199,7 @@ store::ExportDestinationRecord DestinationService::create(std::int64_t orgId, co
   d.createdAt = d.updatedAt = clock::nowMicros();
   d.id = db_.transaction([&](store::Connection& c) {
     const auto id = destinations_.insert(c, d);
-    audit_.record(c, orgId, actor, audit::Change::of("export_destination", "create", id, snapshot(d)));
+    audit_.record(c, orgId, actor, audit::Change::of("export_destination", "create", id, destinationSnapshot(d)));
     return id;
   });
   outbox_.invalidate();
@@ -226,10 +226,10 @@ store::ExportDestinationRecord DestinationService::update(std::int64_t orgId, st
   d.updatedAt = std::max(clock::nowMicros(), current.updatedAt + 1);  // a changed record reopens its exporter
   db_.transaction([&](store::Connection& c) {
     destinations_.update(c, d);
-    if (!d.active) messages_.dropTarget(c, orgId, kKind, id, false);
+    if (!d.active) messages_.dropTarget(c, orgId, kExportTargetKind, id, false);
     audit_.record(c, orgId, actor,
                   audit::Change::of("export_destination", "update", id,
-                                    audit::changes(*snapshot(current), *snapshot(d))));
+                                    audit::changes(*destinationSnapshot(current), *destinationSnapshot(d))));
   });
   pool_.forget(id);
   outbox_.invalidate();
@@ -240,8 +240,9 @@ void DestinationService::remove(std::int64_t orgId, std::int64_t id, const audit
   bool removed = db_.transaction([&](store::Connection& c) {
     auto destination = destinations_.find(c, orgId, id);
     if (!destination || !destinations_.remove(c, orgId, id)) return false;
-    messages_.dropTarget(c, orgId, kKind, id, true);
-    audit_.record(c, orgId, actor, audit::Change::of("export_destination", "delete", id, snapshot(*destination)));
+    messages_.dropTarget(c, orgId, kExportTargetKind, id, true);
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("export_destination", "delete", id, destinationSnapshot(*destination)));
     return true;
   });
   if (!removed) throw errors::notFound("Export destination");
@@ -254,7 +255,7 @@ std::vector<store::DeliveryAttemptRecord> DestinationService::deliveries(std::in
                                                                          const store::AttemptFilter& filter) {
   get(orgId, id);
   auto conn = db_.acquire();
-  return messages_.attempts(*conn, orgId, kKind, id, limit, filter);
+  return messages_.attempts(*conn, orgId, kExportTargetKind, id, limit, filter);
 }
 
 store::ExportHealthRecord DestinationService::health(std::int64_t orgId, std::int64_t id) {
@@ -272,7 +273,8 @@ std::int64_t DestinationService::redeliver(std::int64_t orgId, std::int64_t id, 
     if (deliveryId && batches.empty()) throw errors::notFound("Given-up batch");
     const auto now = clock::nowMicros();
     // The same message id, so the attempts of a redelivery read as the same batch.
-    for (const auto& b : batches) messages_.enqueue(c, orgId, kKind, id, b.eventId, b.messageId, std::nullopt, now);
+    for (const auto& b : batches)
+      messages_.enqueue(c, orgId, kExportTargetKind, id, b.eventId, b.messageId, std::nullopt, now);
     Poco::JSON::Array::Ptr messageIds = new Poco::JSON::Array;
     for (const auto& b : batches) messageIds->add(b.messageId);
     audit_.record(c, orgId, actor,

@@ -128,7 +128,7 @@ std::optional<bool> BodyReader::boolean(const std::string& field, bool required)
 namespace {
 
 template <typename T>
-std::string shown(const T& v) {
+std::string shownValue(const T& v) {
   if constexpr (std::is_same_v<T, std::string>)
     return v;
   else
@@ -142,12 +142,12 @@ std::optional<T> agreeing(BodyReader& body, const std::string& first, const std:
   if (a && b && *a == *b) return a;
   const std::string rule = "send one of the two, or both with the same value";
   if (a && b) {
-    body.fail(first, "differs from " + second + " (" + shown(*b) + "): " + rule, shown(*a));
-    body.fail(second, "differs from " + first + " (" + shown(*a) + "): " + rule, shown(*b));
+    body.fail(first, "differs from " + second + " (" + shownValue(*b) + "): " + rule, shownValue(*a));
+    body.fail(second, "differs from " + first + " (" + shownValue(*a) + "): " + rule, shownValue(*b));
   } else if (a) {
-    body.fail(first, "is sent with " + second + ", which is invalid: " + rule, shown(*a));
+    body.fail(first, "is sent with " + second + ", which is invalid: " + rule, shownValue(*a));
   } else if (b) {
-    body.fail(second, "is sent with " + first + ", which is invalid: " + rule, shown(*b));
+    body.fail(second, "is sent with " + first + ", which is invalid: " + rule, shownValue(*b));
   }
   return std::nullopt;
 }

@@ -42,7 +42,7 @@ std::string_view trimOws(std::string_view s) {
   return s;
 }
 
-std::string lower(std::string_view s) {
+std::string lowerAscii(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
@@ -244,7 +244,7 @@ RequestParser::State RequestParser::parseHead(std::string_view head) {
       return fail(400, "A header field value holds a control character.");
     if (request_.headers.size() >= limits_.maxHeaders)
       return fail(431, "More than " + std::to_string(limits_.maxHeaders) + " header fields.");
-    auto name = lower(line.substr(0, colon));
+    auto name = lowerAscii(line.substr(0, colon));
     if (name == "content-length") {
       auto n = parseDecimal(value);
       // A repeated Content-Length is refused even with the same value (as llhttp does):

@@ -67,13 +67,13 @@ const char* typeName(ParamType t) {
   return "string";
 }
 
-std::string shown(const Poco::Dynamic::Var& v) { return http::stringify(v).substr(0, 80); }
+std::string shownArgument(const Poco::Dynamic::Var& v) { return http::stringify(v).substr(0, 80); }
 
 // What is wrong with one argument's value, or "" when nothing is.
 std::string problemOf(const Param& p, const Poco::Dynamic::Var& v) {
   switch (p.type) {
     case ParamType::String: {
-      if (!v.isString()) return "must be a string, not " + shown(v);
+      if (!v.isString()) return "must be a string, not " + shownArgument(v);
       const auto s = v.extract<std::string>();
       if (!p.values.empty() && std::find(p.values.begin(), p.values.end(), s) == p.values.end())
         return "must be one of " + joinWithCommas(p.values) + ", not \"" + s.substr(0, 80) + "\"";
@@ -84,19 +84,19 @@ std::string problemOf(const Param& p, const Poco::Dynamic::Var& v) {
     }
     case ParamType::Integer: {
       const auto range = "must be an integer from " + std::to_string(*p.min) + " to " + std::to_string(*p.max);
-      if (!v.isInteger()) return range + ", not " + shown(v);
+      if (!v.isInteger()) return range + ", not " + shownArgument(v);
       const auto n = v.convert<std::int64_t>();
       if (n < *p.min || n > *p.max) return range + ", not " + std::to_string(n);
       return "";
     }
     case ParamType::Number:
-      return v.isNumeric() ? "" : "must be a number, not " + shown(v);
+      return v.isNumeric() ? "" : "must be a number, not " + shownArgument(v);
     case ParamType::Boolean:
-      return v.isBoolean() ? "" : "must be true or false, not " + shown(v);
+      return v.isBoolean() ? "" : "must be true or false, not " + shownArgument(v);
     case ParamType::StringArray: {
       Poco::JSON::Array::Ptr arr;
       if (v.type() == typeid(Poco::JSON::Array::Ptr)) arr = v.extract<Poco::JSON::Array::Ptr>();
-      if (!arr) return "must be an array of strings, not " + shown(v);
+      if (!arr) return "must be an array of strings, not " + shownArgument(v);
       if (arr->size() > 50) return "must have at most 50 items";
       for (std::size_t i = 0; i < arr->size(); ++i)
         if (!arr->get(i).isString()) return "must be an array of strings";

@@ -15,7 +15,7 @@ EnvelopeProblem mismatch(const std::string& message) {
   return {400, rpc::kHeaderMismatch, "Header mismatch: " + message};
 }
 
-std::string quoted(std::string_view value) { return "'" + std::string(value.substr(0, 80)) + "'"; }
+std::string quotedValue(std::string_view value) { return "'" + std::string(value.substr(0, 80)) + "'"; }
 
 Poco::JSON::Object::Ptr meta(const Poco::JSON::Object::Ptr& params) {
   return params && params->has("_meta") ? params->getObject("_meta") : nullptr;
@@ -49,12 +49,12 @@ std::optional<EnvelopeProblem> checkModernEnvelope(const RequestHeaders& headers
     return mismatch("the MCP-Protocol-Version header is required (it must equal params._meta[\"" +
                     std::string(kMetaProtocolVersion) + "\"])");
   if (metaVersion != headers.protocolVersion)
-    return mismatch("MCP-Protocol-Version header value " + quoted(headers.protocolVersion) +
-                    " does not match params._meta[\"" + kMetaProtocolVersion + "\"] " + quoted(metaVersion));
+    return mismatch("MCP-Protocol-Version header value " + quotedValue(headers.protocolVersion) +
+                    " does not match params._meta[\"" + kMetaProtocolVersion + "\"] " + quotedValue(metaVersion));
   if (headers.method.empty()) return mismatch("the Mcp-Method header is required");
   if (headers.method != method)
-    return mismatch("Mcp-Method header value " + quoted(headers.method) + " does not match body value " +
-                    quoted(method));
+    return mismatch("Mcp-Method header value " + quotedValue(headers.method) + " does not match body value " +
+                    quotedValue(method));
   if (method == "tools/call") {
     const std::string bodyName =
         params && params->has("name") && params->get("name").isString() ? params->getValue<std::string>("name") : "";
@@ -62,8 +62,8 @@ std::optional<EnvelopeProblem> checkModernEnvelope(const RequestHeaders& headers
     const auto headerName = decodeMirroredHeader(headers.name);
     if (!headerName) return mismatch("the Mcp-Name header value is malformed");
     if (*headerName != bodyName)
-      return mismatch("Mcp-Name header value " + quoted(*headerName) + " does not match body value " +
-                      quoted(bodyName));
+      return mismatch("Mcp-Name header value " + quotedValue(*headerName) + " does not match body value " +
+                      quotedValue(bodyName));
   }
   auto m = meta(params);
   if (!m || !m->has(kMetaClientCapabilities) || !m->getObject(kMetaClientCapabilities))

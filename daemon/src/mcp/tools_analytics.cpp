@@ -22,7 +22,7 @@ std::vector<Param> filterParams() {
   return params;
 }
 
-analytics::Query queryOf(const ToolContext& ctx, const Arguments& args, const Window& w) {
+analytics::Query toolQueryOf(const ToolContext& ctx, const Arguments& args, const Window& w) {
   analytics::Query q;
   q.orgId = ctx.orgId;
   q.since = w.since;
@@ -35,13 +35,13 @@ analytics::Query queryOf(const ToolContext& ctx, const Arguments& args, const Wi
   return q;
 }
 
-Window windowOf(const ToolContext& ctx, const Arguments& args) {
+Window toolWindowOf(const ToolContext& ctx, const Arguments& args) {
   return resolveWindow(ctx, args, clock::kDay, std::nullopt);
 }
 
 ToolOutput breakdown(const ToolContext& ctx, const Arguments& args) {
-  const auto w = windowOf(ctx, args);
-  auto result = ctx.app.analytics->breakdown(queryOf(ctx, args, w), args.text("dimension").value_or("model"),
+  const auto w = toolWindowOf(ctx, args);
+  auto result = ctx.app.analytics->breakdown(toolQueryOf(ctx, args, w), args.text("dimension").value_or("model"),
                                              args.text("tagKey"), args.integer("limit"));
   auto out = http::breakdownJson(result);
   return {finishObject(out, w).structured, result.rows.size(), false};
@@ -54,15 +54,15 @@ ToolOutput dimensions(const ToolContext& ctx, const Arguments& args) {
 }
 
 ToolOutput timeseries(const ToolContext& ctx, const Arguments& args) {
-  const auto w = windowOf(ctx, args);
-  auto series = ctx.app.analytics->timeseries(queryOf(ctx, args, w), args.text("metric").value_or("event_count"),
+  const auto w = toolWindowOf(ctx, args);
+  auto series = ctx.app.analytics->timeseries(toolQueryOf(ctx, args, w), args.text("metric").value_or("event_count"),
                                               args.text("interval").value_or("hour"));
   return {finishObject(http::timeseriesJson(series), w).structured, series.points.size(), false};
 }
 
 ToolOutput latency(const ToolContext& ctx, const Arguments& args) {
-  const auto w = windowOf(ctx, args);
-  return finishObject(http::latencyJson(ctx.app.analytics->latency(queryOf(ctx, args, w))), w);
+  const auto w = toolWindowOf(ctx, args);
+  return finishObject(http::latencyJson(ctx.app.analytics->latency(toolQueryOf(ctx, args, w))), w);
 }
 
 }  // namespace

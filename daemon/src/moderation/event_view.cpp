@@ -25,7 +25,7 @@ JsonSlot rootSlot(const std::string& path, const Poco::JSON::Object::Ptr& object
   return JsonSlot{path, Poco::Dynamic::Var(object), noReplace};
 }
 
-std::optional<std::string> stringMember(const Poco::JSON::Object::Ptr& object, const std::string& key) {
+std::optional<std::string> stringMemberOf(const Poco::JSON::Object::Ptr& object, const std::string& key) {
   if (!object || !object->has(key)) return std::nullopt;
   auto v = object->get(key);
   if (!v.isString()) return std::nullopt;
@@ -46,7 +46,7 @@ std::initializer_list<const char*> contentAttributes(Target target) {
   return request;
 }
 
-std::string condensed(const Poco::Dynamic::Var& value) {
+std::string condensedArguments(const Poco::Dynamic::Var& value) {
   std::ostringstream out;
   Poco::JSON::Stringifier::condense(value, out);
   return out.str();
@@ -148,7 +148,7 @@ void TargetView::sync() {
   }
   auto args = toolCallObject_->get("args");
   if (argsFromText_) {
-    argsSource_->replace(condensed(args));  // nested changes went into the parsed copy
+    argsSource_->replace(condensedArguments(args));  // nested changes went into the parsed copy
   } else if (argsSource_) {
     argsSource_->replace(args);
   } else if (!(isObject(args) && args.extract<Poco::JSON::Object::Ptr>() == event_->payload) && event_->payload) {
@@ -162,9 +162,9 @@ void TargetView::sync() {
 std::vector<TargetView> viewsOf(EventDocument& event) {
   std::vector<TargetView> views;
   const auto& type = event.eventType;
-  const bool otlpToolSpan =
-      event.source == "otlp" && (stringMember(event.metadata, "gen_ai.operation.name").value_or("") == "execute_tool" ||
-                                 stringMember(event.metadata, "semantic_kind").value_or("") == "tool");
+  const bool otlpToolSpan = event.source == "otlp" &&
+                            (stringMemberOf(event.metadata, "gen_ai.operation.name").value_or("") == "execute_tool" ||
+                             stringMemberOf(event.metadata, "semantic_kind").value_or("") == "tool");
   if (type == "agent.tool_call.start" || otlpToolSpan) {
     views.emplace_back(Target::ToolCall, event, true);
   } else if (type == "agent.start") {
@@ -172,7 +172,7 @@ std::vector<TargetView> viewsOf(EventDocument& event) {
   } else if (type == "agent.end") {
     views.emplace_back(Target::Response, event, true);
   } else if (type == "agent.message") {
-    if (stringMember(event.payload, "role").value_or("") == "assistant") {
+    if (stringMemberOf(event.payload, "role").value_or("") == "assistant") {
       views.emplace_back(Target::Response, event, true);
     } else {
       views.emplace_back(Target::Request, event, true);

@@ -11,7 +11,7 @@ namespace aev::moderation {
 
 namespace {
 
-std::string condensed(const Poco::JSON::Object::Ptr& object) {
+std::string condensedDocument(const Poco::JSON::Object::Ptr& object) {
   std::ostringstream out;
   Poco::JSON::Stringifier::condense(object, out);
   return out.str();
@@ -63,12 +63,12 @@ Screening Moderator::screen(store::NewEvent& e, const PayloadSource& payloadSour
   }
   annotate(s.verdict, doc);
   if (s.verdict.redacted) {
-    e.payloadJson = condensed(doc.payload);
+    e.payloadJson = condensedDocument(doc.payload);
     // The telemetry columns were read from the unmasked text (the tool's name, say):
     // read them again so no column keeps what was redacted.
     telemetry_.apply(e, doc.payload, doc.metadata, location);
   }
-  if (doc.metadata && (s.verdict.redacted || s.verdict.flagged)) e.metadataJson = condensed(doc.metadata);
+  if (doc.metadata && (s.verdict.redacted || s.verdict.flagged)) e.metadataJson = condensedDocument(doc.metadata);
   return s;
 }
 

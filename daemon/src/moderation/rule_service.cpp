@@ -21,7 +21,7 @@ Poco::JSON::Array::Ptr secretKeyList(const store::ModerationRuleRecord& rule) {
   return out;
 }
 
-Poco::JSON::Object::Ptr snapshot(const store::ModerationRuleRecord& rule) {
+Poco::JSON::Object::Ptr moderationRuleSnapshot(const store::ModerationRuleRecord& rule) {
   return audit::metadata({{"name", rule.name},
                           {"action", rule.action},
                           {"detector", rule.detector},
@@ -107,7 +107,8 @@ store::ModerationRuleRecord RuleService::create(std::int64_t orgId, const RuleIn
       throw errors::invalidField("body", "an organization has at most " + std::to_string(kMaxRulesPerOrg) +
                                              " moderation rules; delete or merge some first");
     rule.id = rules_.insert(c, rule);
-    audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "create", rule.id, snapshot(rule)));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("moderation_rule", "create", rule.id, moderationRuleSnapshot(rule)));
     store::notifyChange(c, {"moderation.changed", orgId, 0});
     return rule;
   });
@@ -142,7 +143,7 @@ store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t
   auto saved = db_.transaction([&](store::Connection& c) {
     auto rule = rules_.byId(c, orgId, ruleId);
     if (!rule) throw errors::notFound("Moderation rule");
-    const auto before = snapshot(*rule);
+    const auto before = moderationRuleSnapshot(*rule);
     apply(*rule, input);
     if (rule->pattern && rule->pattern->empty()) rule->pattern.reset();
     if (auto problems = checkRule(*rule, registry_, secrets_); !problems.empty())
@@ -150,7 +151,8 @@ store::ModerationRuleRecord RuleService::update(std::int64_t orgId, std::int64_t
     rule->updatedAt = std::max(clock::nowMicros(), rule->updatedAt + 1);  // the fingerprint must move
     rules_.update(c, *rule);
     audit_.record(c, orgId, actor,
-                  audit::Change::of("moderation_rule", "update", ruleId, audit::changes(*before, *snapshot(*rule))));
+                  audit::Change::of("moderation_rule", "update", ruleId,
+                                    audit::changes(*before, *moderationRuleSnapshot(*rule))));
     store::notifyChange(c, {"moderation.changed", orgId, 0});
     return *rule;
   });
@@ -163,7 +165,8 @@ void RuleService::remove(std::int64_t orgId, std::int64_t ruleId, const audit::A
     auto rule = rules_.byId(c, orgId, ruleId);
     if (!rule) throw errors::notFound("Moderation rule");
     rules_.remove(c, orgId, ruleId);
-    audit_.record(c, orgId, actor, audit::Change::of("moderation_rule", "delete", ruleId, snapshot(*rule)));
+    audit_.record(c, orgId, actor,
+                  audit::Change::of("moderation_rule", "delete", ruleId, moderationRuleSnapshot(*rule)));
     store::notifyChange(c, {"moderation.changed", orgId, 0});
   });
   cache_.invalidate(orgId);

@@ -10,7 +10,7 @@ namespace aev::moderation {
 namespace {
 
 bool isKeyChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool isJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // A cursor over the expression; errors name the 1-based character where they occur.
 class Reader {
@@ -20,7 +20,7 @@ class Reader {
   char peek() const { return atEnd() ? '\0' : text_[pos_]; }
   char take() { return text_[pos_++]; }
   void skipSpace() {
-    while (!atEnd() && isSpace(text_[pos_])) ++pos_;
+    while (!atEnd() && isJsonSpace(text_[pos_])) ++pos_;
   }
   std::string rest() const { return text_.substr(pos_); }
   std::string error(const std::string& what) const {
@@ -119,7 +119,7 @@ std::variant<ToolArgExpression, std::string> ToolArgExpression::parse(const std:
       if (!in.atEnd()) return in.error("text after the quoted value");
     } else {
       e.operand_ = in.rest();
-      while (!e.operand_.empty() && isSpace(e.operand_.back())) e.operand_.pop_back();
+      while (!e.operand_.empty() && isJsonSpace(e.operand_.back())) e.operand_.pop_back();
       if (e.operand_.empty()) return in.error("a value after '='");
     }
     return e;

@@ -20,7 +20,8 @@ std::string fieldsJson(const std::vector<std::string>& fields) {
   return out.str();
 }
 
-std::pair<std::int64_t, std::int64_t> windowOf(std::optional<std::int64_t> since, std::optional<std::int64_t> until) {
+std::pair<std::int64_t, std::int64_t> violationWindowOf(std::optional<std::int64_t> since,
+                                                        std::optional<std::int64_t> until) {
   const auto end = until.value_or(clock::nowMicros());
   const auto start = since.value_or(end - ViolationService::kDefaultWindowMicros);
   if (start >= end) throw errors::invalidField("query.since", "must be before until");
@@ -63,7 +64,7 @@ void ViolationService::record(const std::vector<const Screening*>& screenings) {
 
 ViolationPage ViolationService::list(store::ViolationFilter filter, std::optional<std::int64_t> since,
                                      std::optional<std::int64_t> until, std::int64_t page, std::int64_t limit) {
-  std::tie(filter.since, filter.until) = windowOf(since, until);
+  std::tie(filter.since, filter.until) = violationWindowOf(since, until);
   auto c = db_.acquire();
   ViolationPage out;
   out.total = repo_.count(*c, filter);
@@ -74,7 +75,7 @@ ViolationPage ViolationService::list(store::ViolationFilter filter, std::optiona
 ViolationService::Efficacy ViolationService::efficacy(std::int64_t orgId, std::optional<std::int64_t> since,
                                                       std::optional<std::int64_t> until) {
   Efficacy out;
-  std::tie(out.since, out.until) = windowOf(since, until);
+  std::tie(out.since, out.until) = violationWindowOf(since, until);
   auto c = db_.acquire();
   out.rows = repo_.efficacy(*c, orgId, out.since, out.until);
   out.rules = repo_.perRule(*c, orgId, out.since, out.until);

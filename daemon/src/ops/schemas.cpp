@@ -113,7 +113,7 @@ const std::map<std::string, std::string>& catalog() {
   return schemas;
 }
 
-Poco::JSON::Object::Ptr parseObject(const std::string& text) {
+Poco::JSON::Object::Ptr parseSchemaObject(const std::string& text) {
   Poco::JSON::Parser parser;
   return parser.parse(text).extract<Poco::JSON::Object::Ptr>();
 }
@@ -148,7 +148,7 @@ const std::map<std::string, std::string>& allSchemas() {
 std::optional<std::string> schemaText(const std::string& name, const std::string& baseUrl) {
   auto it = allSchemas().find(name);
   if (it == allSchemas().end()) return std::nullopt;
-  auto obj = parseObject(it->second);
+  auto obj = parseSchemaObject(it->second);
   obj->set("$schema", "https://json-schema.org/draft/2020-12/schema");
   obj->set("$id", baseUrl + "/schemas/" + name + ".json");
   return condense(obj);

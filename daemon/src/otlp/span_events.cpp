@@ -45,7 +45,7 @@ std::optional<std::string> spanProblem(const Span& span) {
   return std::nullopt;
 }
 
-const char* kindName(int kind) {
+const char* spanKindName(int kind) {
   switch (kind) {  // trace.v1.Span.SpanKind
     case 1: return "internal";
     case 2: return "server";
@@ -77,7 +77,7 @@ std::optional<Poco::Dynamic::Var> exceptionAttribute(const Span& span, std::stri
 }
 
 // A string attribute of the flat metadata, or none.
-std::optional<std::string> stringMember(const Object::Ptr& metadata, const char* key) {
+std::optional<std::string> attributeString(const Object::Ptr& metadata, const char* key) {
   if (!metadata->has(key)) return std::nullopt;
   auto v = metadata->get(key);
   if (!v.isString() || v.extract<std::string>().empty()) return std::nullopt;
@@ -122,7 +122,7 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
     // A tool span without a tool attribute is named after its tool (Langfuse observations,
     // OpenLLMetry's decorated tools).
     if (!tool && kind == Kind::Tool) {
-      if (auto entity = stringMember(metadata, "traceloop.entity.name"))
+      if (auto entity = attributeString(metadata, "traceloop.entity.name"))
         tool = entity;
       else if (!span.name.empty())
         tool = span.name.rfind("execute_tool ", 0) == 0 ? span.name.substr(13) : span.name;
@@ -150,15 +150,15 @@ Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resour
 // Names are strings: other attribute kinds name nothing.
 std::optional<std::string> agentOf(const Object::Ptr& attributes, Kind kind) {
   for (const auto& row : conventions::rowsOf(conventions::Field::Agent))
-    if (auto name = stringMember(attributes, row.key)) return name;
-  if (kind == Kind::Agent) return stringMember(attributes, "graph.node.id");
+    if (auto name = attributeString(attributes, row.key)) return name;
+  if (kind == Kind::Agent) return attributeString(attributes, "graph.node.id");
   return std::nullopt;
 }
 
 Object::Ptr payloadObject(const Span& span, const ScopeSpans& scope) {
   Object::Ptr payload = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
   payload->set("name", span.name);
-  payload->set("kind", std::string(kindName(span.kind)));
+  payload->set("kind", std::string(spanKindName(span.kind)));
   payload->set("startTimeUnixNano", std::to_string(span.startTimeUnixNano));
   payload->set("endTimeUnixNano", std::to_string(span.endTimeUnixNano));
 

@@ -18,12 +18,12 @@ namespace {
 // Trivially initialised, so no TLS wrapper runs inside the handler.
 thread_local const void* tCurrent = nullptr;
 
-constexpr std::array<int, 5> kSignals = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr std::array<int, 5> kCrashSignals = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 struct sigaction gPrevious[5];
 
 int slotOf(int sig) {
-  for (std::size_t i = 0; i < kSignals.size(); ++i)
-    if (kSignals[i] == sig) return static_cast<int>(i);
+  for (std::size_t i = 0; i < kCrashSignals.size(); ++i)
+    if (kCrashSignals[i] == sig) return static_cast<int>(i);
   return -1;
 }
 
@@ -89,12 +89,12 @@ void crashHandlerWrite(int sig) {
 void installCrashHandler() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (std::size_t i = 0; i < kSignals.size(); ++i) {
+    for (std::size_t i = 0; i < kCrashSignals.size(); ++i) {
       struct sigaction sa {};
       sa.sa_sigaction = &onFatalSignal;
       sa.sa_flags = SA_SIGINFO;
       sigemptyset(&sa.sa_mask);
-      sigaction(kSignals[i], &sa, &gPrevious[i]);
+      sigaction(kCrashSignals[i], &sa, &gPrevious[i]);
     }
   });
 }

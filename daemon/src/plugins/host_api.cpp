@@ -340,7 +340,7 @@ aev_status hostCallRetryAfter(aev_call* call, std::uint64_t milliseconds) {
   return AEV_OK;
 }
 
-const aev_host_api kTable = [] {
+const aev_host_api kHostApiTable = [] {
   aev_host_api t{};
   t.struct_size = sizeof(aev_host_api);
   t.abi_major = AEV_ABI_MAJOR;
@@ -366,6 +366,6 @@ const aev_host_api kTable = [] {
 
 }  // namespace
 
-const aev_host_api* hostApi() { return &kTable; }
+const aev_host_api* hostApi() { return &kHostApiTable; }
 
 }  // namespace aev::plugins

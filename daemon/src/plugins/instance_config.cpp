@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kSealed = "$sealed";
 
-Poco::JSON::Object::Ptr parseObject(const std::string& text) {
+Poco::JSON::Object::Ptr parseConfigObject(const std::string& text) {
   if (text.empty()) return new Poco::JSON::Object;
   try {
     auto parsed = Poco::JSON::Parser().parse(text);
@@ -49,7 +49,7 @@ Poco::Dynamic::Var unsealedValue(const std::string& text) {
 
 std::set<std::string> secretKeysOf(const std::string& schemaJson) {
   std::set<std::string> out;
-  auto schema = parseObject(schemaJson);
+  auto schema = parseConfigObject(schemaJson);
   if (!schema) return out;
   auto properties = schema->getObject("properties");
   if (!properties) return out;
@@ -63,7 +63,7 @@ std::set<std::string> secretKeysOf(const std::string& schemaJson) {
 
 std::set<std::string> requiredKeysOf(const std::string& schemaJson) {
   std::set<std::string> out;
-  auto schema = parseObject(schemaJson);
+  auto schema = parseConfigObject(schemaJson);
   if (!schema) return out;
   if (auto required = schema->getArray("required"))
     for (const auto& v : *required)
@@ -116,7 +116,7 @@ std::vector<std::string> sealedKeys(const std::string& stored) {
 }
 
 Poco::JSON::Object::Ptr parseConfig(const std::string& stored) {
-  auto obj = parseObject(stored);
+  auto obj = parseConfigObject(stored);
   return obj ? obj : Poco::JSON::Object::Ptr(new Poco::JSON::Object);
 }
 

@@ -15,7 +15,7 @@ Ptr findByName(const std::vector<Ptr>& list, std::string_view name) {
   return nullptr;
 }
 
-void appendNumber(std::string& out, double v) {
+void appendStatNumber(std::string& out, double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", v);
   out += buf;
@@ -61,9 +61,9 @@ void appendComponent(std::string& out, const ComponentBase& c) {
   out += ",\"exceptions\":" + std::to_string(s.exceptions);
   out += ",\"invalidOutputs\":" + std::to_string(s.invalidOutputs);
   out += ",\"avgLatencyMs\":";
-  appendNumber(out, s.avgLatencyMs);
+  appendStatNumber(out, s.avgLatencyMs);
   out += ",\"maxLatencyMs\":";
-  appendNumber(out, s.maxLatencyMs);
+  appendStatNumber(out, s.maxLatencyMs);
   out += '}';
 }
 

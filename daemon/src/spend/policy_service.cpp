@@ -59,33 +59,35 @@ std::vector<FieldError> PolicyService::check(store::Connection& c, store::SpendP
 
 namespace {
 
-Poco::Dynamic::Var opt(const std::optional<std::string>& v) { return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var(); }
-Poco::Dynamic::Var opt(const std::optional<std::int64_t>& v) {
+Poco::Dynamic::Var optionalPolicyVar(const std::optional<std::string>& v) {
+  return v ? Poco::Dynamic::Var(*v) : Poco::Dynamic::Var();
+}
+Poco::Dynamic::Var optionalPolicyVar(const std::optional<std::int64_t>& v) {
   return v ? Poco::Dynamic::Var(std::to_string(*v)) : Poco::Dynamic::Var();
 }
 
 // What the audit log keeps of a policy.
-Poco::JSON::Object::Ptr snapshot(const store::SpendPolicyRecord& p) {
+Poco::JSON::Object::Ptr spendPolicySnapshot(const store::SpendPolicyRecord& p) {
   Poco::JSON::Array::Ptr rungs = new Poco::JSON::Array;
   for (const auto& r : p.rungs)
     rungs->add(audit::metadata({{"at_percent", r.atPercent},
                                 {"action", r.action},
-                                {"block_mode", opt(r.blockMode)},
-                                {"fallback_model", opt(r.fallbackModel)}}));
+                                {"block_mode", optionalPolicyVar(r.blockMode)},
+                                {"fallback_model", optionalPolicyVar(r.fallbackModel)}}));
   return audit::metadata({{"name", p.name},
                           {"limitUsd", p.limitUsd},
                           {"windowType", p.windowType},
                           {"cooldownMins", p.cooldownMins},
-                          {"apiKeyId", opt(p.apiKeyId)},
-                          {"appId", opt(p.appId)},
-                          {"environmentId", opt(p.environmentId)},
-                          {"userId", opt(p.userId)},
-                          {"model", opt(p.model)},
-                          {"provider", opt(p.provider)},
-                          {"tagKey", opt(p.tagKey)},
-                          {"tagValue", opt(p.tagValue)},
-                          {"destination", opt(p.destination)},
-                          {"destinationType", opt(p.destinationType)},
+                          {"apiKeyId", optionalPolicyVar(p.apiKeyId)},
+                          {"appId", optionalPolicyVar(p.appId)},
+                          {"environmentId", optionalPolicyVar(p.environmentId)},
+                          {"userId", optionalPolicyVar(p.userId)},
+                          {"model", optionalPolicyVar(p.model)},
+                          {"provider", optionalPolicyVar(p.provider)},
+                          {"tagKey", optionalPolicyVar(p.tagKey)},
+                          {"tagValue", optionalPolicyVar(p.tagValue)},
+                          {"destination", optionalPolicyVar(p.destination)},
+                          {"destinationType", optionalPolicyVar(p.destinationType)},
                           {"enabled", p.enabled},
                           {"rungs", rungs}});
 }
@@ -108,7 +110,7 @@ PolicyView PolicyService::create(std::int64_t orgId, const PolicyInput& input, c
                                              " spend policies; delete or merge some first");
     policy.createdAt = policy.updatedAt = clock::nowMicros();
     policy.id = policies_.insert(c, policy);
-    audit_.record(c, orgId, actor, audit::Change::of("spend_policy", "create", policy.id, snapshot(policy)));
+    audit_.record(c, orgId, actor, audit::Change::of("spend_policy", "create", policy.id, spendPolicySnapshot(policy)));
     store::notifyChange(c, {"spend.changed", orgId, 0});
     return policy;
   });
@@ -162,13 +164,14 @@ PolicyView PolicyService::update(std::int64_t orgId, std::int64_t policyId, cons
   auto saved = db_.transaction([&](store::Connection& c) {
     auto policy = policies_.byId(c, orgId, policyId);
     if (!policy) throw errors::notFound("Spend policy");
-    const auto before = snapshot(*policy);
+    const auto before = spendPolicySnapshot(*policy);
     apply(*policy, input);
     if (auto problems = check(c, *policy); !problems.empty()) throw errors::validation(std::move(problems));
     policy->updatedAt = std::max(clock::nowMicros(), policy->updatedAt + 1);
     policies_.update(c, *policy);
-    audit_.record(c, orgId, actor,
-                  audit::Change::of("spend_policy", "update", policyId, audit::changes(*before, *snapshot(*policy))));
+    audit_.record(
+        c, orgId, actor,
+        audit::Change::of("spend_policy", "update", policyId, audit::changes(*before, *spendPolicySnapshot(*policy))));
     store::notifyChange(c, {"spend.changed", orgId, 0});
     return *policy;
   });
@@ -184,7 +187,7 @@ void PolicyService::remove(std::int64_t orgId, std::int64_t policyId, const audi
     policies_.remove(c, orgId, policyId);
     store::SpendLedgerRepository().removeBuckets(c, policyId, std::numeric_limits<std::int64_t>::min(),
                                                  std::numeric_limits<std::int64_t>::max());
-    audit_.record(c, orgId, actor, audit::Change::of("spend_policy", "delete", policyId, snapshot(*policy)));
+    audit_.record(c, orgId, actor, audit::Change::of("spend_policy", "delete", policyId, spendPolicySnapshot(*policy)));
     store::notifyChange(c, {"spend.changed", orgId, 0});
   });
   cache_.invalidate(orgId);

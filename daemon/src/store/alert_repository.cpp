@@ -4,7 +4,7 @@ namespace aev::store {
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kAlertRuleColumns =
     "id, org_id, name, metric, operator, threshold, window_mins, app_id, environment_id, model, service, release_tag, "
     "destination, destination_type, destination_config, enabled, state, last_value, last_evaluated_at, fired_at, "
     "created_at, updated_at";
@@ -14,7 +14,7 @@ std::optional<double> optF64(const Row& r, const std::string& column) {
   return r.f64(column);
 }
 
-AlertRuleRecord ruleFromRow(const Row& r) {
+AlertRuleRecord alertRuleFromRow(const Row& r) {
   AlertRuleRecord a;
   a.id = r.i64("id");
   a.orgId = r.i64("org_id");
@@ -88,16 +88,17 @@ void AlertRepository::remove(Connection& c, std::int64_t orgId, std::int64_t id)
 }
 
 std::optional<AlertRuleRecord> AlertRepository::byId(Connection& c, std::int64_t orgId, std::int64_t id) {
-  auto rows = c.query(std::string("SELECT ") + kColumns + " FROM alert_rules WHERE org_id = ? AND id = ?", {orgId, id});
+  auto rows = c.query(std::string("SELECT ") + kAlertRuleColumns + " FROM alert_rules WHERE org_id = ? AND id = ?",
+                      {orgId, id});
   if (rows.empty()) return std::nullopt;
-  return ruleFromRow(rows.front());
+  return alertRuleFromRow(rows.front());
 }
 
 std::vector<AlertRuleRecord> AlertRepository::list(Connection& c, std::int64_t orgId) {
   std::vector<AlertRuleRecord> out;
   for (const auto& r :
-       c.query(std::string("SELECT ") + kColumns + " FROM alert_rules WHERE org_id = ? ORDER BY id", {orgId}))
-    out.push_back(ruleFromRow(r));
+       c.query(std::string("SELECT ") + kAlertRuleColumns + " FROM alert_rules WHERE org_id = ? ORDER BY id", {orgId}))
+    out.push_back(alertRuleFromRow(r));
   return out;
 }
 
@@ -107,8 +108,9 @@ std::int64_t AlertRepository::count(Connection& c, std::int64_t orgId) {
 
 std::vector<AlertRuleRecord> AlertRepository::enabled(Connection& c) {
   std::vector<AlertRuleRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns + " FROM alert_rules WHERE enabled = 1 ORDER BY id"))
-    out.push_back(ruleFromRow(r));
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kAlertRuleColumns + " FROM alert_rules WHERE enabled = 1 ORDER BY id"))
+    out.push_back(alertRuleFromRow(r));
   return out;
 }
 

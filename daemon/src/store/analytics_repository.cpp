@@ -36,7 +36,7 @@ constexpr const char* kTokens = "SUM(COALESCE(e.input_tokens, 0) + COALESCE(e.ou
 std::string costNanos(Dialect d) { return "COALESCE(SUM(" + rollupCostNanosSql(d) + "), 0)"; }
 
 // WHERE clause over events e (and its parameters) for a filter.
-std::string whereOf(const AnalyticsFilter& f, Params& params) {
+std::string analyticsWhereOf(const AnalyticsFilter& f, Params& params) {
   std::string sql = " WHERE e.org_id = ? AND e.ts >= ? AND e.ts < ?";
   params.emplace_back(f.orgId);
   params.emplace_back(f.since);
@@ -72,7 +72,7 @@ std::string aggregates(Dialect d) {
          rollupDurationMicrosSql(d) + "), 0) AS duration_micros";
 }
 
-std::vector<BreakdownRow> rowsOf(const Rows& rows) {
+std::vector<BreakdownRow> breakdownRowsOf(const Rows& rows) {
   std::vector<BreakdownRow> out;
   out.reserve(rows.size());
   for (const auto& r : rows) {
@@ -97,32 +97,32 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByColumn(Connection& c, 
                                                                  const std::string& column, std::int64_t limit) {
   Params params;
   const std::string col = "e." + checked(column);
-  std::string sql = "SELECT " + col + " AS k, " + aggregates(c.dialect()) + " FROM events e" + whereOf(f, params) +
+  std::string sql = "SELECT " + col + " AS k, " + aggregates(c.dialect()) + " FROM events e" + analyticsWhereOf(f, params) +
                     " AND " + col + " IS NOT NULL GROUP BY " + col + " ORDER BY n DESC, k LIMIT ?";
   params.emplace_back(limit);
-  return rowsOf(c.query(sql, std::move(params)));
+  return breakdownRowsOf(c.query(sql, std::move(params)));
 }
 
 std::vector<BreakdownRow> AnalyticsRepository::breakdownByTag(Connection& c, const AnalyticsFilter& f,
                                                               const std::string& tagKey, std::int64_t limit) {
   // Driven from event_attributes (org, key, ts) so only events carrying the key are read.
   Params params{f.orgId, tagKey, f.since, f.until};
-  std::string where = whereOf(f, params);
+  std::string where = analyticsWhereOf(f, params);
   std::string sql = std::string("SELECT a.value AS k, ") + aggregates(c.dialect()) +
                     " FROM event_attributes a JOIN events e ON e.id = a.event_id" + where +
                     " AND a.org_id = ? AND a.key = ? AND a.ts >= ? AND a.ts < ? GROUP BY a.value ORDER BY n DESC, k "
                     "LIMIT ?";
-  // whereOf's parameters come first in the text: move the four attribute bounds after them.
+  // analyticsWhereOf's parameters come first in the text: move the four attribute bounds after them.
   Params ordered(params.begin() + 4, params.end());
   ordered.insert(ordered.end(), params.begin(), params.begin() + 4);
   ordered.emplace_back(limit);
-  return rowsOf(c.query(sql, std::move(ordered)));
+  return breakdownRowsOf(c.query(sql, std::move(ordered)));
 }
 
 BreakdownRow AnalyticsRepository::totals(Connection& c, const AnalyticsFilter& f) {
   Params params;
-  std::string sql = std::string("SELECT '' AS k, ") + aggregates(c.dialect()) + " FROM events e" + whereOf(f, params);
-  auto rows = rowsOf(c.query(sql, std::move(params)));
+  std::string sql = std::string("SELECT '' AS k, ") + aggregates(c.dialect()) + " FROM events e" + analyticsWhereOf(f, params);
+  auto rows = breakdownRowsOf(c.query(sql, std::move(params)));
   return rows.empty() ? BreakdownRow{} : rows.front();
 }
 
@@ -146,7 +146,7 @@ std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::series(Connect
   }
   Params params{bucketMicros, bucketMicros};
   std::string sql = std::string("SELECT (e.ts / ?) * ? AS bucket, ") + value + " AS v FROM events e" +
-                    whereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
+                    analyticsWhereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
   std::vector<std::pair<std::int64_t, double>> out;
   for (const auto& r : c.query(sql, std::move(params)))
     out.emplace_back(r.i64("bucket"),
@@ -159,7 +159,7 @@ std::vector<SeriesRow> AnalyticsRepository::seriesAll(Connection& c, const Analy
   Params params{bucketMicros, bucketMicros};
   std::string sql = std::string("SELECT (e.ts / ?) * ? AS bucket, ") + kEventCount + " AS n, " + kErrorCount +
                     " AS errors, " + kTokens + " AS tokens, " + costNanos(c.dialect()) + " AS cost FROM events e" +
-                    whereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
+                    analyticsWhereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
   std::vector<SeriesRow> out;
   for (const auto& r : c.query(sql, std::move(params)))
     out.push_back({r.i64("bucket"), r.i64("n"), r.i64("errors"), r.i64("tokens"), r.i64("cost")});
@@ -177,7 +177,7 @@ std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::durations(Conn
   // Sorted here rather than by ORDER BY: SQLite's sorter spills the window's rows to a
   // temporary file (its memory is the page cache), where std::sort of the pairs takes a
   // few milliseconds (bench/console_1m.sh).
-  std::string sql = "SELECT " + bucket + " AS bucket, e.duration_ms AS d FROM events e" + whereOf(f, params) +
+  std::string sql = "SELECT " + bucket + " AS bucket, e.duration_ms AS d FROM events e" + analyticsWhereOf(f, params) +
                     " AND e.duration_ms IS NOT NULL";
   std::vector<std::pair<std::int64_t, double>> out;
   for (const auto& r : c.query(sql, std::move(params))) out.emplace_back(r.i64("bucket"), r.f64("d"));

@@ -6,7 +6,7 @@ namespace aev::store {
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kAuditColumns =
     "id, org_id, seq, actor_id, actor_email, action, resource_type, resource_id, source, ip_address, request_id, "
     "metadata, created_at, prev_hash, entry_hash";
 
@@ -66,7 +66,7 @@ std::int64_t AuditRepository::insert(Connection& c, const AuditRecord& r) {
 }
 
 std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter& f) {
-  std::string sql = std::string("SELECT ") + kColumns + " FROM audit_log WHERE org_id = ? AND created_at < ?";
+  std::string sql = std::string("SELECT ") + kAuditColumns + " FROM audit_log WHERE org_id = ? AND created_at < ?";
   Params params{f.orgId, f.before};
   if (f.beforeSeq) {
     // Entries take their time under the head's lock, so seq order is time order and a
@@ -102,9 +102,9 @@ std::vector<AuditRecord> AuditRepository::list(Connection& c, const AuditFilter&
 std::vector<AuditRecord> AuditRepository::chainPage(Connection& c, std::int64_t orgId, std::int64_t afterSeq,
                                                     std::int64_t limit) {
   std::vector<AuditRecord> out;
-  for (const auto& r : c.query(
-           std::string("SELECT ") + kColumns + " FROM audit_log WHERE org_id = ? AND seq > ? ORDER BY seq, id LIMIT ?",
-           {orgId, afterSeq, limit}))
+  for (const auto& r : c.query(std::string("SELECT ") + kAuditColumns +
+                                   " FROM audit_log WHERE org_id = ? AND seq > ? ORDER BY seq, id LIMIT ?",
+                               {orgId, afterSeq, limit}))
     out.push_back(recordFromRow(r));
   return out;
 }

@@ -19,8 +19,6 @@
 #include "store/sqlite_wal_coalescer.h"
 #include "store/statement_runner.h"
 
-using namespace Poco::Data::Keywords;
-
 namespace aev::store {
 
 bool isPostgresUrl(const std::string& url) {
@@ -209,6 +207,9 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
 Database::~Database() { close(); }
 
 PooledSession Database::openSession() {
+  // Here, not at file scope: in a unity batch the keywords (now, use, into...) would reach
+  // the files compiled after this one.
+  using Poco::Data::Keywords::now;
   std::unique_ptr<Poco::Data::Session> session;
   try {
     session = std::make_unique<Poco::Data::Session>(connector_, connectionString_);

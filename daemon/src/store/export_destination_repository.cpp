@@ -9,7 +9,7 @@ namespace aev::store {
 
 namespace {
 
-const char* const kColumns =
+const char* const kDestinationColumns =
     "id, org_id, name, kind, endpoint_url, env_slug, signals, event_type_filter, headers, service_name, encoding, "
     "active, config, created_at, updated_at";
 
@@ -29,7 +29,7 @@ std::map<std::string, std::string> parseHeaders(const std::string& text) {
   return out;
 }
 
-ExportDestinationRecord fromRow(const Row& r) {
+ExportDestinationRecord destinationFromRow(const Row& r) {
   ExportDestinationRecord d;
   d.id = r.i64("id");
   d.orgId = r.i64("org_id");
@@ -101,17 +101,19 @@ void ExportDestinationRepository::update(Connection& c, const ExportDestinationR
 
 std::optional<ExportDestinationRecord> ExportDestinationRepository::find(Connection& c, std::int64_t orgId,
                                                                          std::int64_t id) {
-  auto rows = c.query(std::string("SELECT ") + kColumns + " FROM export_destinations WHERE org_id = ? AND id = ?",
-                      {orgId, id});
+  auto rows =
+      c.query(std::string("SELECT ") + kDestinationColumns + " FROM export_destinations WHERE org_id = ? AND id = ?",
+              {orgId, id});
   if (rows.empty()) return std::nullopt;
-  return fromRow(rows.front());
+  return destinationFromRow(rows.front());
 }
 
 std::vector<ExportDestinationRecord> ExportDestinationRepository::list(Connection& c, std::int64_t orgId) {
   std::vector<ExportDestinationRecord> out;
   for (const auto& r :
-       c.query(std::string("SELECT ") + kColumns + " FROM export_destinations WHERE org_id = ? ORDER BY id", {orgId}))
-    out.push_back(fromRow(r));
+       c.query(std::string("SELECT ") + kDestinationColumns + " FROM export_destinations WHERE org_id = ? ORDER BY id",
+               {orgId}))
+    out.push_back(destinationFromRow(r));
   return out;
 }
 

@@ -3,10 +3,10 @@
 namespace aev::store {
 
 namespace {
-constexpr const char* kColumns =
+constexpr const char* kModerationRuleColumns =
     "id, org_id, name, action, detector, pattern, target, detector_config, min_score, enabled, created_at, updated_at";
 
-ModerationRuleRecord ruleFromRow(const Row& r) {
+ModerationRuleRecord moderationRuleFromRow(const Row& r) {
   ModerationRuleRecord rule;
   rule.id = r.i64("id");
   rule.orgId = r.i64("org_id");
@@ -35,16 +35,18 @@ std::int64_t ModerationRuleRepository::insert(Connection& c, const ModerationRul
 std::vector<ModerationRuleRecord> ModerationRuleRepository::list(Connection& c, std::int64_t orgId) {
   std::vector<ModerationRuleRecord> out;
   for (const auto& r :
-       c.query(std::string("SELECT ") + kColumns + " FROM moderation_rules WHERE org_id = ? ORDER BY id", {orgId}))
-    out.push_back(ruleFromRow(r));
+       c.query(std::string("SELECT ") + kModerationRuleColumns + " FROM moderation_rules WHERE org_id = ? ORDER BY id",
+               {orgId}))
+    out.push_back(moderationRuleFromRow(r));
   return out;
 }
 
 std::optional<ModerationRuleRecord> ModerationRuleRepository::byId(Connection& c, std::int64_t orgId, std::int64_t id) {
   auto rows =
-      c.query(std::string("SELECT ") + kColumns + " FROM moderation_rules WHERE org_id = ? AND id = ?", {orgId, id});
+      c.query(std::string("SELECT ") + kModerationRuleColumns + " FROM moderation_rules WHERE org_id = ? AND id = ?",
+              {orgId, id});
   if (rows.empty()) return std::nullopt;
-  return ruleFromRow(rows.front());
+  return moderationRuleFromRow(rows.front());
 }
 
 std::int64_t ModerationRuleRepository::count(Connection& c, std::int64_t orgId) {

@@ -4,7 +4,7 @@ namespace aev::store {
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kViolationColumns =
     "id, org_id, rule_id, rule_name, detector, action, target, event_id, channel_id, event_type, source, match_count, "
     "fields, matches, latency_ms, created_at";
 
@@ -30,7 +30,7 @@ ViolationRecord violationFromRow(const Row& r) {
 }
 
 // " WHERE ..." of a filter, with its parameters appended.
-std::string whereOf(const ViolationFilter& f, Params& params) {
+std::string violationWhereOf(const ViolationFilter& f, Params& params) {
   std::string sql = " WHERE org_id = ? AND created_at >= ? AND created_at < ?";
   params.emplace_back(f.orgId);
   params.emplace_back(f.since);
@@ -66,13 +66,13 @@ void ModerationViolationRepository::insert(Connection& c, const ViolationRecord&
 std::vector<ViolationRecord> ModerationViolationRepository::page(Connection& c, const ViolationFilter& f,
                                                                  std::int64_t offset, std::int64_t limit) {
   Params params;
-  const auto where = whereOf(f, params);
+  const auto where = violationWhereOf(f, params);
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<ViolationRecord> out;
   // The event's trace, so a list links to it: one probe of the events' primary key per row.
   for (const auto& r :
-       c.query(std::string("SELECT ") + kColumns +
+       c.query(std::string("SELECT ") + kViolationColumns +
                    ", (SELECT e.trace_id FROM events e WHERE e.id = moderation_violations.event_id "
                    "AND e.org_id = moderation_violations.org_id) AS trace_id FROM moderation_violations" +
                    where + " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
@@ -85,7 +85,7 @@ std::vector<ViolationRecord> ModerationViolationRepository::page(Connection& c, 
 
 std::int64_t ModerationViolationRepository::count(Connection& c, const ViolationFilter& f) {
   Params params;
-  const auto where = whereOf(f, params);
+  const auto where = violationWhereOf(f, params);
   return c.query("SELECT COUNT(*) AS n FROM moderation_violations" + where, params).front().i64("n");
 }
 

@@ -55,7 +55,7 @@ bool isKeyword(const std::string& k) {
   return !k.empty() && std::all_of(k.begin(), k.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
-std::string quoted(const std::string& v) {
+std::string conninfoQuoted(const std::string& v) {
   std::string out = "'";
   for (char c : v) {
     if (c == '\\' || c == '\'') out += '\\';
@@ -82,7 +82,7 @@ PostgresConnectionSettings postgresConnectionSettings(const std::string& url) {
       s.environment.emplace_back(var->second, value);
       return;
     }
-    s.conninfo += (s.conninfo.empty() ? "" : " ") + key + "=" + quoted(value);
+    s.conninfo += (s.conninfo.empty() ? "" : " ") + key + "=" + conninfoQuoted(value);
   };
   add("host", uri.getHost());
   if (uri.getPort() != 0) add("port", std::to_string(uri.getPort()));

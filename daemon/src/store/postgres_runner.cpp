@@ -37,7 +37,7 @@ struct ResultGuard {
   throw std::runtime_error(message);
 }
 
-Poco::Dynamic::Var columnValue(const PGresult* res, int row, int col) {
+Poco::Dynamic::Var pgColumnValue(const PGresult* res, int row, int col) {
   if (PQgetisnull(res, row, col)) return Poco::Dynamic::Var();
   const char* text = PQgetvalue(res, row, col);
   switch (PQftype(res, col)) {
@@ -110,7 +110,7 @@ class PostgresRunner final : public StatementRunner {
     for (int r = 0; r < rows; ++r) {
       std::vector<Poco::Dynamic::Var> values;
       values.reserve(static_cast<std::size_t>(cols));
-      for (int c = 0; c < cols; ++c) values.push_back(columnValue(res.r, r, c));
+      for (int c = 0; c < cols; ++c) values.push_back(pgColumnValue(res.r, r, c));
       result.rows.emplace_back(result.columns, std::move(values));
     }
     const char* affected = PQcmdTuples(res.r);

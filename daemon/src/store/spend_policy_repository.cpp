@@ -10,7 +10,7 @@
 namespace aev::store {
 
 namespace {
-constexpr const char* kColumns =
+constexpr const char* kSpendPolicyColumns =
     "id, org_id, name, api_key_id, app_id, environment_id, user_id, model, provider, tag_key, tag_value, limit_usd, "
     "window_type, cooldown_mins, destination, destination_type, enabled, rungs, created_at, updated_at";
 
@@ -111,15 +111,15 @@ std::int64_t SpendPolicyRepository::insert(Connection& c, const SpendPolicyRecor
 
 std::vector<SpendPolicyRecord> SpendPolicyRepository::list(Connection& c, std::int64_t orgId) {
   std::vector<SpendPolicyRecord> out;
-  for (const auto& r :
-       c.query(std::string("SELECT ") + kColumns + " FROM spend_policies WHERE org_id = ? ORDER BY id", {orgId}))
+  for (const auto& r : c.query(
+           std::string("SELECT ") + kSpendPolicyColumns + " FROM spend_policies WHERE org_id = ? ORDER BY id", {orgId}))
     out.push_back(policyFromRow(r));
   return out;
 }
 
 std::optional<SpendPolicyRecord> SpendPolicyRepository::byId(Connection& c, std::int64_t orgId, std::int64_t id) {
-  auto rows =
-      c.query(std::string("SELECT ") + kColumns + " FROM spend_policies WHERE org_id = ? AND id = ?", {orgId, id});
+  auto rows = c.query(std::string("SELECT ") + kSpendPolicyColumns + " FROM spend_policies WHERE org_id = ? AND id = ?",
+                      {orgId, id});
   if (rows.empty()) return std::nullopt;
   return policyFromRow(rows.front());
 }
@@ -130,7 +130,8 @@ std::int64_t SpendPolicyRepository::count(Connection& c, std::int64_t orgId) {
 
 std::vector<SpendPolicyRecord> SpendPolicyRepository::allEnabled(Connection& c) {
   std::vector<SpendPolicyRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns + " FROM spend_policies WHERE enabled = 1 ORDER BY id"))
+  for (const auto& r :
+       c.query(std::string("SELECT ") + kSpendPolicyColumns + " FROM spend_policies WHERE enabled = 1 ORDER BY id"))
     out.push_back(policyFromRow(r));
   return out;
 }

@@ -29,7 +29,7 @@ bool onlyWhitespace(const char* s) {
   return true;
 }
 
-Poco::Dynamic::Var columnValue(sqlite3_stmt* stmt, int col) {
+Poco::Dynamic::Var sqliteColumnValue(sqlite3_stmt* stmt, int col) {
   switch (sqlite3_column_type(stmt, col)) {
     case SQLITE_INTEGER:
       return Poco::Int64{sqlite3_column_int64(stmt, col)};
@@ -79,7 +79,7 @@ class SqliteRunner final : public StatementRunner {
       if (rc != SQLITE_ROW) fail(db_, rc, sql);
       std::vector<Poco::Dynamic::Var> values;
       values.reserve(static_cast<std::size_t>(cols));
-      for (int c = 0; c < cols; ++c) values.push_back(columnValue(stmt, c));
+      for (int c = 0; c < cols; ++c) values.push_back(sqliteColumnValue(stmt, c));
       result.rows.emplace_back(result.columns, std::move(values));
     }
     // sqlite3_changes is the last INSERT/UPDATE/DELETE's count: only meaningful for one.

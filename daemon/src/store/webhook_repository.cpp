@@ -4,7 +4,7 @@ namespace aev::store {
 
 namespace {
 
-const char* const kColumns =
+const char* const kEndpointColumns =
     "id, org_id, channel_id, url, secret, event_types, description, active, failing_since, disabled_at, "
     "disabled_reason, created_at, updated_at";
 
@@ -32,7 +32,7 @@ std::optional<std::vector<std::string>> decodeTypes(const std::optional<std::str
   return out;
 }
 
-WebhookEndpointRecord fromRow(const Row& r) {
+WebhookEndpointRecord endpointFromRow(const Row& r) {
   WebhookEndpointRecord e;
   e.id = r.i64("id");
   e.orgId = r.i64("org_id");
@@ -70,25 +70,25 @@ void WebhookRepository::update(Connection& c, const WebhookEndpointRecord& e) {
 }
 
 std::optional<WebhookEndpointRecord> WebhookRepository::find(Connection& c, std::int64_t orgId, std::int64_t id) {
-  auto rows = c.query(std::string("SELECT ") + kColumns + " FROM webhook_endpoints WHERE org_id = ? AND id = ?",
+  auto rows = c.query(std::string("SELECT ") + kEndpointColumns + " FROM webhook_endpoints WHERE org_id = ? AND id = ?",
                       {orgId, id});
   if (rows.empty()) return std::nullopt;
-  return fromRow(rows.front());
+  return endpointFromRow(rows.front());
 }
 
 std::optional<WebhookEndpointRecord> WebhookRepository::findForIngest(Connection& c, std::int64_t id) {
-  auto rows = c.query(std::string("SELECT ") + kColumns + " FROM webhook_endpoints WHERE id = ?", {id});
+  auto rows = c.query(std::string("SELECT ") + kEndpointColumns + " FROM webhook_endpoints WHERE id = ?", {id});
   if (rows.empty()) return std::nullopt;
-  return fromRow(rows.front());
+  return endpointFromRow(rows.front());
 }
 
 std::vector<WebhookEndpointRecord> WebhookRepository::listForChannel(Connection& c, std::int64_t orgId,
                                                                      std::int64_t channelId) {
   std::vector<WebhookEndpointRecord> out;
-  for (const auto& r : c.query(std::string("SELECT ") + kColumns +
+  for (const auto& r : c.query(std::string("SELECT ") + kEndpointColumns +
                                    " FROM webhook_endpoints WHERE org_id = ? AND channel_id = ? ORDER BY id",
                                {orgId, channelId}))
-    out.push_back(fromRow(r));
+    out.push_back(endpointFromRow(r));
   return out;
 }
 
@@ -113,13 +113,14 @@ EndpointPage WebhookRepository::list(Connection& c, const EndpointFilter& f, std
   // The page is LEFT JOINed to a single row so that the total still comes back when the
   // page is past the end (one row, its endpoint columns NULL).
   EndpointPage out;
-  for (const auto& r : c.query(std::string("WITH matching AS (SELECT ") + kColumns + " FROM webhook_endpoints" + where +
-                                   "), page AS (SELECT * FROM matching ORDER BY id LIMIT ? OFFSET ?) "
-                                   "SELECT (SELECT COUNT(*) FROM matching) AS total, page.* "
-                                   "FROM (SELECT 1 AS one) head LEFT JOIN page ON 1 = 1 ORDER BY page.id",
-                               params)) {
+  for (const auto& r :
+       c.query(std::string("WITH matching AS (SELECT ") + kEndpointColumns + " FROM webhook_endpoints" + where +
+                   "), page AS (SELECT * FROM matching ORDER BY id LIMIT ? OFFSET ?) "
+                   "SELECT (SELECT COUNT(*) FROM matching) AS total, page.* "
+                   "FROM (SELECT 1 AS one) head LEFT JOIN page ON 1 = 1 ORDER BY page.id",
+               params)) {
     out.total = r.i64("total");
-    if (r.optI64("id")) out.data.push_back(fromRow(r));
+    if (r.optI64("id")) out.data.push_back(endpointFromRow(r));
   }
   return out;
 }

@@ -22,7 +22,7 @@ using R = Read;
 // The table. Sources: the conventions' own registries (OTel GenAI semantic conventions,
 // OpenInference semantic_conventions.md, OpenLLMetry SemanticAttributes, the AI SDK telemetry
 // docs, the Langfuse SDK attribute constants); docs/integrations.md lists them.
-const std::vector<Row> kTable = {
+const std::vector<Row> kConventionTable = {
     // model: the requested model first, the response model when no request model is sent.
     {F::Model, C::AgentEvents, "model"},
     {F::Model, C::Langfuse, "langfuse.observation.model.name"},
@@ -371,11 +371,11 @@ bool isHandoffTool(const Object::Ptr& attributes, std::string_view spanName) {
 
 }  // namespace
 
-const std::vector<Row>& table() { return kTable; }
+const std::vector<Row>& table() { return kConventionTable; }
 
 std::vector<Row> rowsOf(Field field) {
   std::vector<Row> out;
-  for (const auto& r : kTable)
+  for (const auto& r : kConventionTable)
     if (r.field == field) out.push_back(r);
   return out;
 }
@@ -413,7 +413,7 @@ namespace {
 const std::vector<std::vector<CompiledRow>>& compiled() {
   static const auto rows = [] {
     std::vector<std::vector<CompiledRow>> out(static_cast<std::size_t>(Field::DurationMs) + 1);
-    for (const auto& r : kTable) {
+    for (const auto& r : kConventionTable) {
       const std::string key = r.key;
       out[static_cast<std::size_t>(r.field)].push_back({&r, key, key.substr(0, key.find('.'))});
     }

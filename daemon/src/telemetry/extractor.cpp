@@ -76,7 +76,7 @@ std::vector<FieldError> customAttributes(const Object::Ptr& metadata, const std:
   return problems;
 }
 
-std::string condensed(const Object::Ptr& object) { return condensedJsonAnyOrder(object); }
+std::string condensedObject(const Object::Ptr& object) { return condensedJsonAnyOrder(object); }
 
 }  // namespace
 
@@ -92,8 +92,8 @@ bool Extractor::normalizeMessages(store::NewEvent& e, const Poco::JSON::Object::
   auto messages = takeMessages(*writableMetadata, maxMessageChars_);
   if (!messages) return false;
   writablePayload->set("messages", messages);
-  e.payloadJson = condensed(payload);
-  e.metadataJson = condensed(metadata);
+  e.payloadJson = condensedObject(payload);
+  e.metadataJson = condensedObject(metadata);
   return true;
 }
 

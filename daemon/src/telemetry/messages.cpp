@@ -56,7 +56,7 @@ bool isMessageKey(const std::string& key) {
   return false;
 }
 
-std::string condensed(const Var& v) { return condensedJsonAnyOrder(v); }
+std::string condensedContent(const Var& v) { return condensedJsonAnyOrder(v); }
 
 bool isObject(const Var& v) { return v.type() == typeid(Object::Ptr) && !v.extract<Object::Ptr>().isNull(); }
 bool isArray(const Var& v) { return v.type() == typeid(Array::Ptr) && !v.extract<Array::Ptr>().isNull(); }
@@ -81,7 +81,7 @@ Var parsed(const Var& v) {
 std::optional<std::string> textOf(const Var& v) {
   if (v.isEmpty()) return std::nullopt;
   if (v.isString()) return v.extract<std::string>();
-  if (isObject(v) || isArray(v)) return condensed(v);
+  if (isObject(v) || isArray(v)) return condensedContent(v);
   return v.convert<std::string>();
 }
 
@@ -134,7 +134,7 @@ Content contentOf(const Var& raw) {
       if (o->has("text") && o->get("text").isString())
         c.text = o->getValue<std::string>("text");
       else
-        c.text = condensed(v);
+        c.text = condensedContent(v);
     } else {
       c.text = textOf(v);
     }

@@ -15,7 +15,7 @@ namespace aev::webhooks {
 
 namespace {
 
-constexpr std::string_view kPrefix = "sbx1:";
+constexpr std::string_view kSecretBoxPrefix = "sbx1:";
 
 }  // namespace
 
@@ -33,12 +33,12 @@ std::string SecretBox::seal(std::string_view plain) const {
                         reinterpret_cast<const unsigned char*>(plain.data()), plain.size(),
                         reinterpret_cast<const unsigned char*>(nonce.data()),
                         reinterpret_cast<const unsigned char*>(key_.data()));
-  return std::string(kPrefix) + base64Encode(nonce + cipher);
+  return std::string(kSecretBoxPrefix) + base64Encode(nonce + cipher);
 }
 
 std::string SecretBox::open(std::string_view stored) const {
-  if (stored.substr(0, kPrefix.size()) != kPrefix) return std::string(stored);
-  const auto decoded = base64Decode(stored.substr(kPrefix.size()));
+  if (stored.substr(0, kSecretBoxPrefix.size()) != kSecretBoxPrefix) return std::string(stored);
+  const auto decoded = base64Decode(stored.substr(kSecretBoxPrefix.size()));
   if (!decoded) throw std::runtime_error("a sealed webhook secret is not base64");
   const auto& raw = *decoded;
   if (raw.size() < crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES)

@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::size_t kMaxUrlLength = 2048;
 constexpr std::size_t kMaxDescriptionLength = 500;
-const std::string kKind = "webhook";
+const std::string kWebhookTargetKind = "webhook";
 
 }  // namespace
 
@@ -70,7 +70,7 @@ std::optional<std::vector<std::string>> distinctTypes(const std::optional<std::v
 namespace {
 
 // What the audit log keeps of an endpoint: never its secret.
-Poco::JSON::Object::Ptr snapshot(const store::WebhookEndpointRecord& e) {
+Poco::JSON::Object::Ptr endpointSnapshot(const store::WebhookEndpointRecord& e) {
   Poco::Dynamic::Var types;
   if (e.eventTypes) {
     Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
@@ -102,7 +102,7 @@ store::WebhookEndpointRecord WebhookService::create(std::int64_t orgId, const En
   sealed.secret = secrets_.seal(e.secret);
   e.id = db_.transaction([&](store::Connection& c) {
     const auto id = endpoints_.insert(c, sealed);
-    audit_.record(c, orgId, actor, audit::Change::of("webhook", "create", id, snapshot(e)));
+    audit_.record(c, orgId, actor, audit::Change::of("webhook", "create", id, endpointSnapshot(e)));
     return id;
   });
   outbox_.invalidate();
@@ -130,7 +130,7 @@ store::WebhookEndpointRecord WebhookService::get(std::int64_t orgId, std::int64_
 store::WebhookEndpointRecord WebhookService::update(std::int64_t orgId, std::int64_t endpointId,
                                                     const EndpointInput& in, const audit::Actor& actor) {
   auto e = get(orgId, endpointId);
-  const auto before = snapshot(e);
+  const auto before = endpointSnapshot(e);
   if (auto found = problems(orgId, endpointId, in); !found.empty()) throw errors::validation(std::move(found));
   if (in.url) e.url = *in.url;
   if (in.eventTypes) e.eventTypes = distinctTypes(*in.eventTypes);
@@ -148,9 +148,9 @@ store::WebhookEndpointRecord WebhookService::update(std::int64_t orgId, std::int
   db_.transaction([&](store::Connection& c) {
     endpoints_.update(c, e);
     // A disabled endpoint's queue is dropped: nothing piles up to flood it later.
-    if (!e.active) messages_.dropTarget(c, orgId, kKind, endpointId, false);
+    if (!e.active) messages_.dropTarget(c, orgId, kWebhookTargetKind, endpointId, false);
     audit_.record(c, orgId, actor,
-                  audit::Change::of("webhook", "update", endpointId, audit::changes(*before, *snapshot(e))));
+                  audit::Change::of("webhook", "update", endpointId, audit::changes(*before, *endpointSnapshot(e))));
   });
   outbox_.invalidate();
   return e;
@@ -160,8 +160,8 @@ void WebhookService::remove(std::int64_t orgId, std::int64_t endpointId, const a
   bool removed = db_.transaction([&](store::Connection& c) {
     auto endpoint = endpoints_.find(c, orgId, endpointId);
     if (!endpoint || !endpoints_.remove(c, orgId, endpointId)) return false;
-    messages_.dropTarget(c, orgId, kKind, endpointId, true);  // pending retries stop
-    audit_.record(c, orgId, actor, audit::Change::of("webhook", "delete", endpointId, snapshot(*endpoint)));
+    messages_.dropTarget(c, orgId, kWebhookTargetKind, endpointId, true);  // pending retries stop
+    audit_.record(c, orgId, actor, audit::Change::of("webhook", "delete", endpointId, endpointSnapshot(*endpoint)));
     return true;
   });
   if (!removed) throw errors::notFound("Webhook endpoint");
@@ -173,12 +173,12 @@ std::vector<store::DeliveryAttemptRecord> WebhookService::deliveries(std::int64_
                                                                      const store::AttemptFilter& filter) {
   get(orgId, endpointId);
   auto conn = db_.acquire();
-  return messages_.attempts(*conn, orgId, kKind, endpointId, limit, filter);
+  return messages_.attempts(*conn, orgId, kWebhookTargetKind, endpointId, limit, filter);
 }
 
 std::int64_t WebhookService::pending(std::int64_t orgId, std::int64_t endpointId) {
   auto conn = db_.acquire();
-  return messages_.pendingCount(*conn, orgId, kKind, endpointId);
+  return messages_.pendingCount(*conn, orgId, kWebhookTargetKind, endpointId);
 }
 
 void WebhookService::redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId,
@@ -186,11 +186,11 @@ void WebhookService::redeliver(std::int64_t orgId, std::int64_t endpointId, std:
   auto endpoint = get(orgId, endpointId);
   db_.transaction([&](store::Connection& c) {
     auto attempt = messages_.attempt(c, orgId, deliveryId);
-    if (!attempt || attempt->targetKind != kKind || attempt->targetId != endpointId)
+    if (!attempt || attempt->targetKind != kWebhookTargetKind || attempt->targetId != endpointId)
       throw errors::notFound("Webhook delivery");
     if (!endpoint.active)
       throw errors::conflict("The webhook endpoint is disabled; enable it (PATCH active: true) to redeliver.");
-    messages_.enqueue(c, orgId, kKind, endpointId, attempt->eventId, attempt->messageId, std::nullopt,
+    messages_.enqueue(c, orgId, kWebhookTargetKind, endpointId, attempt->eventId, attempt->messageId, std::nullopt,
                       clock::nowMicros());
     audit_.record(c, orgId, actor,
                   audit::Change::of("webhook", "redeliver", endpointId,
@@ -214,7 +214,7 @@ std::int64_t WebhookService::ingest(const std::string& key, std::int64_t endpoin
     auto endpoint = endpoints_.findForIngest(c, endpointId);
     if (!endpoint) throw errors::notFound("Webhook endpoint");
     endpoints_.hurryPending(c, endpoint->orgId, endpointId, clock::nowMicros());
-    pendingNow = messages_.pendingCount(c, endpoint->orgId, kKind, endpointId);
+    pendingNow = messages_.pendingCount(c, endpoint->orgId, kWebhookTargetKind, endpointId);
   });
   engine_.wake();
   return pendingNow;

@@ -18,7 +18,7 @@ namespace {
 constexpr std::int64_t kDefaultLimit = 50;
 constexpr std::int64_t kMaxLimit = 500;
 
-analytics::Query queryOf(AppContext& ctx, const Request& req, std::int64_t orgId) {
+analytics::Query routeQueryOf(AppContext& ctx, const Request& req, std::int64_t orgId) {
   analytics::Query q;
   q.orgId = orgId;
   q.since = queryTime(req.queryParam("since"), "since");
@@ -55,8 +55,9 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
         const auto limit = queryInt(req.queryParam("limit"), "limit", kDefaultLimit, 1, kMaxLimit);
-        auto result = ctx.analytics->breakdown(queryOf(ctx, req, orgId), req.queryFilter("dimension").value_or("model"),
-                                               req.queryFilter("tagKey"), limit);
+        auto result =
+            ctx.analytics->breakdown(routeQueryOf(ctx, req, orgId), req.queryFilter("dimension").value_or("model"),
+                                     req.queryFilter("tagKey"), limit);
         return Response::json(200, breakdownJson(result));
       },
       "Totals per key of one dimension over a window, by eventCount descending.", "analytics");
@@ -86,9 +87,9 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       "GET", "/analytics/timeseries",
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
-        auto series = ctx.analytics->timeseries(queryOf(ctx, req, orgId),
-                                                req.queryFilter("metric").value_or("event_count"),
-                                                req.queryFilter("interval").value_or("hour"));
+        auto series =
+            ctx.analytics->timeseries(routeQueryOf(ctx, req, orgId), req.queryFilter("metric").value_or("event_count"),
+                                      req.queryFilter("interval").value_or("hour"));
         return Response::json(200, timeseriesJson(series));
       },
       "One metric per minute, hour or day over a window (counts and sums zero-filled).", "analytics");
@@ -101,7 +102,7 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       "GET", "/analytics/latency",
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
-        return Response::json(200, latencyJson(ctx.analytics->latency(queryOf(ctx, req, orgId))));
+        return Response::json(200, latencyJson(ctx.analytics->latency(routeQueryOf(ctx, req, orgId))));
       },
       "Percentiles of duration_ms over a window (nearest rank; null when no event has one).", "analytics");
   router.document("GET", "/analytics/latency", filterDocs(), "AnalyticsLatency");
@@ -110,7 +111,8 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
       "GET", "/analytics/overview",
       [&ctx](Request& req) {
         const auto orgId = readerOrg(ctx, req);
-        auto overview = ctx.analytics->overview(queryOf(ctx, req, orgId), req.queryFilter("interval").value_or("hour"));
+        auto overview =
+            ctx.analytics->overview(routeQueryOf(ctx, req, orgId), req.queryFilter("interval").value_or("hour"));
         auto obj = newObject();
         auto series = newObject();
         for (const auto& s : overview.series) series->set(s.metric, timeseriesJson(s));
