@@ -20,7 +20,7 @@ namespace {
 
 using Poco::Dynamic::Var;
 using Node = std::uint32_t;
-using Kind = JsonView::Kind;
+using JsonKind = JsonView::Kind;  // not Kind: span_events.cpp's shares the otlp unity batch
 
 // Where a value sits ("resourceSpans[0].scopeSpans[0].spans[2].startTimeUnixNano"), kept
 // as links to its parents and written out only for an error message.
@@ -68,16 +68,16 @@ class Reader {
   // name; none when absent or null (proto3 JSON reads null as the default). Of duplicate
   // names the last counts.
   std::optional<Node> member(Node object, std::string_view camelName) const {
-    if (auto m = v_.member(object, camelName); m && v_.kind(*m) != Kind::Null) return m;
+    if (auto m = v_.member(object, camelName); m && v_.kind(*m) != JsonKind::Null) return m;
     bool upper = false;
     for (char c : camelName) upper = upper || (c >= 'A' && c <= 'Z');
     if (!upper) return std::nullopt;
-    if (auto m = v_.member(object, snakeCase(camelName)); m && v_.kind(*m) != Kind::Null) return m;
+    if (auto m = v_.member(object, snakeCase(camelName)); m && v_.kind(*m) != JsonKind::Null) return m;
     return std::nullopt;
   }
 
   Node asObject(Node n, const Path& path) const {
-    if (v_.kind(n) != Kind::Object) malformed(path, "must be an object");
+    if (v_.kind(n) != JsonKind::Object) malformed(path, "must be an object");
     return n;
   }
 
@@ -87,13 +87,13 @@ class Reader {
     const auto array = member(object, camelName);
     if (!array) return;
     const Path arrayPath = path.child(camelName);
-    if (v_.kind(*array) != Kind::Array) malformed(arrayPath, "must be an array");
+    if (v_.kind(*array) != JsonKind::Array) malformed(arrayPath, "must be an array");
     std::size_t i = 0;
     for (Node e = v_.firstChild(*array); e != v_.endOf(*array); e = v_.nextSibling(e), ++i) fn(e, arrayPath.item(i));
   }
 
   std::string asString(Node n, const Path& path) const {
-    if (v_.kind(n) != Kind::String) malformed(path, "must be a string");
+    if (v_.kind(n) != JsonKind::String) malformed(path, "must be a string");
     return v_.string(n);
   }
 
@@ -107,13 +107,13 @@ class Reader {
   template <class Int>
   Int integerIn(Node n, const Path& path) const {
     Int out{};
-    if (v_.kind(n) == Kind::String) {
+    if (v_.kind(n) == JsonKind::String) {
       const auto s = v_.string(n);
       const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
       if (ec != std::errc() || end != s.data() + s.size() || s.empty()) malformed(path, "must be an integer");
       return out;
     }
-    if (v_.kind(n) != Kind::Integer && v_.kind(n) != Kind::Number) malformed(path, "must be an integer");
+    if (v_.kind(n) != JsonKind::Integer && v_.kind(n) != JsonKind::Number) malformed(path, "must be an integer");
     const Var v = numberOf(n);
     try {
       if (v.isInteger()) return v.convert<Int>();  // throws RangeException when out of range
@@ -134,7 +134,7 @@ class Reader {
 
   // proto3 JSON doubles: numbers, numeric strings, or "NaN" / "Infinity" / "-Infinity".
   double doubleIn(Node n, const Path& path) const {
-    if (v_.kind(n) == Kind::String) {
+    if (v_.kind(n) == JsonKind::String) {
       const auto s = v_.string(n);
       if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
       if (s == "Infinity") return std::numeric_limits<double>::infinity();
@@ -144,7 +144,7 @@ class Reader {
       if (ec != std::errc() || end != s.data() + s.size() || s.empty()) malformed(path, "must be a number");
       return out;
     }
-    if (v_.kind(n) != Kind::Integer && v_.kind(n) != Kind::Number) malformed(path, "must be a number");
+    if (v_.kind(n) != JsonKind::Integer && v_.kind(n) != JsonKind::Number) malformed(path, "must be a number");
     return numberOf(n).convert<double>();
   }
 
@@ -168,10 +168,10 @@ class Reader {
       out.kind = AnyValue::Kind::String;
       out.text = asString(*s, path.child("stringValue"));
     } else if (auto b = member(object, "boolValue")) {
-      if (v_.kind(*b) != Kind::True && v_.kind(*b) != Kind::False)
+      if (v_.kind(*b) != JsonKind::True && v_.kind(*b) != JsonKind::False)
         malformed(path.child("boolValue"), "must be true or false");
       out.kind = AnyValue::Kind::Bool;
-      out.boolean = v_.kind(*b) == Kind::True;
+      out.boolean = v_.kind(*b) == JsonKind::True;
     } else if (auto i = member(object, "intValue")) {
       out.kind = AnyValue::Kind::Int;
       out.integer = integerIn<std::int64_t>(*i, path.child("intValue"));
@@ -269,7 +269,7 @@ class Reader {
  private:
   // The Poco value parseJson gives a number: Int64 within its range, else UInt64 or double.
   Var numberOf(Node n) const {
-    if (v_.kind(n) == Kind::Integer) return static_cast<Poco::Int64>(v_.int64(n));
+    if (v_.kind(n) == JsonKind::Integer) return static_cast<Poco::Int64>(v_.int64(n));
     return v_.toVar(n);
   }
 
