@@ -198,6 +198,7 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   e.eventType = conventions::eventTypeFor(kind, span.statusCode == kStatusError);
   e.traceId = hexEncode(span.traceId);
   e.spanId = hexEncode(span.spanId);
+  e.scopeName = scope.scopeName;
   if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = hexEncode(span.parentSpanId);
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
