@@ -117,5 +117,26 @@ TEST(OtlpDuplicateSpans, OnlyTheSameCallFromAnotherInstrumentationIsADuplicate) 
   EXPECT_EQ(markDuplicateLlmSpans(unnamed), 0u);
 }
 
+// Many alike calls of one instrumentation skip comparing with each other (one scope kept):
+// a span of another instrumentation after them is still matched with the first it overlaps,
+// and a span of the first scope after that is again another call.
+TEST(OtlpDuplicateSpans, ManyCallsOfOneInstrumentationThenAnotherInstrumentationsSpan) {
+  const char* oi = "@arizeai/openinference-instrumentation-openai";
+  const char* tl = "@traceloop/instrumentation-openai";
+  std::vector<std::pair<std::string, Span>> scoped;
+  for (char id = '\x41'; id < '\x51'; ++id) scoped.push_back({oi, llmSpan(id, openInference(), 0, 900)});
+  scoped.push_back({tl, llmSpan('\x61', openLlmetry(), 5, 905)});
+  scoped.push_back({oi, llmSpan('\x62', openInference(), 10, 910)});
+  auto events = eventsOf(std::move(scoped));
+  ASSERT_EQ(events.size(), 18u);
+  EXPECT_EQ(markDuplicateLlmSpans(events), 1u);
+  EXPECT_EQ(events[16].metadata->getValue<std::string>("duplicate_of"), events[0].spanId);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i != 16) {
+      EXPECT_FALSE(events[i].metadata->has("duplicate_of")) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace aev::otlp

@@ -42,23 +42,37 @@ std::optional<Call> timesOf(const SpanEvent& e, std::size_t index) {
 
 bool overlap(const Call& a, const Call& b) { return a.start <= b.end && b.start <= a.end; }
 
-// The instrumentation that made the span (its scope's name), "" when unnamed.
-std::string scopeOf(const SpanEvent& e) {
-  auto scope = e.payload ? e.payload->getObject("scope") : nullptr;
-  return scope ? scope->optValue<std::string>("name", "") : "";
-}
-
 // Two instrumentations: two named scopes that differ. Two spans of one instrumentation
 // are two calls, however alike (parallel calls with the same prompt).
 bool otherInstrumentation(const SpanEvent& a, const SpanEvent& b) {
-  const auto sa = scopeOf(a), sb = scopeOf(b);
-  return !sa.empty() && !sb.empty() && sa != sb;
+  return !a.scopeName.empty() && !b.scopeName.empty() && a.scopeName != b.scopeName;
 }
+
+// The calls kept for one key. One instrumentation's export of many alike calls (one trace,
+// one model, the same usage) keeps them all; `oneScope` lets each next span of that scope
+// skip the comparison with every earlier one, which made a request quadratic.
+struct Kept {
+  std::vector<Call> calls;
+  std::string firstScope;
+  bool oneScope = true;  // every kept call's scope is firstScope
+
+  void add(const Call& call, const std::string& scope) {
+    if (calls.empty())
+      firstScope = scope;
+    else if (scope != firstScope)
+      oneScope = false;
+    calls.push_back(call);
+  }
+  // Whether no kept call can be of another instrumentation than a span of `scope`.
+  bool sameInstrumentationOnly(const std::string& scope) const {
+    return scope.empty() || (oneScope && scope == firstScope);
+  }
+};
 
 }  // namespace
 
 std::size_t markDuplicateLlmSpans(std::vector<SpanEvent>& events) {
-  std::map<CallKey, std::vector<Call>> kept;
+  std::map<CallKey, Kept> kept;
   std::size_t marked = 0;
   for (std::size_t i = 0; i < events.size(); ++i) {
     auto& e = events[i];
@@ -68,13 +82,14 @@ std::size_t markDuplicateLlmSpans(std::vector<SpanEvent>& events) {
     if (!call) continue;
     auto& same = kept[*key];
     const Call* original = nullptr;
-    for (const auto& k : same)
-      if (overlap(k, *call) && otherInstrumentation(events[k.index], e)) {
-        original = &k;
-        break;
-      }
+    if (!same.sameInstrumentationOnly(e.scopeName))
+      for (const auto& k : same.calls)
+        if (overlap(k, *call) && otherInstrumentation(events[k.index], e)) {
+          original = &k;
+          break;
+        }
     if (!original) {
-      same.push_back(*call);
+      same.add(*call, e.scopeName);
       continue;
     }
     e.metadata->set("duplicate_of", events[original->index].spanId);

@@ -87,9 +87,10 @@ std::optional<std::string> attributeString(const Object::Ptr& metadata, const ch
 // The span's attributes as flat metadata keys, with the aliases of the header: every
 // short name is read through the convention table (telemetry/conventions.h), so an
 // OpenInference, OpenLLMetry, AI SDK or Langfuse span gets the same keys as a gen_ai one.
-Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resource, Kind kind) {
+// `metadata` is attributeObject(span.attributes), which the kind and agent were read from
+// before: completed here rather than built a second time.
+Object::Ptr metadataObject(Object::Ptr metadata, const Span& span, const std::vector<KeyValue>& resource, Kind kind) {
   using conventions::Field;
-  Object::Ptr metadata = attributeObject(span.attributes);
   const Object::Ptr resourceObject = attributeObject(resource);
   if (!resource.empty()) setIfAbsent(*metadata, "resource", resourceObject);
   if (const AnyValue* service = findAttribute(resource, "service.name"))
@@ -191,17 +192,18 @@ Object::Ptr payloadObject(const Span& span, const ScopeSpans& scope) {
 
 SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource, SpanTexts texts) {
   SpanEvent e;
-  const Object::Ptr attributes = attributeObject(span.attributes);
+  Object::Ptr attributes = attributeObject(span.attributes);
   const Kind kind = conventions::kindOf(attributes, span.name);
   e.identifier = span.name;
   e.agentId = agentOf(attributes, kind);
   e.eventType = conventions::eventTypeFor(kind, span.statusCode == kStatusError);
   e.traceId = hexEncode(span.traceId);
   e.spanId = hexEncode(span.spanId);
+  e.scopeName = scope.scopeName;
   if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = hexEncode(span.parentSpanId);
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
-  e.metadata = metadataObject(span, resource, kind);
+  e.metadata = metadataObject(std::move(attributes), span, resource, kind);
   e.payload = payloadObject(span, scope);
   if (texts == SpanTexts::Condensed) {
     e.metadataJson = condensedJsonAnyOrder(e.metadata);

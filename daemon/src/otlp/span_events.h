@@ -71,6 +71,7 @@ struct SpanEvent {
   std::string eventType;
   std::string traceId;  // 32 lowercase hex digits
   std::string spanId;   // 16 lowercase hex digits
+  std::string scopeName;  // the instrumentation scope's name, "" when unnamed (otlp/duplicate_spans.h)
   std::optional<std::string> parentSpanId;
   std::optional<std::int64_t> occurredAtMicros;
   bool isError = false;  // status ERROR (NewEvent.isError)
