@@ -95,9 +95,15 @@ void addUserIds(Connection& c, std::int64_t orgId, const GroupQuery& q, std::vec
 std::vector<SessionRecord> SessionRepository::sessions(Connection& c, std::int64_t orgId, const GroupQuery& q,
                                                        std::int64_t offset, std::int64_t limit) {
   Params params;
-  std::string sql = std::string("SELECT session_id, ") + kTotals + ", COUNT(DISTINCT user_id) AS user_count" +
-                    whereOf(c.dialect(), orgId, q, "session_id", params) + " GROUP BY session_id" +
-                    orderClause(q, "session_id") + " LIMIT ? OFFSET ?";
+  // Appended, not `std::string(...) + ... + ...`: through the precompiled header GCC 12 at -O2
+  // reports that chain as -Warray-bounds (GCC bug 105651).
+  std::string sql = "SELECT session_id, ";
+  sql += kTotals;
+  sql += ", COUNT(DISTINCT user_id) AS user_count";
+  sql += whereOf(c.dialect(), orgId, q, "session_id", params);
+  sql += " GROUP BY session_id";
+  sql += orderClause(q, "session_id");
+  sql += " LIMIT ? OFFSET ?";
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<SessionRecord> out;
@@ -134,9 +140,13 @@ std::vector<TraceRecord> SessionRepository::sessionTraces(Connection& c, std::in
 std::vector<EndUserRecord> SessionRepository::endUsers(Connection& c, std::int64_t orgId, const GroupQuery& q,
                                                        std::int64_t offset, std::int64_t limit) {
   Params params;
-  std::string sql = std::string("SELECT user_id, ") + kTotals + ", COUNT(DISTINCT session_id) AS session_count" +
-                    whereOf(c.dialect(), orgId, q, "user_id", params) + " GROUP BY user_id" +
-                    orderClause(q, "user_id") + " LIMIT ? OFFSET ?";
+  std::string sql = "SELECT user_id, ";  // appended: see sessions()
+  sql += kTotals;
+  sql += ", COUNT(DISTINCT session_id) AS session_count";
+  sql += whereOf(c.dialect(), orgId, q, "user_id", params);
+  sql += " GROUP BY user_id";
+  sql += orderClause(q, "user_id");
+  sql += " LIMIT ? OFFSET ?";
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<EndUserRecord> out;
