@@ -50,9 +50,12 @@ const std::map<std::string, std::string>& analyticsSchemas() {
     "latency": {"$ref": "AnalyticsLatency.json"},
     "latencyByKind": {"type": "object", "required": ["llm", "tool"],
       "description": "duration_ms percentiles (ms) of LLM calls and of tool calls apart (semantic kind); null when none",
-      "additionalProperties": {"type": ["object", "null"], "required": ["count", "p50", "p95", "p99"],
+      "properties": {"llm": {"type": ["object", "null"], "required": ["count", "p50", "p95", "p99"],
         "properties": {"count": {"type": "integer"}, "p50": {"type": "number"}, "p95": {"type": "number"},
-          "p99": {"type": "number"}}}}
+          "p99": {"type": "number"}}},
+        "tool": {"type": ["object", "null"], "required": ["count", "p50", "p95", "p99"],
+        "properties": {"count": {"type": "integer"}, "p50": {"type": "number"}, "p95": {"type": "number"},
+          "p99": {"type": "number"}}}}}
   }})"},
   };
   return schemas;
