@@ -354,6 +354,14 @@ test('spend: a policy made in the console shows its ladder, the rung in force an
   await page.reload();
   await page.locator('[data-testid=check-answer][data-allowed=false]').waitFor({ timeout: WAIT });
   assert.match(await page.locator('[data-testid=check-answer]').innerText(), /Blocked[\s\S]*block \(hard\)[\s\S]*Retry after/);
+  // The refused publish is counted and listed on the policy (GET /spend-policies/{id}/refusals).
+  const refusals = card.locator('details[data-testid=refusals]');
+  await refusals.waitFor({ timeout: WAIT });
+  assert.match(await refusals.locator('summary').innerText(), /^1 publish refused by the block rung$/);
+  await refusals.locator('summary').click();
+  const refusedRow = refusals.getByRole('table', { name: 'Refused publishes' }).locator('tbody tr');
+  assert.equal(await refusedRow.count(), 1);
+  assert.match(await refusedRow.innerText(), /\$0\.001/);
   await check.getByLabel('Model', { exact: true }).fill('claude-3-5-sonnet');
   await check.getByRole('button', { name: 'Check', exact: true }).click();
   await page.locator('[data-testid=check-answer][data-allowed=true]').getByText('no policy matches').waitFor({ timeout: WAIT });

@@ -408,9 +408,25 @@ Latency AnalyticsService::latency(const Query& q) {
   return latencyOf(repo_.durations(*conn, f, 0));
 }
 
+Latency AnalyticsService::latencyOfKind(store::Connection& c, store::AnalyticsFilter f, const std::string& kind) {
+  f.textEquals.emplace_back("semantic_kind", kind);
+  if (auto scope = rollupScope(c, f, std::nullopt)) {
+    LatencySketch all;
+    std::int64_t count = 0;
+    for (const auto& [_, t] : rollupSeries(c, f, *scope, 86400LL * 1000000, true)) {
+      all.merge(t.sketch);
+      count += t.durations;
+    }
+    return latencyOf(all, count);
+  }
+  return latencyOf(repo_.durations(c, f, 0));
+}
+
 Overview AnalyticsService::overview(const Query& q, const std::string& interval) {
   const auto b = bucketsOf(q, interval);
   auto conn = db_.acquire();
+  std::vector<std::pair<std::string, Latency>> byKind;
+  for (const auto& kind : kLatencyKinds) byKind.emplace_back(kind, latencyOfKind(*conn, b.filter, kind));
   std::map<std::int64_t, double> events, errors, tokens, cost;
   if (auto scope = rollupScope(*conn, b.filter, std::nullopt)) {
     Overview out;
@@ -437,6 +453,7 @@ Overview AnalyticsService::overview(const Query& q, const std::string& interval)
     out.series.push_back({"latency_p50_ms", interval, std::move(p50)});
     out.series.push_back({"latency_p95_ms", interval, std::move(p95)});
     out.latency = latencyOf(all, durations);
+    out.latencyByKind = std::move(byKind);
     return out;
   }
   for (const auto& r : repo_.seriesAll(*conn, b.filter, b.step)) {
@@ -453,6 +470,7 @@ Overview AnalyticsService::overview(const Query& q, const std::string& interval)
   out.series.push_back({"latency_p50_ms", interval, percentilePoints(samples, 50)});
   out.series.push_back({"latency_p95_ms", interval, percentilePoints(samples, 95)});
   out.latency = latencyOf(samples);
+  out.latencyByKind = std::move(byKind);
   return out;
 }
 

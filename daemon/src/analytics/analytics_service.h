@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/analytics_repository.h"
@@ -49,7 +50,13 @@ struct Latency {
 struct Overview {
   std::vector<Series> series;
   Latency latency;
+  // The same percentiles of LLM calls and of tool calls apart (semantic_kind llm | tool;
+  // kLatencyKinds order); count 0 when the window has none.
+  std::vector<std::pair<std::string, Latency>> latencyByKind;
 };
+
+// The semantic kinds the overview gives latency percentiles of (issue 27: p50 must not mix them).
+inline const std::vector<std::string> kLatencyKinds = {"llm", "tool"};
 
 class AnalyticsService {
  public:
@@ -96,6 +103,10 @@ class AnalyticsService {
   std::map<std::int64_t, store::RollupTotals> rollupSeries(store::Connection& c, const store::AnalyticsFilter& f,
                                                            const store::RollupScope& scope, std::int64_t step,
                                                            bool hours);
+
+  // Percentiles of the events of semantic kind `kind` the filter keeps: from the rollups'
+  // semanticKind sketches when they serve the filter plus that kind, else raw events.
+  Latency latencyOfKind(store::Connection& c, store::AnalyticsFilter f, const std::string& kind);
 
   store::Database& db_;
   std::vector<std::string> dimensions_;

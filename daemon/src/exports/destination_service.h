@@ -21,6 +21,7 @@
 #include "exports/export_outbox.h"
 #include "exports/exporter_pool.h"
 #include "store/database.h"
+#include "store/delivery_health_repository.h"
 #include "store/export_destination_repository.h"
 #include "store/outbox_repository.h"
 
@@ -70,6 +71,10 @@ class DestinationService {
                                                        const store::AttemptFilter& filter = {});
   TestResult test(std::int64_t orgId, std::int64_t id);
   store::ExportHealthRecord health(std::int64_t orgId, std::int64_t id);
+  // health24h of the organization's destinations (only `id` when given): one grouped read for a
+  // whole list; a destination without an attempt in the last 24 h is absent.
+  std::map<std::int64_t, store::DeliveryHealth24h> health24h(std::int64_t orgId,
+                                                             std::optional<std::int64_t> id = std::nullopt);
   // Queues the given-up batches of a destination again: the one of `deliveryId`, or those
   // given up in [from, to) (at most 1000). Returns how many; 0 is not an error. 404 for
   // a deliveryId that is not a given-up batch of this destination; 409 when inactive.

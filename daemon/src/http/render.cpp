@@ -128,4 +128,20 @@ void setAttemptFields(JsonObject obj, const store::DeliveryAttemptRecord& a) {
   setTimestamp(obj, "createdAt", a.createdAt);
 }
 
+void setHealth24h(JsonObject obj, const std::map<std::int64_t, store::DeliveryHealth24h>& all, std::int64_t id) {
+  store::DeliveryHealth24h h;
+  if (auto it = all.find(id); it != all.end()) h = it->second;
+  auto health = newObject();
+  health->set("deliveries", h.deliveries);
+  health->set("succeeded", h.succeeded);
+  health->set("successRate", h.deliveries ? Poco::Dynamic::Var(static_cast<double>(h.succeeded) / h.deliveries)
+                                          : Poco::Dynamic::Var());
+  setTimestamp(health, "lastFailureAt", h.lastFailureAt);
+  health->set("lastFailureStatus",
+              h.lastFailureStatus ? Poco::Dynamic::Var(*h.lastFailureStatus) : Poco::Dynamic::Var());
+  health->set("lastFailureReason",
+              h.lastFailureReason ? Poco::Dynamic::Var(*h.lastFailureReason) : Poco::Dynamic::Var());
+  obj->set("health24h", health);
+}
+
 }  // namespace aev::http

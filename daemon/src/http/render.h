@@ -9,6 +9,7 @@
 #include "auth/session_service.h"
 #include "identity/plans.h"
 #include "identity/user_service.h"
+#include "store/delivery_health_repository.h"
 #include "store/event_records.h"
 #include "store/outbox_repository.h"
 #include "store/records.h"
@@ -39,5 +40,9 @@ std::string eventsJsonArray(const std::vector<store::StoredEvent>& list);
 // The fields every delivery attempt shows (webhooks, export destinations): attempt,
 // statusCode, responseBody, outcome, durationMs, nextAttemptAt, createdAt.
 void setAttemptFields(JsonObject obj, const store::DeliveryAttemptRecord& a);
+// `health24h` of target `id` (webhook endpoint, export destination) from the map the
+// service read for the whole list: deliveries, succeeded, successRate (null when none),
+// lastFailureAt, lastFailureStatus, lastFailureReason.
+void setHealth24h(JsonObject obj, const std::map<std::int64_t, store::DeliveryHealth24h>& all, std::int64_t id);
 
 }  // namespace aev::http

@@ -47,7 +47,15 @@ const std::map<std::string, std::string>& analyticsSchemas() {
         "tokens": {"$ref": "AnalyticsTimeseries.json"}, "cost_usd": {"$ref": "AnalyticsTimeseries.json"},
         "latency_p50_ms": {"$ref": "AnalyticsTimeseries.json"}, "latency_p95_ms": {"$ref": "AnalyticsTimeseries.json"}},
       "additionalProperties": {"$ref": "AnalyticsTimeseries.json"}},
-    "latency": {"$ref": "AnalyticsLatency.json"}
+    "latency": {"$ref": "AnalyticsLatency.json"},
+    "latencyByKind": {"type": "object", "required": ["llm", "tool"],
+      "description": "duration_ms percentiles (ms) of LLM calls and of tool calls apart (semantic kind); null when none",
+      "properties": {"llm": {"type": ["object", "null"], "required": ["count", "p50", "p95", "p99"],
+        "properties": {"count": {"type": "integer"}, "p50": {"type": "number"}, "p95": {"type": "number"},
+          "p99": {"type": "number"}}},
+        "tool": {"type": ["object", "null"], "required": ["count", "p50", "p95", "p99"],
+        "properties": {"count": {"type": "integer"}, "p50": {"type": "number"}, "p95": {"type": "number"},
+          "p99": {"type": "number"}}}}}
   }})"},
   };
   return schemas;

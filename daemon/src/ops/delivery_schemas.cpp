@@ -23,7 +23,20 @@ const std::map<std::string, std::string>& deliverySchemas() {
     "failingSince": {"type": ["string", "null"], "format": "date-time"},
     "disabledAt": {"type": ["string", "null"], "format": "date-time"},
     "disabledReason": {"type": ["string", "null"]},
+    "health24h": {"$ref": "DeliveryHealth24h.json", "description": "GET only (list and single): the last 24 hours"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
+  }})json"},
+      {"DeliveryHealth24h", R"json({
+  "title": "DeliveryHealth24h", "type": "object",
+  "description": "A delivery target's attempts of the last 24 hours (webhook endpoints, export destinations)",
+  "required": ["deliveries", "succeeded", "successRate", "lastFailureAt", "lastFailureStatus", "lastFailureReason"],
+  "properties": {
+    "deliveries": {"type": "integer", "minimum": 0, "description": "attempts in the last 24 h"},
+    "succeeded": {"type": "integer", "minimum": 0, "description": "of them, delivered"},
+    "successRate": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": "null when no attempt"},
+    "lastFailureAt": {"type": ["string", "null"], "format": "date-time"},
+    "lastFailureStatus": {"type": ["integer", "null"], "description": "the HTTP status; null when none came back"},
+    "lastFailureReason": {"type": ["string", "null"], "description": "the start of the response body or the error"}
   }})json"},
       {"WebhookEndpointPage", R"json({
   "title": "WebhookEndpointPage", "type": "object", "required": ["data", "meta"],
@@ -54,6 +67,7 @@ const std::map<std::string, std::string>& deliverySchemas() {
     "secretConfigKeys": {"type": "array", "items": {"type": "string"}, "description": "secret config keys that are set (values are write-only, sealed at rest)"},
     "active": {"type": "boolean"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"},
+    "health24h": {"$ref": "DeliveryHealth24h.json", "description": "GET only (list and single): the last 24 hours"},
     "health": {"type": "object", "description": "GET only: how its deliveries are going",
       "required": ["state", "lastSuccessAt", "lastFailureAt", "lastFailureReason", "consecutiveFailures", "givenUpBatches", "pending"],
       "properties": {

@@ -40,6 +40,19 @@ const std::map<std::string, std::string>& spendSchemas() {
     "$schema": {"type": "string", "format": "uri"},
     "policies": {"type": "array", "items": {"$ref": "SpendPolicy.json"}}
   }})json"},
+      {"SpendRefusalList", R"json({
+  "title": "SpendRefusalList", "type": "object", "required": ["count", "data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "count": {"type": "integer", "minimum": 0, "description": "every publish the policy refused"},
+    "data": {"type": "array", "maxItems": 20, "description": "the newest refusals, newest first",
+      "items": {"type": "object", "required": ["occurredAt", "apiKeyId", "channelId", "agentId", "reason", "amountUsd"],
+        "properties": {
+          "occurredAt": {"type": "string", "format": "date-time"},
+          "apiKeyId": {"type": ["string", "null"]}, "channelId": {"type": ["string", "null"]},
+          "agentId": {"type": ["string", "null"]}, "reason": {"type": "string"},
+          "amountUsd": {"type": ["number", "null"], "description": "the refused event's cost"}}}}
+  }})json"},
       {"SpendCheck", R"json({
   "title": "SpendCheck", "type": "object",
   "required": ["allowed", "action", "blockMode", "fallbackModel", "policyId", "percent", "retryAfterSeconds"],

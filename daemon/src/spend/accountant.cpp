@@ -13,6 +13,7 @@
 #include "notifications/sink_message.h"
 #include "spend/notification.h"
 #include "store/spend_policy_repository.h"
+#include "store/spend_refusal_repository.h"
 
 namespace aev::spend {
 
@@ -41,6 +42,19 @@ ApiError spendBlocked(const Standing& s) {
                          s.policyId, s.percent));
   e.withHeader("Retry-After", std::to_string(std::max(1, s.retryAfterSeconds)));
   return e;
+}
+
+store::SpendRefusalRecord refusalOf(const store::NewEvent& e, const Standing& s, Micros now) {
+  store::SpendRefusalRecord r;
+  r.orgId = e.orgId;
+  r.policyId = s.policyId;
+  r.occurredAt = now;
+  r.apiKeyId = e.apiKeyId;
+  r.channelId = e.channelId;
+  r.agentId = e.agentId;
+  r.reason = fmt::format("hard block: {:.2f}% of the limit spent", s.percent);
+  r.amountUsd = e.telemetry.costUsd;
+  return r;
 }
 
 // metadata.spend on a soft-blocked event (it replaces any metadata.spend the publisher sent).
@@ -130,6 +144,7 @@ std::vector<std::optional<ApiError>> Accountant::admit(const std::vector<store::
   const auto now = clock_();
   std::map<std::int64_t, std::vector<std::size_t>> byOrg;
   for (std::size_t i = 0; i < events.size(); ++i) byOrg[events[i]->orgId].push_back(i);
+  std::vector<store::SpendRefusalRecord> refusals;
   for (const auto& [orgId, positions] : byOrg) {
     auto policies = cache_.policies(orgId);
     if (policies->empty()) continue;  // the common case: no query at all
@@ -156,6 +171,7 @@ std::vector<std::optional<ApiError>> Accountant::admit(const std::vector<store::
       const auto standing = standingOf(*c, states, now);
       if (!standing.allowed) {
         out[positions[k]] = spendBlocked(standing);
+        refusals.push_back(refusalOf(e, standing, now));
         continue;
       }
       if (standing.action == RungAction::Block) flagSoftBlock(e, standing);
@@ -167,7 +183,20 @@ std::vector<std::optional<ApiError>> Accountant::admit(const std::vector<store::
       }
     }
   }
+  if (!refusals.empty()) recordRefusals(refusals);
   return out;
+}
+
+void Accountant::recordRefusals(const std::vector<store::SpendRefusalRecord>& refusals) {
+  try {
+    db_.transaction([&](store::Connection& c) {
+      store::SpendRefusalRepository repository;
+      for (const auto& r : refusals) repository.record(c, r);
+    });
+  } catch (const std::exception& ex) {
+    // The 429s stand whatever happens to their record.
+    spdlog::error("recording {} refused publish(es) failed: {}", refusals.size(), describeException(ex));
+  }
 }
 
 void Accountant::recordCrossings(const ActivePolicy& policy, std::int64_t spentNanos, Micros now) {

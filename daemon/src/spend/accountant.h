@@ -3,7 +3,8 @@
 //
 //   admit(events)   before: finds the policies each event matches (cached per org), reads
 //                   their window totals (one query), rejects an event with 429 when a
-//                   hard `block` rung is in force, flags it (metadata.spend) for a soft
+//                   hard `block` rung is in force (and records the refusal: count and
+//                   newest rows per policy, only then touching the store), flags it (metadata.spend) for a soft
 //                   one, and attaches a SpendCharge per matching policy. The writer adds
 //                   the charges to the policies' counters in the event's own transaction,
 //                   so a counter never holds spend of an event that is not stored, and
@@ -27,6 +28,7 @@
 #include "store/database.h"
 #include "store/event_records.h"
 #include "store/spend_ledger_repository.h"
+#include "store/spend_refusal_repository.h"
 
 namespace aev::spend {
 
@@ -77,6 +79,8 @@ class Accountant {
   Standing standingOf(store::Connection& c, const std::vector<PolicyState>& states, Micros now);
   int retryAfter(store::Connection& c, const ActivePolicy& policy, const Rung& rung, std::int64_t spentNanos,
                  Micros now);
+  // The hard-block refusals of one admit(), in one transaction (never throws).
+  void recordRefusals(const std::vector<store::SpendRefusalRecord>& refusals);
   void recordCrossings(const ActivePolicy& policy, std::int64_t spentNanos, Micros now);
   // Drops a rolling_24h policy's buckets older than its window (at most every 10 minutes).
   void pruneRolling(const ActivePolicy& policy, Micros now);

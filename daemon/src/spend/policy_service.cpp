@@ -159,6 +159,13 @@ PolicyView PolicyService::get(std::int64_t orgId, std::int64_t policyId) {
   return view(*policy);
 }
 
+RefusalsView PolicyService::refusals(std::int64_t orgId, std::int64_t policyId) {
+  auto c = db_.acquire();
+  if (!policies_.byId(*c, orgId, policyId)) throw errors::notFound("Spend policy");
+  store::SpendRefusalRepository repository;
+  return {repository.count(*c, orgId, policyId), repository.newest(*c, orgId, policyId)};
+}
+
 PolicyView PolicyService::update(std::int64_t orgId, std::int64_t policyId, const PolicyInput& input,
                                  const audit::Actor& actor) {
   auto saved = db_.transaction([&](store::Connection& c) {

@@ -15,6 +15,7 @@
 #include "spend/policy_cache.h"
 #include "store/database.h"
 #include "store/spend_policy_repository.h"
+#include "store/spend_refusal_repository.h"
 
 namespace aev::plugins {
 class Registry;
@@ -46,6 +47,12 @@ struct PolicyView {
   std::int64_t currentSpendNanos = 0;
 };
 
+// The publishes a policy refused: the running count and the newest rows (newest first).
+struct RefusalsView {
+  std::int64_t count = 0;
+  std::vector<store::SpendRefusalRecord> newest;
+};
+
 class PolicyService {
  public:
   PolicyService(store::Database& db, audit::AuditLog& audit, const plugins::Registry* registry, PolicyCache& cache,
@@ -58,6 +65,8 @@ class PolicyService {
   std::vector<FieldError> problems(std::int64_t orgId, std::optional<std::int64_t> policyId, const PolicyInput& input);
   std::vector<PolicyView> list(std::int64_t orgId);  // creation order
   PolicyView get(std::int64_t orgId, std::int64_t policyId);
+  // 404 when the organization has no such policy.
+  RefusalsView refusals(std::int64_t orgId, std::int64_t policyId);
   PolicyView update(std::int64_t orgId, std::int64_t policyId, const PolicyInput& input, const audit::Actor& actor);
   void remove(std::int64_t orgId, std::int64_t policyId, const audit::Actor& actor);
 

@@ -180,6 +180,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(tokenDetailsMigration(d));
   list.push_back(traceTextsMigration(d));
   list.push_back(rollupsMigration(d));
+  list.push_back(spendRefusalsMigration(d));
   return list;
 }
 

@@ -27,5 +27,6 @@ Migration pluginConfigMigration(Dialect d);   // v17: per-use plugin configurati
 Migration tokenDetailsMigration(Dialect d);   // v18: cached and reasoning tokens (events, trace rollups)
 Migration traceTextsMigration(Dialect d);     // v19: trace input/output texts and tags, ends with durations
 Migration rollupsMigration(Dialect d);        // v20: analytics rollups and their backfill state
+Migration spendRefusalsMigration(Dialect d);  // v21: publishes refused by spend policies (count, newest rows)
 
 }  // namespace aev::store

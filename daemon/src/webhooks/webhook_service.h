@@ -8,6 +8,7 @@
 // a key kept outside the database, and never appears in any response but the creation's,
 // nor in logs.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "delivery/delivery_engine.h"
 #include "delivery/outbound_http.h"
 #include "store/database.h"
+#include "store/delivery_health_repository.h"
 #include "store/outbox_repository.h"
 #include "store/webhook_repository.h"
 #include "webhooks/event_outbox.h"
@@ -67,6 +69,10 @@ class WebhookService {
   std::vector<store::DeliveryAttemptRecord> deliveries(std::int64_t orgId, std::int64_t endpointId, std::int64_t limit,
                                                        const store::AttemptFilter& filter = {});
   std::int64_t pending(std::int64_t orgId, std::int64_t endpointId);
+  // health24h of the organization's endpoints (only `id` when given): one grouped read for a
+  // whole list; a endpoint without an attempt in the last 24 h is absent.
+  std::map<std::int64_t, store::DeliveryHealth24h> health24h(std::int64_t orgId,
+                                                             std::optional<std::int64_t> id = std::nullopt);
   // Sends the message of attempt `deliveryId` again (same webhook-id, new attempts).
   void redeliver(std::int64_t orgId, std::int64_t endpointId, std::int64_t deliveryId, const audit::Actor& actor);
 

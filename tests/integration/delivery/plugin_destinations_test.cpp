@@ -180,6 +180,17 @@ TEST_F(PluginDestinationsApi, AGivenUpBatchShowsInHealthAndTheLogAndRedeliveryCo
   EXPECT_EQ(idsIn(target), from);
   ASSERT_TRUE(eventually([&] { return strField(health(t, id), "state") == "ok"; }, 20s));
   EXPECT_EQ(intField(health(t, id), "givenUpBatches"), 0);
+  // health24h: the six failed attempts and the delivered one; a file sink has no HTTP status.
+  for (const auto& d : {t.http.get("/export-destinations/" + id).object(),
+                        t.http.get("/export-destinations").object()->getArray("data")->getObject(0)}) {
+    auto h24 = d->getObject("health24h");
+    ASSERT_TRUE(h24) << toJson(d);
+    EXPECT_GE(intField(h24, "deliveries"), 7);
+    EXPECT_GE(intField(h24, "succeeded"), 1);
+    EXPECT_LT(h24->getValue<double>("successRate"), 1);
+    EXPECT_TRUE(h24->isNull("lastFailureStatus"));
+    EXPECT_NE(strField(h24, "lastFailureReason").find("cannot open"), std::string::npos) << toJson(h24);
+  }
   // Nothing left to re-send: a second redelivery queues nothing.
   r = t.http.post("/export-destinations/" + id + "/redeliver", obj({{"from", "2020-01-01T00:00:00Z"}}));
   ASSERT_STATUS(r, 202);

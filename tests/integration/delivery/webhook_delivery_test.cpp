@@ -108,6 +108,55 @@ TEST_F(WebhookDeliveryApi, ServerErrorsAreRetriedWithTheSameWebhookId) {
   EXPECT_EQ(receiver.count(), 3u);
 }
 
+// health24h (docs/api.md#refused-publishes-delivery-health-latency-by-kind): the last 24 hours
+// of attempts, the same in the organization's list, the channel's list and the single record.
+TEST_F(WebhookDeliveryApi, Health24hCountsTheAttemptsAndNamesTheLastFailure) {
+  auto t = newTenant("wh24");
+  const auto ch = newChannel(t);
+  HttpReceiver receiver;
+  receiver.respond([](const ReceivedRequest&, std::size_t i) {
+    return i < 2 ? Reply{502, "bad gateway " + std::string(400, 'y'), {}, 0ms} : Reply{};
+  });
+  const auto id = intField(createEndpoint(t, ch, receiver.url()), "id");
+  const auto quietId = intField(createEndpoint(t, newChannel(t), receiver.url()), "id");
+  publish(t.http, ch, "health");
+  ASSERT_TRUE(eventually([&] { return deliveries(t, id).size() == 3; })) << daemon().logTail();
+
+  auto single = t.http.get("/webhooks/endpoints/" + std::to_string(id));
+  ASSERT_STATUS(single, 200);
+  auto h = single.object()->getObject("health24h");
+  ASSERT_TRUE(h) << single.body;
+  EXPECT_EQ(intField(h, "deliveries"), 3);
+  EXPECT_EQ(intField(h, "succeeded"), 1);
+  EXPECT_NEAR(h->getValue<double>("successRate"), 1.0 / 3, 1e-9);
+  EXPECT_EQ(intField(h, "lastFailureStatus"), 502);
+  EXPECT_EQ(strField(h, "lastFailureReason").rfind("bad gateway yyy", 0), 0u) << toJson(h);
+  EXPECT_LE(strField(h, "lastFailureReason").size(), 304u);  // the start of the body
+  EXPECT_FALSE(h->isNull("lastFailureAt"));
+
+  auto list = objects(t.http.get("/webhooks/endpoints").object()->getArray("data"));
+  ASSERT_EQ(list.size(), 2u);
+  for (const auto& e : list) {
+    auto eh = e->getObject("health24h");
+    ASSERT_TRUE(eh) << toJson(e);
+    if (intField(e, "id") == id) {
+      EXPECT_EQ(toJson(eh), toJson(h));
+    } else {
+      EXPECT_EQ(intField(e, "id"), quietId);
+      EXPECT_EQ(intField(eh, "deliveries"), 0);
+      EXPECT_TRUE(eh->isNull("successRate"));
+      EXPECT_TRUE(eh->isNull("lastFailureAt"));
+      EXPECT_TRUE(eh->isNull("lastFailureStatus"));
+    }
+  }
+  auto channelList = t.http.get("/webhooks/endpoints/channel/" + std::to_string(ch));
+  ASSERT_STATUS(channelList, 200);
+  EXPECT_EQ(intField(channelList.array()->getObject(0)->getObject("health24h"), "deliveries"), 3);
+  // Another organization's attempts never count: its own list is empty, its single a 404.
+  auto other = newTenant("wh24other");
+  EXPECT_TRUE(IsProblem(other.http.get("/webhooks/endpoints/" + std::to_string(id)), 404));
+}
+
 TEST_F(WebhookDeliveryApi, RetryAfterIsHonoured) {
   auto t = newTenant("whra");
   const auto ch = newChannel(t);

@@ -209,9 +209,10 @@ TEST_F(PoliciesApi, RoutesAndSchemasArePublished) {
   auto doc = anon().get("/openapi.json");
   ASSERT_STATUS(doc, 200);
   auto paths = doc.object()->getObject("paths");
-  for (const char* path : {"/spend-policies", "/spend-policies/{policyId}", "/spend-policies/check"})
+  for (const char* path : {"/spend-policies", "/spend-policies/{policyId}", "/spend-policies/check",
+                           "/spend-policies/{policyId}/refusals"})
     EXPECT_TRUE(paths->has(path)) << path;
-  for (const char* name : {"SpendPolicy", "SpendPolicyList", "SpendCheck"})
+  for (const char* name : {"SpendPolicy", "SpendPolicyList", "SpendCheck", "SpendRefusalList"})
     EXPECT_STATUS(anon().get(std::string("/schemas/") + name + ".json"), 200);
 }
 

@@ -304,6 +304,52 @@ TEST_F(AnalyticsApi, OverviewEqualsEachSeriesAndTheLatency) {
   EXPECT_EQ(intField(theirs.object()->getObject("latency"), "count"), 0);
 }
 
+// latencyByKind: LLM calls and tool calls apart (semantic kind), never mixed with each
+// other or with events of no kind; null for a kind the window does not have.
+TEST_F(AnalyticsApi, OverviewLatencyByKindKeepsLlmAndToolCallsApart) {
+  auto p = newPublisher("bykind");
+  const auto base = recentBase();
+  int n = 0;
+  auto publishKind = [&](const std::string& kind, int durationMs) {
+    const std::string kindField = kind.empty() ? "" : R"("semantic_kind":")" + kind + R"(",)";
+    ++n;
+    publishOne(p.keyed, p.channelId, "t-bykind",
+               {"k" + std::to_string(n), "agent.message", "planner", base + n * kSec,
+                meta("{" + kindField + R"("duration_ms":)" + std::to_string(durationMs) + "}")});
+  };
+  for (int d : {100, 200, 300, 400}) publishKind("llm", d);
+  for (int d : {10, 20}) publishKind("tool", d);
+  publishKind("", 5000);
+  for (const std::string& query :
+       std::vector<std::string>{"", "?interval=minute", "?channel=" + std::to_string(p.channelId)}) {
+    SCOPED_TRACE(query);
+    auto r = p.keyed.get("/analytics/overview" + query);
+    ASSERT_STATUS(r, 200);
+    auto byKind = r.object()->getObject("latencyByKind");
+    ASSERT_TRUE(byKind) << r.body;
+    auto llm = byKind->getObject("llm");
+    auto tool = byKind->getObject("tool");
+    ASSERT_TRUE(llm && tool) << r.body;
+    EXPECT_EQ(intField(llm, "count"), 4);
+    EXPECT_NEAR(num(llm, "p50"), 200, 200 * kSketchError);
+    EXPECT_NEAR(num(llm, "p95"), 400, 400 * kSketchError);
+    EXPECT_NEAR(num(llm, "p99"), 400, 400 * kSketchError);
+    EXPECT_EQ(intField(tool, "count"), 2);
+    EXPECT_NEAR(num(tool, "p50"), 10, 10 * kSketchError);
+    EXPECT_NEAR(num(tool, "p99"), 20, 20 * kSketchError);
+    EXPECT_EQ(intField(r.object()->getObject("latency"), "count"), 7);  // every kind, as before
+  }
+  auto none = p.keyed.get("/analytics/overview?model=nothing");
+  ASSERT_STATUS(none, 200);
+  EXPECT_TRUE(none.object()->getObject("latencyByKind")->isNull("llm"));
+  EXPECT_TRUE(none.object()->getObject("latencyByKind")->isNull("tool"));
+  // Another organization's kinds are its own.
+  auto other = newPublisher("bykind-other");
+  auto theirs = other.keyed.get("/analytics/overview");
+  ASSERT_STATUS(theirs, 200);
+  EXPECT_TRUE(theirs.object()->getObject("latencyByKind")->isNull("llm"));
+}
+
 TEST_F(AnalyticsApi, DimensionsListsAttributeKeysPerEnvironment) {
   auto s = seed("keys");
   auto keysOf = [&](const std::string& query) {

@@ -3,7 +3,7 @@
 // created, edited, paused and deleted, and the answer of POST /spend-policies/check for a
 // chosen model, key, app, environment or end user (kept in the URL: ?model=&key=&...).
 import { api } from '../api.js';
-import { ms, num1, usd } from '../format.js';
+import { dateTime, ms, num, num1, usd } from '../format.js';
 import { html, useEffect, useRef, useState } from '../lib.js';
 import { setQuery } from '../router.js';
 import { Empty, ErrorBox, Icon, Spinner, useAsync } from '../ui.js';
@@ -92,6 +92,20 @@ function Ladder({ p, state }) {
   </div>`;
 }
 
+// The publishes a block rung refused (GET /spend-policies/{id}/refusals): how many, and
+// the newest 20 behind a disclosure. Nothing when the daemon does not serve the route.
+function Refusals({ policyId }) {
+  const r = useAsync(() => api.get(`/spend-policies/${policyId}/refusals`).catch((e) => (e.status === 404 || e.status === 405 ? null : Promise.reject(e))), [policyId]);
+  const d = r.data;
+  if (!d) return null;
+  if (!d.count) return html`<p class="small muted" data-testid="refusals">No publish refused.</p>`;
+  return html`<details class="refusals" data-testid="refusals"><summary class="small"><strong>${num(d.count)}</strong> publish${d.count === 1 ? '' : 'es'} refused by the block rung${d.data.length < d.count ? ` (the newest ${num(d.data.length)})` : ''}</summary>
+    <div class="table-wrap"><table class="table dense" aria-label="Refused publishes">
+      <thead><tr><th scope="col">Time</th><th scope="col">Channel</th><th scope="col">Agent</th><th scope="col">API key</th><th scope="col" class="num">Amount</th><th scope="col">Reason</th></tr></thead>
+      <tbody>${d.data.map((x, i) => html`<tr key=${i}><td>${dateTime(x.occurredAt)}</td><td>${x.channelId ?? '–'}</td><td>${x.agentId || '–'}</td>
+        <td class="mono">${x.apiKeyId ?? '–'}</td><td class="num">${usd(x.amountUsd)}</td><td>${x.reason || ''}</td></tr>`)}</tbody></table></div></details>`;
+}
+
 function PolicyCard({ p, names, onEdit, reload }) {
   const action = useAction();
   const state = ladderState(p);
@@ -124,6 +138,7 @@ function PolicyCard({ p, names, onEdit, reload }) {
       ${state.next ? html`Next: <strong>${rungLabel(state.next)}</strong> at ${state.next.at_percent}%, ${dollars(state.toNext, p.limitUsd)} more. ` : 'Every rung reached. '}
       ${reset ? html`Resets in ${inHours(reset)} <span class="muted">(${utc(reset)})</span>.` : 'Rolling: each cost leaves the window 24 hours after it was spent.'}
     </p>
+    <${Refusals} policyId=${p.policyId} />
     <${ActionResult} action=${action} />
   </section>`;
 }

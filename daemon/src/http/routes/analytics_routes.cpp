@@ -118,10 +118,25 @@ void registerAnalyticsRoutes(Router& router, AppContext& ctx) {
         for (const auto& s : overview.series) series->set(s.metric, timeseriesJson(s));
         obj->set("series", series);
         obj->set("latency", latencyJson(overview.latency));
+        auto byKind = newObject();
+        for (const auto& [kind, l] : overview.latencyByKind) {
+          if (l.count == 0) {
+            byKind->set(kind, Poco::Dynamic::Var());
+            continue;
+          }
+          auto k = newObject();
+          k->set("count", l.count);
+          k->set("p50", l.p50);
+          k->set("p95", l.p95);
+          k->set("p99", l.p99);
+          byKind->set(kind, k);
+        }
+        obj->set("latencyByKind", byKind);
         return Response::json(200, obj);
       },
       "Every time series and the latency percentiles of a window in one answer (what /analytics/timeseries "
-      "gives per metric and /analytics/latency), from two reads of the events instead of seven.",
+      "gives per metric and /analytics/latency), from two reads of the events instead of seven; latencyByKind: "
+      "p50/p95/p99 of LLM calls and of tool calls apart (null when the window has none).",
       "analytics");
   auto overviewDocs = filterDocs();
   overviewDocs.push_back({"interval", "string", "bucket size (default hour)", {"minute", "hour", "day"}, false});

@@ -163,8 +163,12 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
         const auto orgId = actingUser(ctx, req).orgId;
         auto obj = withSchema(req.baseUrl, "ExportDestinationList");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
-        for (const auto& d : ctx.exportDestinations->list(orgId))
-          data->add(withHealth(destinationJson(req.baseUrl, d, false), ctx, d));
+        const auto health = ctx.exportDestinations->health24h(orgId);
+        for (const auto& d : ctx.exportDestinations->list(orgId)) {
+          auto item = withHealth(destinationJson(req.baseUrl, d, false), ctx, d);
+          setHealth24h(item, health, d.id);
+          data->add(item);
+        }
         obj->set("data", data);
         return Response::json(200, obj);
       },
@@ -176,7 +180,9 @@ void registerExportDestinationRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = actingUser(ctx, req).orgId;
         auto d = ctx.exportDestinations->get(orgId, pathId(req.param("destinationId"), "Export destination"));
-        return Response::json(200, withHealth(destinationJson(req.baseUrl, d, true), ctx, d));
+        auto obj = withHealth(destinationJson(req.baseUrl, d, true), ctx, d);
+        setHealth24h(obj, ctx.exportDestinations->health24h(orgId, d.id), d.id);
+        return Response::json(200, obj);
       },
       "An export destination, with its health (last success, last failure and its reason, consecutive failures, "
       "given-up batches, state).",

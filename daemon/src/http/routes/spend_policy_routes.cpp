@@ -217,6 +217,30 @@ void registerSpendPolicyRoutes(Router& router, AppContext& ctx) {
   router.document("GET", "/spend-policies/{policyId}", {}, "SpendPolicy");
 
   router.add(
+      "GET", "/spend-policies/{policyId}/refusals",
+      [&ctx](Request& req) {
+        const auto orgId = actingUser(ctx, req).orgId;
+        const auto view = ctx.spendPolicies->refusals(orgId, pathId(req.param("policyId"), "Spend policy"));
+        auto obj = withSchema(req.baseUrl, "SpendRefusalList");
+        obj->set("count", view.count);
+        Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
+        for (const auto& r : view.newest) {
+          auto item = newObject();
+          setTimestamp(item, "occurredAt", r.occurredAt);
+          item->set("apiKeyId", r.apiKeyId ? Poco::Dynamic::Var(idString(*r.apiKeyId)) : Poco::Dynamic::Var());
+          item->set("channelId", r.channelId ? Poco::Dynamic::Var(idString(*r.channelId)) : Poco::Dynamic::Var());
+          item->set("agentId", optionalText(r.agentId));
+          item->set("reason", r.reason);
+          item->set("amountUsd", r.amountUsd ? Poco::Dynamic::Var(*r.amountUsd) : Poco::Dynamic::Var());
+          list->add(item);
+        }
+        obj->set("data", list);
+        return Response::json(200, obj);
+      },
+      "Publishes the policy's hard block rung refused: their count and the newest 20 (newest first).", "spend");
+  router.document("GET", "/spend-policies/{policyId}/refusals", {}, "SpendRefusalList");
+
+  router.add(
       "PATCH", "/spend-policies/{policyId}",
       [&ctx](Request& req) {
         const auto who = actingUser(ctx, req);

@@ -123,12 +123,18 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
         const auto result = ctx.webhooks->list(endpointFilter(req, orgId), page, limit);
         auto obj = withSchema(req.baseUrl, "WebhookEndpointPage");
         Poco::JSON::Array::Ptr data = new Poco::JSON::Array;
-        for (const auto& e : result.data) data->add(endpointJson(req.baseUrl, e, false));
+        const auto health = ctx.webhooks->health24h(orgId);
+        for (const auto& e : result.data) {
+          auto item = endpointJson(req.baseUrl, e, false);
+          setHealth24h(item, health, e.id);
+          data->add(item);
+        }
         obj->set("data", data);
         obj->set("meta", pageMeta(result.total, page, limit));
         return Response::json(200, obj);
       },
-      "Webhook endpoints of the whole organization (without their secrets), oldest first, paginated; optionally "
+      "Webhook endpoints of the whole organization (without their secrets, with their health24h), oldest first, "
+      "paginated; optionally "
       "of one channel, of one app's channels, active or not.",
       "webhooks");
   router.document("GET", "/webhooks/endpoints",
@@ -144,8 +150,13 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = actingUser(ctx, req).orgId;
         Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
-        for (const auto& e : ctx.webhooks->listForChannel(orgId, pathId(req.param("channelId"), "Channel")))
-          list->add(endpointJson(req.baseUrl, e, false));
+        const auto endpoints = ctx.webhooks->listForChannel(orgId, pathId(req.param("channelId"), "Channel"));
+        const auto health = ctx.webhooks->health24h(orgId);
+        for (const auto& e : endpoints) {
+          auto item = endpointJson(req.baseUrl, e, false);
+          setHealth24h(item, health, e.id);
+          list->add(item);
+        }
         return Response::json(200, list);
       },
       "Webhook endpoints of a channel (without their secrets).", "webhooks");
@@ -156,9 +167,11 @@ void registerWebhookRoutes(Router& router, AppContext& ctx) {
       [&ctx](Request& req) {
         const auto orgId = actingUser(ctx, req).orgId;
         auto endpoint = ctx.webhooks->get(orgId, pathId(req.param("id"), "Webhook endpoint"));
-        return Response::json(200, endpointJson(req.baseUrl, endpoint, false));
+        auto obj = endpointJson(req.baseUrl, endpoint, false);
+        setHealth24h(obj, ctx.webhooks->health24h(orgId, endpoint.id), endpoint.id);
+        return Response::json(200, obj);
       },
-      "A webhook endpoint (without its secret).", "webhooks");
+      "A webhook endpoint (without its secret), with its health24h.", "webhooks");
   router.document("GET", "/webhooks/endpoints/{id}", {}, "WebhookEndpoint");
 
   router.add(
