@@ -317,7 +317,7 @@ TestResult DestinationService::test(std::int64_t orgId, std::int64_t id) {
 std::map<std::int64_t, store::DeliveryHealth24h> DestinationService::health24h(std::int64_t orgId,
                                                                                std::optional<std::int64_t> id) {
   auto conn = db_.acquire();
-  return store::DeliveryHealthRepository().since(*conn, orgId, kKind, clock::nowMicros() - clock::kDay, id);
+  return store::DeliveryHealthRepository().since(*conn, orgId, kExportTargetKind, clock::nowMicros() - clock::kDay, id);
 }
 
 }  // namespace aev::exports
