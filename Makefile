@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 DATA_DIR ?= ./data
 
-.PHONY: configure build run demo test test-asan check-nounity fuzz fuzz-ci package package-check bench bench-peers bench-analytics bench-moderation clean
+.PHONY: configure build run demo test test-asan check-nounity lighthouse-ci fuzz fuzz-ci package package-check bench bench-peers bench-analytics bench-moderation clean
 
 configure:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -36,6 +36,13 @@ test: build
 check-nounity:
 	cmake -S . -B $(NOUNITY_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAEV_UNITY=OFF -DAEV_PCH=OFF -DAEV_BUILD_TESTS=OFF >/dev/null
 	cmake --build $(NOUNITY_BUILD) -j$(JOBS) --target aev_core
+
+# Lighthouse (desktop preset) on four console pages: accessibility and best practices must be
+# 100, performance is reported (bench/console_lighthouse.mjs). Installs its npm packages (~110 MB,
+# kept out of scripts/deps.sh because only CI and the console bench use them).
+lighthouse-ci: build
+	npm ci --prefix bench/lighthouse --no-audit --no-fund --loglevel=error
+	node bench/console_lighthouse.mjs $(BUILD)/daemon/agent-eventsd
 
 test-asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DAEV_SANITIZE=ON >/dev/null
