@@ -62,8 +62,15 @@ try {
   let missed = 0;
   for (const [name, url, signedIn] of pages) {
     const started = Date.now();
-    const result = await lighthouse(`${daemon.base}${url}`, { port: chrome.port, output: 'json', logLevel: 'error',
+    const audit = async () => lighthouse(`${daemon.base}${url}`, { port: chrome.port, output: 'json', logLevel: 'error',
       onlyCategories: ['accessibility', 'best-practices', 'performance'], extraHeaders: signedIn ? { Cookie: await cookie() } : undefined }, desktop);
+    let result = await audit();
+    // A run Lighthouse itself could not finish (a busy machine: no paint in time) scores 0
+    // everywhere and says why in runtimeError: that page is audited once more.
+    if (result.lhr.runtimeError) {
+      console.log(`  ${name}: ${result.lhr.runtimeError.code} (${result.lhr.runtimeError.message}); once more`);
+      result = await audit();
+    }
     const c = result.lhr.categories;
     const score = (k) => Math.round(c[k].score * 100);
     const failing = ['accessibility', 'best-practices'].flatMap((k) => c[k].auditRefs.map((ref) => result.lhr.audits[ref.id])
