@@ -97,8 +97,9 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByColumn(Connection& c, 
                                                                  const std::string& column, std::int64_t limit) {
   Params params;
   const std::string col = "e." + checked(column);
-  std::string sql = "SELECT " + col + " AS k, " + aggregates(c.dialect()) + " FROM events e" + analyticsWhereOf(f, params) +
-                    " AND " + col + " IS NOT NULL GROUP BY " + col + " ORDER BY n DESC, k LIMIT ?";
+  std::string sql = "SELECT " + col + " AS k, " + aggregates(c.dialect()) + " FROM events e" +
+                    analyticsWhereOf(f, params) + " AND " + col + " IS NOT NULL GROUP BY " + col +
+                    " ORDER BY n DESC, k LIMIT ?";
   params.emplace_back(limit);
   return breakdownRowsOf(c.query(sql, std::move(params)));
 }
@@ -121,7 +122,8 @@ std::vector<BreakdownRow> AnalyticsRepository::breakdownByTag(Connection& c, con
 
 BreakdownRow AnalyticsRepository::totals(Connection& c, const AnalyticsFilter& f) {
   Params params;
-  std::string sql = std::string("SELECT '' AS k, ") + aggregates(c.dialect()) + " FROM events e" + analyticsWhereOf(f, params);
+  std::string sql =
+      std::string("SELECT '' AS k, ") + aggregates(c.dialect()) + " FROM events e" + analyticsWhereOf(f, params);
   auto rows = breakdownRowsOf(c.query(sql, std::move(params)));
   return rows.empty() ? BreakdownRow{} : rows.front();
 }

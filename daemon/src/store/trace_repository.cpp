@@ -309,39 +309,38 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
         written.eventTypesJson = toJsonArray(delta.eventTypes);
         written.tags = delta.tags;
         written.tagsJson = tagsJson(delta.tags);
-        inserted =
-            c.exec(
-                "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
-                "error_count, tool_call_count, handoff_count, input_tokens, output_tokens, cost_usd, agents, "
-                "event_types, session_id, user_id, name, tags, input_text, input_at, output_text, output_at, "
-                "cached_input_tokens, reasoning_tokens) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (org_id, trace_id) DO NOTHING",
-                {orgId,
-                 traceId,
-                 first->appId,
-                 first->channelId,
-                 delta.startTime,
-                 delta.endTime,
-                 delta.eventCount,
-                 delta.errorCount,
-                 delta.toolCallCount,
-                 delta.handoffCount,
-                 delta.inputTokens,
-                 delta.outputTokens,
-                 delta.costUsd,
-                 written.agentsJson,
-                 written.eventTypesJson,
-                 optionalValue(delta.sessionId),
-                 optionalValue(delta.userId),
-                 optionalValue(delta.name),
-                 written.tagsJson,
-                 optionalValue(delta.inputText),
-                 optionalValue(delta.inputAt),
-                 optionalValue(delta.outputText),
-                 optionalValue(delta.outputAt),
-                 delta.cachedInputTokens,
-                 delta.reasoningTokens}) == 1;
+        inserted = c.exec(
+                       "INSERT INTO traces (org_id, trace_id, app_id, channel_id, start_time, end_time, event_count, "
+                       "error_count, tool_call_count, handoff_count, input_tokens, output_tokens, cost_usd, agents, "
+                       "event_types, session_id, user_id, name, tags, input_text, input_at, output_text, output_at, "
+                       "cached_input_tokens, reasoning_tokens) VALUES "
+                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (org_id, trace_id) DO NOTHING",
+                       {orgId,
+                        traceId,
+                        first->appId,
+                        first->channelId,
+                        delta.startTime,
+                        delta.endTime,
+                        delta.eventCount,
+                        delta.errorCount,
+                        delta.toolCallCount,
+                        delta.handoffCount,
+                        delta.inputTokens,
+                        delta.outputTokens,
+                        delta.costUsd,
+                        written.agentsJson,
+                        written.eventTypesJson,
+                        optionalValue(delta.sessionId),
+                        optionalValue(delta.userId),
+                        optionalValue(delta.name),
+                        written.tagsJson,
+                        optionalValue(delta.inputText),
+                        optionalValue(delta.inputAt),
+                        optionalValue(delta.outputText),
+                        optionalValue(delta.outputAt),
+                        delta.cachedInputTokens,
+                        delta.reasoningTokens}) == 1;
       }
       if (!existing && !inserted)
         throw std::runtime_error("the rollup of trace " + traceId +

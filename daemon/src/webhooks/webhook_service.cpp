@@ -223,7 +223,8 @@ std::int64_t WebhookService::ingest(const std::string& key, std::int64_t endpoin
 std::map<std::int64_t, store::DeliveryHealth24h> WebhookService::health24h(std::int64_t orgId,
                                                                            std::optional<std::int64_t> id) {
   auto conn = db_.acquire();
-  return store::DeliveryHealthRepository().since(*conn, orgId, kWebhookTargetKind, clock::nowMicros() - clock::kDay, id);
+  return store::DeliveryHealthRepository().since(*conn, orgId, kWebhookTargetKind, clock::nowMicros() - clock::kDay,
+                                                 id);
 }
 
 }  // namespace aev::webhooks
