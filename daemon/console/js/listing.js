@@ -1,9 +1,28 @@
-// What the server-sorted, paged lists share (sessions, end users): a sortable column
-// header that keeps the order in the URL, and a pager.
-import { html } from './lib.js';
+// What the server-sorted, paged lists share (sessions, end users): the request built from
+// the URL, a sortable column header that keeps the order in the URL, and a pager.
+import { api } from './api.js';
+import { html, useMemo } from './lib.js';
 import { setQuery } from './router.js';
-import { Icon } from './ui.js';
-import { num } from './format.js';
+import { Icon, useAsync } from './ui.js';
+import { num, rangeOf } from './format.js';
+
+export const LIST_LIMIT = 50;
+
+// GET path for the URL's query q: its time window (range, default 7 days), sort (default
+// last), order, page, and the view's own filter ({user} or {search}); refetched when any of
+// them or q.t (Refresh) changes.
+export function useServerList(q, path, filter) {
+  const range = rangeOf(q.range || '7d');
+  const sort = q.sort || 'last';
+  const order = q.order || 'desc';
+  const page = Math.max(1, Number(q.page) || 1);
+  const [filterKey, filterValue] = Object.entries(filter)[0];
+  const query = useMemo(() => ({
+    since: new Date(Date.now() - range.ms).toISOString(), [filterKey]: filterValue, sort, order, page, limit: LIST_LIMIT,
+  }), [range.key, filterKey, filterValue, sort, order, page, q.t]);
+  const list = useAsync(() => api.get(path, query), [query]);
+  return { range, sort, order, page, list, rows: list.data?.data || [], meta: list.data?.meta };
+}
 
 // c: {key, label, num, opt, sortable}; sort/order: the current ones; def: the default key.
 export function SortHeader({ c, sort, order, def }) {

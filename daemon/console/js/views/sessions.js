@@ -2,14 +2,12 @@
 // first and last time, duration, cost, tokens, errors and end users. Sorted and paged by
 // the daemon (GET /sessions); filters (time window, user) live in the URL. A row opens
 // the session's conversation.
-import { api } from '../api.js';
-import { ago, dateTime, ms, num, RANGES, rangeOf, tokens, usd } from '../format.js';
-import { html, useMemo } from '../lib.js';
-import { notServed, Pager, SortHeader } from '../listing.js';
+import { ago, dateTime, ms, num, RANGES, tokens, usd } from '../format.js';
+import { html } from '../lib.js';
+import { notServed, Pager, SortHeader, useServerList } from '../listing.js';
 import { href, navigate, setQuery } from '../router.js';
-import { Empty, ErrorBox, FilterInput, Select, ShortId, Spinner, useAsync } from '../ui.js';
+import { Empty, ErrorBox, FilterInput, Select, ShortId, Spinner } from '../ui.js';
 
-const LIMIT = 50;
 const COLUMNS = [
   { key: 'session', label: 'Session' },
   { key: 'traces', label: 'Traces', sortable: true, num: true, opt: true },
@@ -30,16 +28,7 @@ export function UserLinks({ ids, count }) {
 
 export function SessionsView({ route }) {
   const q = route.query;
-  const range = rangeOf(q.range || '7d');
-  const sort = q.sort || 'last';
-  const order = q.order || 'desc';
-  const page = Math.max(1, Number(q.page) || 1);
-  const query = useMemo(() => ({
-    since: new Date(Date.now() - range.ms).toISOString(), user: q.user, sort, order, page, limit: LIMIT,
-  }), [range.key, q.user, sort, order, page, q.t]);
-  const list = useAsync(() => api.get('/sessions', query), [query]);
-  const rows = list.data?.data || [];
-  const meta = list.data?.meta;
+  const { range, sort, order, page, list, rows, meta } = useServerList(q, '/sessions', { user: q.user });
   const open = (s) => navigate(href(`/sessions/${encodeURIComponent(s.sessionId)}`));
   return html`<div class="page">
     <header class="page-head"><h1>Sessions</h1>

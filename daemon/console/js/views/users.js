@@ -2,14 +2,12 @@
 // with their traces, sessions, tokens, cost, errors and when they were first and last
 // seen. Sorted and paged by the daemon (GET /end-users); a user's traces and sessions
 // are one click away.
-import { api } from '../api.js';
-import { ago, dateTime, num, RANGES, rangeOf, tokens, usd } from '../format.js';
-import { html, useMemo } from '../lib.js';
-import { notServed, Pager, SortHeader } from '../listing.js';
+import { ago, dateTime, num, RANGES, tokens, usd } from '../format.js';
+import { html } from '../lib.js';
+import { notServed, Pager, SortHeader, useServerList } from '../listing.js';
 import { href, Link, navigate, setQuery } from '../router.js';
-import { Empty, ErrorBox, FilterInput, Select, Spinner, useAsync } from '../ui.js';
+import { Empty, ErrorBox, FilterInput, Select, Spinner } from '../ui.js';
 
-const LIMIT = 50;
 const COLUMNS = [
   { key: 'user', label: 'User' },
   { key: 'traces', label: 'Traces', sortable: true, num: true },
@@ -23,16 +21,7 @@ const COLUMNS = [
 
 export function UsersView({ route }) {
   const q = route.query;
-  const range = rangeOf(q.range || '7d');
-  const sort = q.sort || 'last';
-  const order = q.order || 'desc';
-  const page = Math.max(1, Number(q.page) || 1);
-  const query = useMemo(() => ({
-    since: new Date(Date.now() - range.ms).toISOString(), search: q.search, sort, order, page, limit: LIMIT,
-  }), [range.key, q.search, sort, order, page, q.t]);
-  const list = useAsync(() => api.get('/end-users', query), [query]);
-  const rows = list.data?.data || [];
-  const meta = list.data?.meta;
+  const { range, sort, order, page, list, rows, meta } = useServerList(q, '/end-users', { search: q.search });
   const open = (u) => navigate(href('/traces', { user: u.userId }));
   return html`<div class="page">
     <header class="page-head"><h1>End users</h1>
