@@ -56,10 +56,13 @@ TEST_F(TokenDetailsApi, CachedAndReasoningTokensAreSummedOnTraces) {
   EXPECT_EQ(intField(o, "cachedInputTokens"), 200);
   EXPECT_EQ(intField(o, "reasoningTokens"), 30);
   // The list shows them too.
+  bool listed = false;
   for (const auto& t : objects(listOf(p.keyed.get("/traces"))))
     if (strField(t, "traceId") == trace) {
+      listed = true;
       EXPECT_EQ(intField(t, "cachedInputTokens"), 410);
     }
+  EXPECT_TRUE(listed) << "the trace is not in GET /traces";
 
   auto rows = objects(p.keyed.get("/analytics/breakdown?dimension=model").object()->getArray("rows"));
   ASSERT_EQ(rows.size(), 1u);
