@@ -138,10 +138,10 @@ const std::vector<ConfigKey>& configKeys() {
        "Most events one retention transaction deletes, so publishing never waits long behind "
        "the sweep."},
       {"analytics.rollup_reads", "true",
-       "Answer /analytics/* from the minute and hour rollups kept with the events (counts and "
-       "sums exact, percentiles within 1 %; docs/features.md#analytics-rollups). false: read raw "
-       "events only (exact percentiles, slower over long windows). The rollups are written "
-       "either way."},
+       "Answer /analytics/* from the minute, hour and UTC-day rollups kept with the events "
+       "(counts and sums exact, percentiles within 1 %; docs/features.md#analytics-rollups). "
+       "false: read raw events only (exact percentiles, slower over long windows). The rollups "
+       "are written either way (see analytics.rollup_writes)."},
       {"analytics.rollup_writes", "true",
        "Internal, for benchmarks (bench/ab.sh measures publishing with and without the rollup "
        "writes on one build): false stops writing the analytics rollups, empties them and "
