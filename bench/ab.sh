@@ -8,15 +8,21 @@
 #
 # Usage (as root: it needs nginx with Nchan and wrk, which bench/run.sh installs):
 #   bash bench/ab.sh OLD_BINARY NEW_BINARY [MORE ...]
+# An argument may carry the daemon's extra flags after the binary, e.g. one build with
+# and without the analytics rollup writes:
+#   bash bench/ab.sh "$B --set analytics.rollup_writes=false" "$B"
 # Knobs: CONNS ("16 64"), REPEAT (3), DURATION (4 s), KINDS ("event batch"),
-#   SERVER_CPUS (0), CLIENT_CPUS (1), PORT_BASE (29000).
+#   SERVER_CPUS (0), CLIENT_CPUS (1), PORT_BASE (29000),
+#   DISTINCT (0; 1: every event of every request, single or batch, has its own session,
+#   user and trace name, one of four models and a duration: one distinct analytics rollup
+#   key per event and dimension, the rollups' costliest case; 0: identical events).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 [ $# -ge 1 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
-for bin in "$@"; do [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }; done
+for arg in "$@"; do read -r bin _ <<<"$arg"; [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }; done
 for tool in nginx wrk jq curl; do command -v $tool >/dev/null || { echo "$tool is missing (bash bench/run.sh installs it)" >&2; exit 2; }; done
 CONNS=${CONNS:-"16 64"}
 REPEAT=${REPEAT:-3}
@@ -25,6 +31,7 @@ KINDS=${KINDS:-"event batch"}
 SERVER_CPUS=${SERVER_CPUS:-0}
 CLIENT_CPUS=${CLIENT_CPUS:-1}
 PORT_BASE=${PORT_BASE:-29000}
+DISTINCT=${DISTINCT:-0}
 BATCH=100
 P_CEIL=$((PORT_BASE + 1))
 P_NCHAN=$((PORT_BASE + 2))
@@ -52,18 +59,37 @@ event_json 0 0 | sed 's/"channel_id":0,//' >"$work/body-nchan.json"
 
 aev_flags=(--set log.level=warn --set http.max_threads=96 --set plans.free.events_quota_monthly=2000000000)
 declare -a AEV_PID AEV_PORT
+# One event: identical copies, or (DISTINCT=1) placeholders bench/wrk_post.lua fills per request.
+one_event() {  # channel-id
+  if [ "$DISTINCT" = 1 ]; then
+    printf '{"identifier":"bench-event","channel_id":%s,"agentId":"agent-bench-0001","eventType":"agent.message","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","spanId":"00f067aa0ba902b7","payload":{"role":"assistant","content":"The quick brown fox jumps over the lazy dog while the benchmark publishes its events now."},"metadata":{"model":"@M@","session":"s-@N@","user":"u-@N@","trace_name":"flow-@N@","duration_ms":@D@,"usage":{"input_tokens":812,"output_tokens":64}}}' "$1"
+  else
+    event_json "$1" 0
+  fi
+}
+export DISTINCT_KEYS=$DISTINCT
 i=0
-for BIN in "$@"; do
+for ARG in "$@"; do
+  read -r -a WORDS <<<"$ARG"
+  BIN=${WORDS[0]}
+  EXTRA=("${WORDS[@]:1}")
   name=aev-$i
   AEV_PORT[$i]=$((PORT_BASE + 10 + i))
-  AEV_PID[$i]=$(start_aev "$name" "${AEV_PORT[$i]}")
+  AEV_PID[$i]=$(start_aev "$name" "${AEV_PORT[$i]}" "${EXTRA[@]}")
   PIDS+=("${AEV_PID[$i]}")
   setup_aev "$name" "${AEV_PORT[$i]}"
-  event_json "${CHANNEL[$name]}" 0 >"$work/event-$i.json"
+  one_event "${CHANNEL[$name]}" >"$work/event-$i.json"
   { printf '{"events":['
-    for k in $(seq 1 $BATCH); do [ "$k" -gt 1 ] && printf ','; event_json "${CHANNEL[$name]}" 0; done
+    for k in $(seq 1 $BATCH); do [ "$k" -gt 1 ] && printf ','; one_event "${CHANNEL[$name]}"; done
     printf ']}'; } >"$work/batch-$i.json"
-  echo "$name: $BIN" >&2
+  # Every event of the batch must be accepted (an item refused in a 200 answer would make
+  # the run measure refusals): one request with the placeholders filled.
+  sed 's/@N@/0/g; s/@M@/gpt-4o/g; s/@D@/1.5/g' "$work/batch-$i.json" >"$work/check-$i.json"
+  if curl -fsS -X POST "http://127.0.0.1:${AEV_PORT[$i]}/events/batch" -H 'content-type: application/json' \
+    -H "X-API-Key: ${KEY[$name]}" --data-binary "@$work/check-$i.json" | grep -q '"status":4'; then
+    echo "$name refuses the bench's batch events" >&2; exit 1
+  fi
+  echo "$name: $ARG" >&2
   i=$((i + 1))
 done
 

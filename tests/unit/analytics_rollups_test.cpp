@@ -1,10 +1,12 @@
 // Analytics from rollups (store/rollup_writer.h, analytics/rollup_window.h) against the
 // same queries over raw events, on SQLite and a real PostgreSQL: random events published
-// through the real event writer in random batches, then random windows (any microsecond,
-// minutes to hours, edges inside minutes and hours). Counts and sums must be exactly the
-// raw answers; percentiles within the sketch's relative error of the exact nearest rank.
-// Then a deleted channel and a retention sweep take their events back out, and the
-// answers still agree.
+// through the real event writer in random batches, over a few busy hours and several UTC
+// days around them, then random windows (any microsecond, minutes to days, edges inside
+// minutes, hours and days) answered as breakdowns and as minute, hour and day series.
+// Counts and sums must be exactly the raw answers; percentiles within the sketch's
+// relative error of the exact nearest rank. Then a deleted channel and a retention sweep
+// take their events back out, the v22 rebuild and an interrupted backfill put them back,
+// and the answers still agree.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,18 +14,22 @@
 
 #include "analytics/analytics_service.h"
 #include "analytics/rollup_backfill.h"
+#include "analytics/rollup_window.h"
 #include "analytics/sketch.h"
 #include "events/event_writer.h"
 #include "store/app_repository.h"
 #include "store/retention_repository.h"
+#include "store/schema_parts.h"
 #include "unit/store_test.h"
 
 namespace aev::analytics {
 namespace {
 
-constexpr std::int64_t kMinute = 60LL * 1000000, kHour = 60 * kMinute;
-// An hour boundary far from the epoch, so windows start anywhere around it.
+constexpr std::int64_t kMinute = 60LL * 1000000, kHour = 60 * kMinute, kDay = 24 * kHour;
+// An hour boundary far from the epoch (and 16 h into a UTC day), so windows start anywhere
+// around it and cross day boundaries.
 constexpr std::int64_t kT0 = 1764000000LL * 1000000 / kHour * kHour;
+static_assert(kT0 % kDay == 16 * kHour);
 
 std::vector<std::string> dimensionNames() {
   return {"model",     "provider",  "status",  "source",    "app",          "channel",      "apiKey",
@@ -64,7 +70,9 @@ class AnalyticsRollupsTest : public aev::testing::StoreTest {
       e.appId = db_->query("SELECT app_id FROM channels WHERE id = ?", {otherChannel_}).front().i64("app_id");
     e.identifier = "e";
     e.payloadJson = "{}";
-    e.receivedAt = kT0 + std::uniform_int_distribution<std::int64_t>(0, 6 * kHour)(rng_);
+    // Most in a few busy hours, the rest over the days around them.
+    e.receivedAt = kT0 + (chance(0.6) ? std::uniform_int_distribution<std::int64_t>(0, 6 * kHour)(rng_)
+                                      : std::uniform_int_distribution<std::int64_t>(-2 * kDay, 3 * kDay)(rng_));
     if (chance(0.7)) e.occurredAt = e.receivedAt - std::uniform_int_distribution<std::int64_t>(0, 5 * kMinute)(rng_);
     e.eventType = pick<std::string>({"llm.call", "agent.message", "agent.error"});
     e.source = pick<std::string>({"api", "batch", "otlp"});
@@ -85,8 +93,8 @@ class AnalyticsRollupsTest : public aev::testing::StoreTest {
     return e;
   }
 
-  void publish(std::size_t n) {
-    events::EventWriter writer(*db_);
+  void publish(std::size_t n, bool rollupWrites = true) {
+    events::EventWriter writer(*db_, nullptr, 2000, rollupWrites);
     std::size_t sent = 0;
     while (sent < n) {
       const auto size = std::min<std::size_t>(n - sent, std::uniform_int_distribution<std::size_t>(1, 150)(rng_));
@@ -100,8 +108,14 @@ class AnalyticsRollupsTest : public aev::testing::StoreTest {
   Query randomQuery() {
     Query q;
     q.orgId = org_;
-    q.since = kT0 + std::uniform_int_distribution<std::int64_t>(-kHour, 6 * kHour)(rng_);
-    q.until = *q.since + std::uniform_int_distribution<std::int64_t>(1, chance(0.3) ? 10 * kMinute : 7 * kHour)(rng_);
+    const int length = std::uniform_int_distribution<int>(0, 9)(rng_);
+    if (length < 6) {  // minutes to hours around the busy hours
+      q.since = kT0 + std::uniform_int_distribution<std::int64_t>(-kHour, 6 * kHour)(rng_);
+      q.until = *q.since + std::uniform_int_distribution<std::int64_t>(1, length < 2 ? 10 * kMinute : 7 * kHour)(rng_);
+    } else {  // up to several days, from anywhere in the spread
+      q.since = kT0 + std::uniform_int_distribution<std::int64_t>(-3 * kDay, 2 * kDay)(rng_);
+      q.until = *q.since + std::uniform_int_distribution<std::int64_t>(kHour, 5 * kDay)(rng_);
+    }
     if (chance(0.3)) q.environmentValues = std::vector<std::string>{"production"};
     if (chance(0.2)) q.filters["app"] = std::to_string(app1_);
     return q;
@@ -139,7 +153,7 @@ class AnalyticsRollupsTest : public aev::testing::StoreTest {
       }
       expectSameRows(rollups_->breakdown(q, "tag", std::string("team"), 100),
                      raw_->breakdown(q, "tag", std::string("team"), 100), what + " by tag");
-      for (const char* interval : {"minute", "hour"}) {
+      for (const char* interval : {"minute", "hour", "day"}) {
         auto filtered = q;
         if (chance(0.3))
           filtered.filters["model"] = "m1";
@@ -194,6 +208,9 @@ class AnalyticsRollupsTest : public aev::testing::StoreTest {
 TEST_P(AnalyticsRollupsTest, RollupAnswersEqualRawAnswersOnRandomWindows) {
   publish(2500);
   ASSERT_GT(rollupRows(), 0);
+  for (const auto span : store::kRollupSpans)
+    EXPECT_GT(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups WHERE span_s = ?", {span}).front().i64("n"), 0)
+        << span;
   compareRandomWindows(25);
 }
 
@@ -203,7 +220,7 @@ TEST_P(AnalyticsRollupsTest, DeletedChannelsAndRetentionTakeTheirEventsOut) {
   compareRandomWindows(8);
   // Retention: the oldest events by receipt, in two bounded batches.
   db_->transaction([&](store::Connection& c) {
-    store::RetentionRepository().deleteBefore(c, org_, kT0 + 3 * kHour, 200);
+    store::RetentionRepository().deleteBefore(c, org_, kT0 - kDay + 5 * kHour, 200);
     store::RetentionRepository().deleteBefore(c, org_, kT0 + 3 * kHour, 100000);
   });
   compareRandomWindows(8);
@@ -251,8 +268,10 @@ TEST_P(AnalyticsRollupsTest, BackfillFoldsOlderEventsInChunksAndResumes) {
     return rows;
   };
   const auto before = snapshot();
-  db_->exec("DELETE FROM analytics_rollups");
-  db_->exec("UPDATE analytics_rollup_state SET backfill_until = (SELECT MAX(id) FROM events), backfilled_to = 0");
+  ASSERT_GT(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups WHERE span_s = 86400").front().i64("n"), 0);
+  // As v22 does to a store written since v20: the rollups rebuilt, days with them.
+  for (const auto& sql : store::rollupDaysMigration(db_->dialect()).statements) db_->exec(sql);
+  EXPECT_EQ(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups").front().i64("n"), 0);
   AnalyticsService fresh(*db_, dimensionNames(), true);
   {
     int chunks = 0;
@@ -261,8 +280,8 @@ TEST_P(AnalyticsRollupsTest, BackfillFoldsOlderEventsInChunksAndResumes) {
   }
   Query q;
   q.orgId = org_;
-  q.since = kT0 - kHour;
-  q.until = kT0 + 7 * kHour;
+  q.since = kT0 - 3 * kDay;
+  q.until = kT0 + 4 * kDay;
   // Reads stay raw (and right) until the backfill is done.
   expectSameRows(fresh.breakdown(q, "model", std::nullopt, 100), raw_->breakdown(q, "model", std::nullopt, 100),
                  "half-way");
@@ -284,7 +303,69 @@ TEST_P(AnalyticsRollupsTest, BackfillFoldsOlderEventsInChunksAndResumes) {
   compareRandomWindows(6);
 }
 
+// analytics.rollup_writes=false (benchmarks): the rollups emptied and marked stale, reads
+// raw, commits skip them; back on, the backfill rebuilds them from every stored event.
+TEST_P(AnalyticsRollupsTest, RollupWritesOffEmptiesThemAndBackOnRebuildsThem) {
+  publish(400);
+  const auto apply = [&](bool writes) {
+    return db_->transaction([&](store::Connection& c) { return store::RollupWriter::applyWritesSetting(c, writes); });
+  };
+  EXPECT_EQ(apply(true), "");  // already on: nothing to do
+  EXPECT_NE(apply(false), "");
+  EXPECT_EQ(apply(false), "");
+  EXPECT_EQ(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups").front().i64("n"), 0);
+  publish(300, false);
+  EXPECT_EQ(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups").front().i64("n"), 0);
+  AnalyticsService stale(*db_, dimensionNames(), true);
+  Query q;
+  q.orgId = org_;
+  q.since = kT0 - 3 * kDay;
+  q.until = kT0 + 4 * kDay;
+  const auto rawModels = raw_->breakdown(q, "model", std::nullopt, 100);
+  expectSameRows(stale.breakdown(q, "model", std::nullopt, 100), rawModels, "writes off");
+  std::int64_t total = 0;
+  for (const auto& r : rawModels.rows) total += r.eventCount;
+  EXPECT_GT(total, 0);
+  EXPECT_NE(apply(true), "");
+  EXPECT_TRUE(RollupBackfill(*db_, 150).run());
+  EXPECT_GT(rollupRows(), 0);
+  compareRandomWindows(5);
+}
+
 AEV_STORE_BACKENDS(AnalyticsRollupsTest);
+
+// A window is cut into whole UTC days, then whole hours, then whole minutes, the partial
+// minutes at its ends raw; a series step leaves out the spans coarser than itself.
+TEST(RollupWindowTest, SplitsIntoDaysHoursMinutesAndRawEdges) {
+  const std::int64_t day0 = 20000 * kDay;
+  const std::int64_t since = day0 + 22 * kHour + 3 * kMinute + 5, until = day0 + 3 * kDay + 2 * kHour + 90 * 1000000;
+  const std::vector<WindowPart> expected = {{since, day0 + 22 * kHour + 4 * kMinute, 0},
+                                            {day0 + 22 * kHour + 4 * kMinute, day0 + 23 * kHour, 60},
+                                            {day0 + 23 * kHour, day0 + kDay, 3600},
+                                            {day0 + kDay, day0 + 3 * kDay, 86400},
+                                            {day0 + 3 * kDay, day0 + 3 * kDay + 2 * kHour, 3600},
+                                            {day0 + 3 * kDay + 2 * kHour, day0 + 3 * kDay + 2 * kHour + kMinute, 60},
+                                            {day0 + 3 * kDay + 2 * kHour + kMinute, until, 0}};
+  const auto parts = splitWindow(since, until, 86400);
+  ASSERT_EQ(parts.size(), expected.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    EXPECT_EQ(parts[i].from, expected[i].from) << i;
+    EXPECT_EQ(parts[i].to, expected[i].to) << i;
+    EXPECT_EQ(parts[i].span, expected[i].span) << i;
+  }
+  // An hour series: no day rows; every part still contiguous and covering the window.
+  const auto hourly = splitWindow(since, until, 3600);
+  std::int64_t at = since;
+  for (const auto& p : hourly) {
+    EXPECT_EQ(p.from, at);
+    EXPECT_LE(p.span, 3600);
+    at = p.to;
+  }
+  EXPECT_EQ(at, until);
+  for (const auto& p : splitWindow(since, until, 60)) EXPECT_LE(p.span, 60);
+  // Shorter than a day: no day part even when it crosses midnight.
+  for (const auto& p : splitWindow(day0 + 23 * kHour, day0 + kDay + kHour, 86400)) EXPECT_EQ(p.span, 3600);
+}
 
 }  // namespace
 }  // namespace aev::analytics

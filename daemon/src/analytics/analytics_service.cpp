@@ -61,6 +61,10 @@ std::optional<std::string> dimensionOfColumn(const std::string& column) {
   return std::nullopt;
 }
 
+// A UTC day: day series buckets and day rollups both start at multiples of it since the
+// epoch (no time zones: docs/features.md#analytics-rollups).
+constexpr std::int64_t kDaySeconds = 86400;
+
 bool isIdDimension(const std::string& d) { return d == "app" || d == "channel" || d == "apiKey"; }
 
 // Breakdown order: most events first, then the key (ids as numbers, text byte-wise).
@@ -93,7 +97,7 @@ void addInto(store::BreakdownRow& row, const store::BreakdownRow& r) {
 std::int64_t intervalMicros(const std::string& interval) {
   if (interval == "minute") return 60LL * 1000000;
   if (interval == "hour") return 3600LL * 1000000;
-  if (interval == "day") return 86400LL * 1000000;
+  if (interval == "day") return kDaySeconds * 1000000;
   throw errors::invalidField("query.interval", "must be one of minute, hour, day", interval);
 }
 
@@ -175,10 +179,10 @@ Breakdown AnalyticsService::breakdown(const Query& q, const std::string& dimensi
     out.rows = raw(f, limit);
     return out;
   }
-  // Whole minutes and hours from the rollups, the edges from raw events (every group of
-  // them: a value below the limit in one part may rise above it in the sum).
+  // Whole days, hours and minutes from the rollups, the edges from raw events (every
+  // group of them: a value below the limit in one part may rise above it in the sum).
   std::map<std::string, store::BreakdownRow> merged;
-  for (const auto& part : splitWindow(f.since, f.until, true)) {
+  for (const auto& part : splitWindow(f.since, f.until, kDaySeconds)) {
     if (part.span == 0) {
       auto w = f;
       w.since = part.from;
@@ -246,9 +250,9 @@ std::optional<store::RollupScope> AnalyticsService::rollupScope(store::Connectio
 std::map<std::int64_t, store::RollupTotals> AnalyticsService::rollupSeries(store::Connection& c,
                                                                            const store::AnalyticsFilter& f,
                                                                            const store::RollupScope& scope,
-                                                                           std::int64_t step, bool hours) {
+                                                                           std::int64_t step) {
   std::map<std::int64_t, store::RollupTotals> out;
-  for (const auto& part : splitWindow(f.since, f.until, hours)) {
+  for (const auto& part : splitWindow(f.since, f.until, step / 1000000)) {
     if (part.span == 0) {
       auto w = f;
       w.since = part.from;
@@ -346,7 +350,7 @@ Series AnalyticsService::timeseries(const Query& q, const std::string& metric, c
   Series out{metric, interval, {}};
   auto conn = db_.acquire();
   if (auto scope = rollupScope(*conn, b.filter, std::nullopt)) {
-    const auto series = rollupSeries(*conn, b.filter, *scope, b.step, interval != "minute");
+    const auto series = rollupSeries(*conn, b.filter, *scope, b.step);
     if (metric == "latency_p50_ms" || metric == "latency_p95_ms") {
       for (const auto& [ts, t] : series)
         if (t.durations > 0) out.points.push_back({ts, t.sketch.quantile(metric == "latency_p50_ms" ? 50 : 95)});
@@ -399,7 +403,7 @@ Latency AnalyticsService::latency(const Query& q) {
   if (auto scope = rollupScope(*conn, f, std::nullopt)) {
     LatencySketch all;
     std::int64_t count = 0;
-    for (const auto& [_, t] : rollupSeries(*conn, f, *scope, 86400LL * 1000000, true)) {
+    for (const auto& [_, t] : rollupSeries(*conn, f, *scope, kDaySeconds * 1000000)) {
       all.merge(t.sketch);
       count += t.durations;
     }
@@ -413,7 +417,7 @@ Latency AnalyticsService::latencyOfKind(store::Connection& c, store::AnalyticsFi
   if (auto scope = rollupScope(c, f, std::nullopt)) {
     LatencySketch all;
     std::int64_t count = 0;
-    for (const auto& [_, t] : rollupSeries(c, f, *scope, 86400LL * 1000000, true)) {
+    for (const auto& [_, t] : rollupSeries(c, f, *scope, kDaySeconds * 1000000)) {
       all.merge(t.sketch);
       count += t.durations;
     }
@@ -433,7 +437,7 @@ Overview AnalyticsService::overview(const Query& q, const std::string& interval)
     std::vector<SeriesPoint> p50, p95;
     LatencySketch all;
     std::int64_t durations = 0;
-    for (const auto& [ts, t] : rollupSeries(*conn, b.filter, *scope, b.step, interval != "minute")) {
+    for (const auto& [ts, t] : rollupSeries(*conn, b.filter, *scope, b.step)) {
       if (t.events > 0) {
         events[ts] = static_cast<double>(t.events);
         errors[ts] = static_cast<double>(t.errors);

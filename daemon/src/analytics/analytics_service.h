@@ -99,10 +99,10 @@ class AnalyticsService {
   // backfill not done, or filters the rollups cannot combine).
   std::optional<store::RollupScope> rollupScope(store::Connection& c, const store::AnalyticsFilter& f,
                                                 const std::optional<std::string>& breakdownDimension);
-  // Counts, sums and sketches per series bucket of `step` µs, raw edges and rollups merged.
+  // Counts, sums and sketches per series bucket of `step` µs (a minute, an hour or a UTC
+  // day), raw edges and rollups of spans up to the step merged.
   std::map<std::int64_t, store::RollupTotals> rollupSeries(store::Connection& c, const store::AnalyticsFilter& f,
-                                                           const store::RollupScope& scope, std::int64_t step,
-                                                           bool hours);
+                                                           const store::RollupScope& scope, std::int64_t step);
 
   // Percentiles of the events of semantic kind `kind` the filter keeps: from the rollups'
   // semanticKind sketches when they serve the filter plus that kind, else raw events.

@@ -1,5 +1,7 @@
 #include "analytics/rollup_window.h"
 
+#include <iterator>
+
 #include "store/rollup_writer.h"
 
 namespace aev::analytics {
@@ -33,11 +35,11 @@ void split(std::int64_t from, std::int64_t to, std::size_t level, const std::vec
 
 }  // namespace
 
-std::vector<WindowPart> splitWindow(std::int64_t since, std::int64_t until, bool hours) {
+std::vector<WindowPart> splitWindow(std::int64_t since, std::int64_t until, std::int64_t maxSpanSeconds) {
   std::vector<WindowPart> out;
-  std::vector<std::int64_t> spans;
-  if (hours) spans.push_back(3600);
-  spans.push_back(60);
+  std::vector<std::int64_t> spans;  // coarsest first
+  for (auto it = std::rbegin(store::kRollupSpans); it != std::rend(store::kRollupSpans); ++it)
+    if (*it <= maxSpanSeconds) spans.push_back(*it);
   split(since, until, 0, spans, out);
   return out;
 }

@@ -138,10 +138,16 @@ const std::vector<ConfigKey>& configKeys() {
        "Most events one retention transaction deletes, so publishing never waits long behind "
        "the sweep."},
       {"analytics.rollup_reads", "true",
-       "Answer /analytics/* from the minute and hour rollups kept with the events (counts and "
-       "sums exact, percentiles within 1 %; docs/features.md#analytics-rollups). false: read raw "
-       "events only (exact percentiles, slower over long windows). The rollups are written "
-       "either way."},
+       "Answer /analytics/* from the minute, hour and UTC-day rollups kept with the events "
+       "(counts and sums exact, percentiles within 1 %; docs/features.md#analytics-rollups). "
+       "false: read raw events only (exact percentiles, slower over long windows). The rollups "
+       "are written either way (see analytics.rollup_writes)."},
+      {"analytics.rollup_writes", "true",
+       "Internal, for benchmarks (bench/ab.sh measures publishing with and without the rollup "
+       "writes on one build): false stops writing the analytics rollups, empties them and "
+       "marks them stale, so analytics reads raw events; the next start with true rebuilds "
+       "them in the background backfill. One node only: other nodes sharing a PostgreSQL "
+       "store would keep reading the emptied rollups."},
       {"alerts.evaluate_interval_seconds", "30",
        "Seconds between evaluations of every enabled alert rule (/v2/alerts). With several "
        "nodes on one PostgreSQL, one of them applies each round."},

@@ -65,6 +65,7 @@
 #include "store/database.h"
 #include "store/database_url.h"
 #include "store/migrations.h"
+#include "store/rollup_writer.h"
 #include "store/spend_ledger_repository.h"
 #include "store/store_identity.h"
 #include "store/user_repository.h"
@@ -303,7 +304,9 @@ struct Components {
                                std::chrono::seconds(cfg.getInt("stream.keepalive_seconds")),
                                static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers")),
                                static_cast<std::size_t>(cfg.getInt64("stream.max_subscribers_per_org"))}),
-        writer(*database, &afterCommit, static_cast<std::size_t>(cfg.getInt64("events.max_commit_batch"))),
+        writer(*database, &afterCommit, static_cast<std::size_t>(cfg.getInt64("events.max_commit_batch")),
+               cfg.getBool("analytics.rollup_writes")),
+        rollupWrites(cfg.getBool("analytics.rollup_writes")),
         quota(*database, plans),
         events(*database),
         retention(*database, plans, cfg.getInt64("retention.batch_size")),
@@ -527,6 +530,7 @@ struct Components {
   stream::Hub hub;
   events::AfterCommit afterCommit;  // before the writer, which calls it
   events::EventWriter writer;
+  bool rollupWrites;  // analytics.rollup_writes
   events::QuotaGuard quota;
   events::EventService events;
   events::RetentionSweeper retention;
@@ -578,6 +582,10 @@ Runtime::Runtime(const Poco::Util::AbstractConfiguration& config) {
   const int applied = store::migrate(*c_->database);
   spdlog::info("store {} at schema version {} ({} migrations applied now)", c_->database->describe(),
                store::currentSchemaVersion(*c_->database), applied);
+  if (auto what = c_->database->transaction(
+          [&](store::Connection& c) { return store::RollupWriter::applyWritesSetting(c, c_->rollupWrites); });
+      !what.empty())
+    spdlog::warn("{}", what);
   // A backup copied into place, or a database restored by hand, is refused until restore
   // has moved its ids past the original's (store/store_identity.h).
   store::checkStoreServable(*c_->database, restoreInPlaceHint(config));
@@ -595,7 +603,7 @@ void Runtime::start() {
   if (c_->changes) c_->changes->start();
   c_->auditCheckpoints.start();
   c_->retentionTask.start();
-  c_->rollupBackfillTask.start();
+  if (c_->rollupWrites) c_->rollupBackfillTask.start();
   c_->alertTask.start();
   c_->delivery.start();
   c_->server->start();

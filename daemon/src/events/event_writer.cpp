@@ -14,8 +14,8 @@
 
 namespace aev::events {
 
-EventWriter::EventWriter(store::Database& db, const AfterCommit* afterCommit, std::size_t maxBatch)
-    : db_(db), maxBatch_(maxBatch), afterCommit_(afterCommit) {
+EventWriter::EventWriter(store::Database& db, const AfterCommit* afterCommit, std::size_t maxBatch, bool rollupWrites)
+    : db_(db), maxBatch_(maxBatch), rollupWrites_(rollupWrites), afterCommit_(afterCommit) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -126,7 +126,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
     db_.transaction([&](store::Connection& c) {
       repo_.insertBatch(c, all);
       traces_.apply(c, all);
-      rollups_.add(c, all);
+      if (rollupWrites_) rollups_.add(c, all);
       std::map<std::pair<std::int64_t, std::string>, std::int64_t> usage;
       std::int64_t lastSecond = -1;  // the events of a commit share a few receive seconds
       std::string period;

@@ -39,7 +39,10 @@ class EventWriter {
  public:
   // `afterCommit` (may be null: nothing follows a commit) is called inside and after
   // each commit; it must outlive the writer.
-  explicit EventWriter(store::Database& db, const AfterCommit* afterCommit = nullptr, std::size_t maxBatch = 2000);
+  // `rollupWrites` false (analytics.rollup_writes, for benchmarks): commits skip the
+  // analytics rollups.
+  explicit EventWriter(store::Database& db, const AfterCommit* afterCommit = nullptr, std::size_t maxBatch = 2000,
+                       bool rollupWrites = true);
   ~EventWriter();
 
   // The events of one request commit together (all or none) and come back with ids
@@ -74,6 +77,7 @@ class EventWriter {
   store::EventRepository repo_;
   store::TraceRepository traces_;
   store::RollupWriter rollups_;
+  bool rollupWrites_ = true;
   store::SpendLedgerRepository spendLedger_;
   const AfterCommit* afterCommit_;
   std::mutex mutex_;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 namespace aev::store {
 
@@ -154,7 +156,10 @@ void RollupTotals::add(const RollupTotals& o) {
 }
 
 std::map<RollupKey, RollupTotals> RollupWriter::aggregate(const std::vector<StoredEvent>& events) {
-  std::map<RollupKey, RollupTotals> out;
+  // Minutes from the events; hours and days from those minutes (a minute delta adds into
+  // its hour and its day, which is what the events would add, in fewer map operations
+  // when a batch's events share keys).
+  std::map<RollupKey, RollupTotals> minutes;
   for (const auto& e : events) {
     const auto& t = e.telemetry;
     RollupTotals one;
@@ -168,16 +173,24 @@ std::map<RollupKey, RollupTotals> RollupWriter::aggregate(const std::vector<Stor
       one.durationMicros = rollupDurationMicros(*t.durationMs);
       one.sketch.add(*t.durationMs);
     }
-    const auto ts = e.effectiveTime();
-    for (const auto span : kRollupSpans) {
-      RollupKey key{e.orgId, {}, span, rollupBucketOf(ts, span), {}, e.appId, t.environment.value_or("")};
-      forEachDimension(e, [&](std::string dimension, const std::string& value) {
-        key.dimension = std::move(dimension);
-        key.value = value;
-        out[key].add(one);
-      });
+    const auto span = kRollupSpans[0];
+    RollupKey key{e.orgId, {}, span, rollupBucketOf(e.effectiveTime(), span), {}, e.appId, t.environment.value_or("")};
+    forEachDimension(e, [&](std::string dimension, const std::string& value) {
+      key.dimension = std::move(dimension);
+      key.value = value;
+      minutes[key].add(one);
+    });
+  }
+  std::map<RollupKey, RollupTotals> out;
+  for (const auto& [minute, totals] : minutes) {
+    for (std::size_t i = 1; i < std::size(kRollupSpans); ++i) {
+      RollupKey coarser = minute;
+      coarser.span = kRollupSpans[i];
+      coarser.bucket = rollupBucketOf(minute.bucket, coarser.span);
+      out[std::move(coarser)].add(totals);
     }
   }
+  out.merge(minutes);  // disjoint keys (spans differ): every minute moves over
   return out;
 }
 
@@ -278,6 +291,26 @@ void RollupWriter::subtractWhere(Connection& c, std::int64_t orgId, const std::s
   }
 }
 
+namespace {
+// backfill_until while rollup writes are off: nothing counts as backfilled.
+constexpr std::int64_t kRollupsStale = std::numeric_limits<std::int64_t>::max();
+}  // namespace
+
+std::string RollupWriter::applyWritesSetting(Connection& c, bool writes) {
+  const bool stale = backfillState(c, true).first == kRollupsStale;
+  if (writes == !stale) return "";
+  c.exec("DELETE FROM analytics_rollups");
+  if (!writes) {
+    c.exec("UPDATE analytics_rollup_state SET backfill_until = ?, backfilled_to = 0 WHERE id = 1", {kRollupsStale});
+    return "analytics rollups: writes off (analytics.rollup_writes=false): rollups emptied, analytics reads raw "
+           "events";
+  }
+  c.exec(
+      "UPDATE analytics_rollup_state SET backfill_until = (SELECT COALESCE(MAX(id), 0) FROM events), backfilled_to "
+      "= 0 WHERE id = 1");
+  return "analytics rollups: writes back on after a start without them: rebuilt by the background backfill";
+}
+
 RollupBackfillStep RollupWriter::backfillStep(Connection& c, std::int64_t chunk) {
   RollupBackfillStep out;
   std::tie(out.until, out.done) = backfillState(c, true);
@@ -322,16 +355,58 @@ void appendCounts(Params& p, const RollupTotals& t, std::int64_t sign) {
 }
 }  // namespace
 
-void RollupWriter::writeSqlite(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract) {
-  static const std::string select = std::string("SELECT sketch FROM analytics_rollups WHERE ") + kKeyMatch;
-  static const std::string upsert =
+namespace {
+// Keys per SQLite upsert statement: powers of two up to 64 (64 × 15 parameters stays under
+// SQLite's oldest limit of 999), so a commit of n keys runs about n / 64 statements and at
+// most seven statement texts are ever prepared.
+constexpr int kSqliteUpsertLevels = 7;
+
+std::string sqliteUpsertSql(std::size_t rows) {
+  std::string sql =
       "INSERT INTO analytics_rollups (org_id, dimension, span_s, bucket, value, app_id, environment, events, errors, "
-      "input_tokens, output_tokens, cost_nanos, durations, duration_micros, sketch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, CAST(? AS BLOB)) ON CONFLICT (org_id, dimension, span_s, bucket, value, app_id, "
-      "environment) DO UPDATE SET events = events + excluded.events, errors = errors + excluded.errors, input_tokens "
-      "= input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, cost_nanos = "
-      "cost_nanos + excluded.cost_nanos, durations = durations + excluded.durations, duration_micros = "
-      "duration_micros + excluded.duration_micros, sketch = excluded.sketch";
+      "input_tokens, output_tokens, cost_nanos, durations, duration_micros, sketch) VALUES ";
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (i) sql += ", ";
+    sql += "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS BLOB))";
+  }
+  sql +=
+      " ON CONFLICT (org_id, dimension, span_s, bucket, value, app_id, environment) DO UPDATE SET events = events + "
+      "excluded.events, errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens, "
+      "output_tokens = output_tokens + excluded.output_tokens, cost_nanos = cost_nanos + excluded.cost_nanos, "
+      "durations = durations + excluded.durations, duration_micros = duration_micros + excluded.duration_micros, "
+      "sketch = aev_sketch_merge(sketch, excluded.sketch)";
+  return sql;
+}
+}  // namespace
+
+void RollupWriter::writeSqlite(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract) {
+  if (!subtract) {
+    // Adding: SQL merges the sketch too (aev_sketch_merge, store/sqlite_sketch_function.h),
+    // so the keys go in multi-row upserts without reading their rows first.
+    static const auto texts = [] {
+      std::vector<std::string> t;
+      for (int level = 0; level < kSqliteUpsertLevels; ++level) t.push_back(sqliteUpsertSql(std::size_t{1} << level));
+      return t;
+    }();
+    auto it = deltas.begin();
+    for (std::size_t left = deltas.size(); left > 0;) {
+      int level = kSqliteUpsertLevels - 1;
+      while ((std::size_t{1} << level) > left) --level;
+      const std::size_t rows = std::size_t{1} << level;
+      Params p;
+      p.reserve(rows * 15);
+      for (std::size_t i = 0; i < rows; ++i, ++it) {
+        appendKey(p, it->first);
+        appendCounts(p, it->second, 1);
+        p.push_back(rollupSketchParam(Dialect::SQLite, it->second.sketch));
+      }
+      c.exec(texts[static_cast<std::size_t>(level)], std::move(p));
+      left -= rows;
+    }
+    return;
+  }
+  // Subtracting (deletions, rare): each key's sketch read, reduced and written back.
+  static const std::string select = std::string("SELECT sketch FROM analytics_rollups WHERE ") + kKeyMatch;
   static const std::string update =
       std::string(
           "UPDATE analytics_rollups SET events = events + ?, errors = errors + ?, input_tokens = input_tokens "
@@ -342,23 +417,14 @@ void RollupWriter::writeSqlite(Connection& c, const std::map<RollupKey, RollupTo
     Params keyParams;
     appendKey(keyParams, key);
     auto rows = c.query(select, keyParams);
-    if (subtract && rows.empty()) continue;  // nothing of it was ever rolled up
-    analytics::LatencySketch sketch;
-    if (!rows.empty()) sketch = rollupSketchOf(Dialect::SQLite, rows.front(), "sketch");
-    if (subtract) {
-      if (!sketch.subtract(delta.sketch)) spdlog::warn("analytics rollups: a sketch held fewer values than deleted");
-      Params p;
-      appendCounts(p, delta, -1);
-      p.push_back(rollupSketchParam(Dialect::SQLite, sketch));
-      p.insert(p.end(), keyParams.begin(), keyParams.end());
-      c.exec(update, std::move(p));
-      continue;
-    }
-    sketch.merge(delta.sketch);
-    Params p = std::move(keyParams);
-    appendCounts(p, delta, 1);
+    if (rows.empty()) continue;  // nothing of it was ever rolled up
+    auto sketch = rollupSketchOf(Dialect::SQLite, rows.front(), "sketch");
+    if (!sketch.subtract(delta.sketch)) spdlog::warn("analytics rollups: a sketch held fewer values than deleted");
+    Params p;
+    appendCounts(p, delta, -1);
     p.push_back(rollupSketchParam(Dialect::SQLite, sketch));
-    c.exec(upsert, std::move(p));
+    p.insert(p.end(), keyParams.begin(), keyParams.end());
+    c.exec(update, std::move(p));
   }
 }
 

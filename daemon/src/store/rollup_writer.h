@@ -1,17 +1,21 @@
 #pragma once
-// Analytics rollups (migration v20, docs/features.md#analytics-rollups), kept in the
-// transaction that stores the events: a batch is aggregated in memory per (organization,
-// app, environment, minute and hour bucket, dimension, value) first, then written once
+// Analytics rollups (migration v20, days since the v22 rebuild;
+// docs/features.md#analytics-rollups), kept in the transaction that stores the events: a
+// batch is aggregated in memory per (organization, app, environment, minute bucket,
+// dimension, value) first, its hour and day deltas built from those minute deltas (UTC
+// days: a day bucket starts at a multiple of 86,400 s since the epoch), then written once
 // per key, so a commit costs what its distinct keys cost, not what its events do.
 //
-// The sketch column cannot be merged by SQL (neither dialect can add two sketches), so a
-// key's row is read and written back within the transaction (read-modify-write). This was
-// chosen over one row per sketch bucket: a bucket per row multiplies rows by ~50 and the
-// reads of a long window by as much, where the read-modify-write costs one indexed read
-// per key. Counts and sums are added by SQL itself. On PostgreSQL the keys of a batch are
-// inserted if missing, then read with their rows locked (FOR UPDATE, in key order, so
-// writers on several nodes queue rather than lose an update), then updated: three
-// statements for the whole batch. SQLite has one writer: a read and an upsert per key.
+// Counts and sums are added by SQL itself. The sketch column is one serialized sketch per
+// row (not one row per sketch bucket: that multiplies rows by ~50 and the reads of a long
+// window by as much). On SQLite the daemon registers aev_sketch_merge on each connection
+// (store/sqlite_sketch_function.h), so adding is multi-row upserts of up to 64 keys that
+// merge the sketch in SQL: about one statement per 64 keys, no read. PostgreSQL has no such
+// function, so a key's row is read and written back (read-modify-write): the keys of a
+// batch are inserted if missing, then read with their rows locked (FOR UPDATE, in key
+// order, so writers on several nodes queue rather than lose an update), then updated:
+// three statements for the whole batch. Subtracting (deletions) reads and writes back on
+// both.
 //
 // Costs are summed as integer nano-dollars and durations as integer microseconds (each
 // event's value rounded, clamped to ±1e6 USD and ±1e12 ms), the same arithmetic the raw
@@ -32,7 +36,7 @@ namespace aev::store {
 struct RollupKey {
   std::int64_t orgId = 0;
   std::string dimension;    // '' totals, an analytics dimension, "tag:<key>"
-  std::int64_t span = 0;    // seconds: 60 or 3600
+  std::int64_t span = 0;    // seconds: 60, 3600 or 86400
   std::int64_t bucket = 0;  // start, µs
   std::string value;
   std::int64_t appId = 0;
@@ -47,8 +51,9 @@ struct RollupTotals {
   void add(const RollupTotals& other);
 };
 
-// The bucket spans rolled up, in seconds (minutes, hours).
-inline constexpr std::int64_t kRollupSpans[] = {60, 3600};
+// The bucket spans rolled up, in seconds (minutes, hours, UTC days), finest first: each
+// divides the next, so a coarser bucket is a whole number of finer ones.
+inline constexpr std::int64_t kRollupSpans[] = {60, 3600, 86400};
 inline constexpr const char* kTagDimensionPrefix = "tag:";
 
 // An event's cost in nano-dollars and duration in microseconds as the rollups sum them.
@@ -86,6 +91,12 @@ class RollupWriter {
   // backfill_until) into them and moves the state on, in the caller's transaction; every
   // node may call it, one at a time gets the state row.
   RollupBackfillStep backfillStep(Connection& c, std::int64_t chunk);
+
+  // analytics.rollup_writes at start-up, before any publish: off empties the rollups and
+  // marks them stale (queries then read raw events, the backfill has nothing to do); on,
+  // after a start with them off, hands every stored event to the backfill to rebuild
+  // them. Returns what it did ("" nothing, else a line for the log).
+  static std::string applyWritesSetting(Connection& c, bool writes);
 
   static std::map<RollupKey, RollupTotals> aggregate(const std::vector<StoredEvent>& events);
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/storage_unavailable.h"
+#include "store/sqlite_sketch_function.h"
 #include "store/statement_cache.h"
 #include "store/statement_runner.h"
 #include "store/storage_failure.h"
@@ -132,7 +133,9 @@ class SqliteRunner final : public StatementRunner {
 }  // namespace
 
 std::unique_ptr<StatementRunner> makeSqliteRunner(Poco::Data::Session& session, std::size_t cacheSize) {
-  return std::make_unique<SqliteRunner>(Poco::Data::SQLite::Utility::dbHandle(session), cacheSize);
+  auto* db = Poco::Data::SQLite::Utility::dbHandle(session);
+  registerSqliteSketchFunction(db);
+  return std::make_unique<SqliteRunner>(db, cacheSize);
 }
 
 }  // namespace aev::store
