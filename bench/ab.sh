@@ -15,7 +15,8 @@
 #   SERVER_CPUS (0), CLIENT_CPUS (1), PORT_BASE (29000),
 #   DISTINCT (0; 1: every event of every request, single or batch, has its own session,
 #   user and trace name, one of four models and a duration: one distinct analytics rollup
-#   key per event and dimension, the rollups' costliest case; 0: identical events).
+#   key per event and dimension, the rollups' costliest case; trace: traces of 8 events
+#   share a session and a trace name, 4 traces a user, as agents publish; 0: identical events).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -63,6 +64,8 @@ declare -a AEV_PID AEV_PORT
 one_event() {  # channel-id
   if [ "$DISTINCT" = 1 ]; then
     printf '{"identifier":"bench-event","channel_id":%s,"agentId":"agent-bench-0001","eventType":"agent.message","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","spanId":"00f067aa0ba902b7","payload":{"role":"assistant","content":"The quick brown fox jumps over the lazy dog while the benchmark publishes its events now."},"metadata":{"model":"@M@","session":"s-@N@","user":"u-@N@","trace_name":"flow-@N@","duration_ms":@D@,"usage":{"input_tokens":812,"output_tokens":64}}}' "$1"
+  elif [ "$DISTINCT" = trace ]; then
+    printf '{"identifier":"bench-event","channel_id":%s,"agentId":"agent-bench-0001","eventType":"agent.message","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","spanId":"00f067aa0ba902b7","payload":{"role":"assistant","content":"The quick brown fox jumps over the lazy dog while the benchmark publishes its events now."},"metadata":{"model":"@M@","session":"s-@T@","user":"u-@U@","trace_name":"flow-@T@","duration_ms":@D@,"usage":{"input_tokens":812,"output_tokens":64}}}' "$1"
   else
     event_json "$1" 0
   fi
@@ -84,7 +87,7 @@ for ARG in "$@"; do
     printf ']}'; } >"$work/batch-$i.json"
   # Every event of the batch must be accepted (an item refused in a 200 answer would make
   # the run measure refusals): one request with the placeholders filled.
-  sed 's/@N@/0/g; s/@M@/gpt-4o/g; s/@D@/1.5/g' "$work/batch-$i.json" >"$work/check-$i.json"
+  sed 's/@[NTU]@/0/g; s/@M@/gpt-4o/g; s/@D@/1.5/g' "$work/batch-$i.json" >"$work/check-$i.json"
   if curl -fsS -X POST "http://127.0.0.1:${AEV_PORT[$i]}/events/batch" -H 'content-type: application/json' \
     -H "X-API-Key: ${KEY[$name]}" --data-binary "@$work/check-$i.json" | grep -q '"status":4'; then
     echo "$name refuses the bench's batch events" >&2; exit 1

@@ -17,7 +17,10 @@ local channel = os.getenv("CHANNEL_ID")
 if channel ~= nil and channel ~= "" then
   wrk.headers["x-channel-id"] = channel
 end
-if os.getenv("DISTINCT_KEYS") == "1" then
+-- DISTINCT_KEYS=trace: @T@ changes every 8 occurrences (a trace's session and name) and @U@
+-- every 32 (a user's four traces), the shape of agent traffic.
+local distinct = os.getenv("DISTINCT_KEYS")
+if distinct == "1" or distinct == "trace" then
   local template = wrk.body
   local models = { "gpt-4o", "gpt-4o-mini", "claude-sonnet-4", "claude-haiku-4" }
   math.randomseed(os.time())
@@ -35,8 +38,18 @@ if os.getenv("DISTINCT_KEYS") == "1" then
   local function duration()
     return string.format("%.1f", 50 + math.random() * 4000)
   end
+  local t = 0
+  local function trace()
+    t = t + 1
+    return prefix .. math.floor((t - 1) / 8)
+  end
+  local u = 0
+  local function user()
+    u = u + 1
+    return prefix .. math.floor((u - 1) / 32)
+  end
   request = function()
-    local body = template:gsub("@N@", number):gsub("@M@", model):gsub("@D@", duration)
+    local body = template:gsub("@N@", number):gsub("@M@", model):gsub("@D@", duration):gsub("@T@", trace):gsub("@U@", user)
     return wrk.format(nil, nil, nil, body)
   end
 end

@@ -229,6 +229,9 @@ std::optional<store::RollupScope> AnalyticsService::rollupScope(store::Connectio
     others.emplace_back(*d, std::to_string(id));
   }
   if (f.tag) others.emplace_back(store::kTagDimensionPrefix + f.tag->first, f.tag->second);
+  if (breakdownDimension && !store::rolledUpDimension(*breakdownDimension)) return std::nullopt;
+  for (const auto& [dimension, _] : others)
+    if (!store::rolledUpDimension(dimension)) return std::nullopt;
   if (breakdownDimension) {
     if (!others.empty()) return std::nullopt;
     scope.dimension = *breakdownDimension;

@@ -17,8 +17,8 @@ constexpr double kMaxDurationMs = 1e12;
 // Events read per statement when a deletion takes its events out of the rollups.
 constexpr std::int64_t kSubtractPage = 5000;
 
-// Every (dimension, value) an event counts under: the totals, each standard dimension
-// the event has a value for (the analytics names, as GET /analytics/breakdown takes them)
+// Every (dimension, value) an event counts under: the totals, each rolled-up standard
+// dimension the event has a value for (the analytics names, as GET /analytics/breakdown takes them)
 // and each custom attribute.
 template <class F>
 void forEachDimension(const StoredEvent& e, F&& f) {
@@ -43,8 +43,7 @@ void forEachDimension(const StoredEvent& e, F&& f) {
   text("service", t.service);
   text("operation", t.operation);
   text("errorType", t.errorType);
-  text("session", t.session);
-  text("traceName", t.traceName);
+  // Not "session" nor "traceName": see rolledUpDimension().
   for (const auto& [key, value] : t.attributes) f(kTagDimensionPrefix + key, value);
 }
 

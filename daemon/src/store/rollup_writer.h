@@ -55,6 +55,13 @@ struct RollupTotals {
 // divides the next, so a coarser bucket is a whole number of finer ones.
 inline constexpr std::int64_t kRollupSpans[] = {60, 3600, 86400};
 inline constexpr const char* kTagDimensionPrefix = "tag:";
+// Standard dimensions with no rollup rows: a session and a trace name each belong to one
+// trace, so rolling them up wrote about two new rows per trace and span (a third of the
+// rollup writes of agent traffic: bench/NOTEBOOK.md, 2026-11-28 12:40). Their breakdowns
+// and filters read raw events; the sessions screen reads the trace rollups.
+inline bool rolledUpDimension(const std::string& dimension) {
+  return dimension != "session" && dimension != "traceName";
+}
 
 // An event's cost in nano-dollars and duration in microseconds as the rollups sum them.
 std::int64_t rollupCostNanos(double costUsd);
