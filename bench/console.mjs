@@ -5,7 +5,7 @@
 // 1. Bytes on the wire: the page and every file it can load (all of daemon/console/'s
 //    served files), fetched as a browser does (Accept-Encoding: gzip), against the issue's
 //    budget of 100 KB gzip; raw sizes beside them. The third-party share is the baseline.
-//    Then what a first visit to each of five screens fetches (screens load on demand).
+//    Then what a first visit to each screen fetches (screens load on demand).
 // 2. Render: a trace of 2,000 events (1,000 spans of two events each, nested four deep,
 //    300 of them LLM calls carrying their messages)
 //    opened in headless Chromium; time from navigation start to the waterfall on screen
@@ -111,7 +111,7 @@ try {
   // browser context (empty cache; a deep link, the sign-in form, then the screen): the
   // console's own files as they came over the wire (gzip).
   const firstVisit = {};
-  for (const screen of ['live', 'traces', `traces/${traceId}`, 'sessions', 'users', 'analytics', 'delivery', 'settings']) {
+  for (const screen of ['live', 'traces', `traces/${traceId}`, 'sessions', 'users', 'analytics', 'delivery', 'moderation', 'settings']) {
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const p = await fresh.newPage();
     const responses = [];

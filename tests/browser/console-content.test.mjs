@@ -8,7 +8,10 @@
 //     normalises and from what the README's tour sends; an error's message comes first;
 //     raw JSON sits behind a toggle; long content collapses
 //   - a filtered live tail first shows the newest stored matches, says how many older
-//     ones exist and loads them, then follows live with "0 missed"
+//     ones exist and loads them, then follows live with "0 missed"; so does one filtered
+//     by end user (the User field)
+//   - analytics shows the latency percentiles of LLM calls and of tool calls apart, the
+//     numbers GET /analytics/overview gives (latencyByKind)
 //   - the shell is the viewport: on settings the document is exactly as tall as the
 //     window, and a section link scrolls only the content pane
 //   - at 390×844 no screen overflows horizontally and the navigation sits behind a menu
@@ -246,6 +249,78 @@ test('a filtered live tail shows the newest stored matches, loads older ones, th
   assert.equal(await rows.count(), 56);
   assert.equal(await page.locator('[data-testid=connection]').getAttribute('data-missed'), '0');
   await cleanPage(page, 'filtered live tail');
+  await context.close();
+});
+
+test('the live tail filtered by end user: the User field shows that user\'s stored events, then follows live', { timeout: 120_000 }, async () => {
+  // 8 events of the user among 70 of another user and of none, then 60 more without one:
+  // none of the user's is among the channel's newest 50.
+  const who = `tail-${run}`;
+  const other = `other-${run}`;
+  await publishAll(Array.from({ length: 70 }, (_, i) => ({ identifier: `u-other-${i}`, eventType: 'agent.message',
+    metadata: i % 2 ? { user: other } : {} })));
+  await publishAll(Array.from({ length: 8 }, (_, i) => ({ identifier: `u-mine-${i}`, eventType: 'agent.message', metadata: { user: who } })));
+  await publishAll(Array.from({ length: 60 }, (_, i) => ({ identifier: `u-after-${i}`, eventType: 'app.log' })));
+  const listed = await daemon.expect(200, 'GET', `/event/${channelId}/list?user=${encodeURIComponent(who)}&limit=50`, undefined, key);
+  assert.equal(listed.meta.total, 8);
+
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await consolePage(context);
+  await signIn(page, `/console/live?org=${user.orgId}&channel=${channelId}`);
+  await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: WAIT });
+  await page.locator('#f-user').fill(who);
+  await page.locator('#f-user').press('Enter');
+  await page.waitForURL((u) => u.searchParams.get('user') === who, { timeout: WAIT });
+  const rows = page.locator('table.live tbody tr');
+  await page.waitForFunction(() => [...document.querySelectorAll('table.live tbody tr .c-ident')].every((td) => td.textContent.startsWith('u-mine-'))
+    && document.querySelectorAll('table.live tbody tr').length === 8, null, { timeout: WAIT });
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector('.c-ident').textContent)),
+    listed.data.map((e) => e.identifier), 'the same events, in the same order, as GET /event/{channel}/list?user=');
+  await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: WAIT });
+  // Live: the user's new event arrives at the top; another user's does not.
+  await publish({ identifier: 'u-mine-live', eventType: 'agent.message', metadata: { user: who } });
+  await publish({ identifier: 'u-other-live', eventType: 'agent.message', metadata: { user: other } });
+  await waitText(page, 'table.live tbody tr:first-child', 'u-mine-live');
+  await sleep(300);
+  assert.equal(await rows.count(), 9);
+  assert.equal(await page.locator('table.live tbody tr', { hasText: 'u-other-live' }).count(), 0);
+  assert.equal(await page.locator('[data-testid=connection]').getAttribute('data-missed'), '0');
+  await cleanPage(page, 'live tail by user');
+  await context.close();
+});
+
+test('analytics shows the latency of LLM calls and of tool calls apart, as GET /analytics/overview gives them', { timeout: 120_000 }, async () => {
+  // LLM calls and tool calls of very different durations, told apart by their kind.
+  const llm = [900, 1_400, 2_100, 2_600, 4_800];
+  const tool = [35, 60, 90, 240];
+  await publishAll([
+    ...llm.map((d, i) => ({ identifier: `lat-llm-${i}`, eventType: 'agent.message', timestamp: at(40_000 + i * 100),
+      metadata: { semantic_kind: 'llm', model: 'gpt-4o-mini', duration_ms: d } })),
+    ...tool.map((d, i) => ({ identifier: `lat-tool-${i}`, eventType: 'agent.tool_call.end', timestamp: at(41_000 + i * 100),
+      payload: { tool: 'search' }, metadata: { semantic_kind: 'tool', duration_ms: d } })),
+  ]);
+  const until = new Date();
+  const overview = await daemon.expect(200, 'GET', `/analytics/overview?since=${new Date(until - 86400e3).toISOString()}`
+    + `&until=${until.toISOString()}&interval=hour`, undefined, key);
+  const byKind = overview.latencyByKind;
+  assert.equal(byKind.llm.count, llm.length, JSON.stringify(byKind));
+  assert.equal(byKind.tool.count, tool.length, JSON.stringify(byKind));
+  assert.ok(byKind.llm.p50 > byKind.tool.p95, 'two populations, not one mixed');
+
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await consolePage(context);
+  await signIn(page, `/console/analytics?org=${user.orgId}&range=24h`);
+  const table = page.locator('[data-testid=latency-by-kind]');
+  await table.waitFor({ timeout: WAIT });
+  const cells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent.trim())));
+  assert.deepEqual(cells, [
+    ['LLM calls', ms(byKind.llm.p50), ms(byKind.llm.p95), ms(byKind.llm.p99)],
+    ['Tool calls', ms(byKind.tool.p50), ms(byKind.tool.p95), ms(byKind.tool.p99)],
+  ]);
+  const tile = async (label) => page.locator('.tile', { has: page.locator('.tile-label', { hasText: label }) }).innerText();
+  assert.match(await tile('LLM call p50'), new RegExp(`${ms(byKind.llm.p50)}[\\s\\S]*p95 ${ms(byKind.llm.p95)}`));
+  assert.match(await tile('Tool call p50'), new RegExp(`${ms(byKind.tool.p50)}[\\s\\S]*p95 ${ms(byKind.tool.p95)}`));
+  await cleanPage(page, 'analytics latency by kind');
   await context.close();
 });
 

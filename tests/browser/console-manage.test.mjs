@@ -5,7 +5,8 @@
 //     console, see its secret once, publish, watch the attempt appear, redeliver it and see
 //     the second attempt (same webhook-id at the receiver); filters by outcome and status
 //     class; the endpoints of every channel listed from one request; an export destination
-//     created, tested and disabled
+//     created, tested and disabled; a webhook endpoint's and an export destination's last
+//     24 hours (health24h) shown as the API gives them
 //   - moderation: a rule created in the console blocks in "try it" at once; a published
 //     event's violation appears in the live feed and in the rule's count (every rule's
 //     count from one polled report, never a request per rule)
@@ -26,6 +27,7 @@ import {
   axeCheck, axeSource, cleanPage, consoleDaemon, consolePage, daemonBin, launchChromium, newUser, receiver,
   shot as shotOf, signIn, sleep, stopDaemon, uid, VIEWPORT, WAIT,
 } from './support.mjs';
+import { num, pct } from '../../daemon/console/js/format.js';
 
 let daemon;
 let browser;
@@ -239,6 +241,80 @@ test('delivery: an export destination is created, tested, shows header names onl
   await page.getByRole('button', { name: 'Disable' }).click();
   await page.getByText('Disabled: its queue was dropped').waitFor();
   await cleanPage(page, 'export destination');
+  await context.close();
+});
+
+test("delivery: a webhook endpoint's and an export destination's last 24 hours show the API's numbers", { timeout: 120_000 }, async () => {
+  // An organization of its own: its two targets deliver, then fail, then stop changing.
+  const carol = await newUser(daemon, 'carol');
+  const c = await setUpOrg(carol, 'health-bot');
+  const ep = await daemon.expect(201, 'POST', '/webhooks/endpoints', { url: hooks.url('/ok/carol'), channelId: c.channelId }, carol.token);
+  const dest = await daemon.expect(201, 'POST', '/export-destinations',
+    { name: 'carol-collector', kind: 'http', endpointUrl: hooks.url('/ok/carol-export'), envSlug: '*', signals: ['logs'] }, carol.token);
+  const destId = dest.destinationId || dest.id;
+  const health = async () => ({
+    ep: (await daemon.expect(200, 'GET', `/webhooks/endpoints/${ep.id}`, undefined, carol.token)),
+    dest: (await daemon.expect(200, 'GET', `/export-destinations/${destId}`, undefined, carol.token)),
+  });
+  const until = async (what, fn) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const h = await health();
+      if (fn(h)) return h;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify({ ep: h.ep.health24h, dest: h.dest.health24h, state: h.dest.health })}`);
+      await sleep(200);
+    }
+  };
+  for (const i of [1, 2]) assert.equal((await publish(c.key, { identifier: `ok-${i}`, eventType: 'agent.message', payload: { i }, channel_id: c.channelId })).status, 201);
+  await until('the deliveries', (h) => h.ep.health24h.succeeded === 2 && h.dest.health24h.succeeded >= 1);
+  await daemon.expect(200, 'PATCH', `/webhooks/endpoints/${ep.id}`, { url: hooks.url('/down/carol') }, carol.token);
+  await daemon.expect(200, 'PATCH', `/export-destinations/${destId}`, { endpointUrl: hooks.url('/down/carol-export') }, carol.token);
+  assert.equal((await publish(c.key, { identifier: 'fails', eventType: 'agent.message', payload: {}, channel_id: c.channelId })).status, 201);
+  // Both give up after their retries (delivery.retry_schedule 1s,1s): nothing changes after that.
+  const failedAttempts = async () => {
+    const r = await daemon.expect(200, 'GET', `/webhooks/deliveries/${ep.id}?outcome=failed`, undefined, carol.token);
+    return (r.data || r).length;
+  };
+  const deadline = Date.now() + 30_000;
+  while (!(await failedAttempts())) {
+    assert.ok(Date.now() < deadline, 'the webhook message given up');
+    await sleep(200);
+  }
+  const settled = await until('the export batch given up', (h) => h.dest.health && h.dest.health.state === 'failing' && h.ep.health24h.lastFailureStatus === 503);
+  for (const h of [settled.ep.health24h, settled.dest.health24h]) {
+    assert.ok(h.deliveries > h.succeeded && h.succeeded >= 1, JSON.stringify(h));
+    assert.equal(h.lastFailureStatus, 503, JSON.stringify(h));
+  }
+
+  const { context, page } = await newPage();
+  const check = async (where, h) => {
+    const cell = where.locator('[data-testid=health24h]').first();
+    await cell.waitFor({ timeout: WAIT });
+    assert.equal((await cell.locator('.badge').innerText()).trim(), pct(h.successRate));
+    const title = await cell.getAttribute('title');
+    assert.ok(title.startsWith(`${num(h.succeeded)} of ${num(h.deliveries)} delivered in 24 h; last failure `), title);
+    assert.ok(title.includes(`(HTTP ${h.lastFailureStatus})`), title);
+    if (h.lastFailureReason) assert.ok(title.includes(h.lastFailureReason), title);
+  };
+  await signIn(page, daemon, carol, `/console/delivery?org=${carol.orgId}`);
+  const epRow = page.locator(`tr[data-endpoint-id="${ep.id}"]`);
+  await check(epRow, settled.ep.health24h);
+  await epRow.click();
+  const facts = page.locator('dl.facts');
+  await check(facts, settled.ep.health24h);
+  assert.match(await facts.innerText(), new RegExp(`${num(settled.ep.health24h.succeeded)} of ${num(settled.ep.health24h.deliveries)} in 24 h · last failure`));
+
+  await page.goto(`${daemon.base}/console/delivery?org=${carol.orgId}&tab=exports`);
+  const destRow = page.locator(`tr[data-destination-id="${destId}"]`);
+  await check(destRow, settled.dest.health24h);
+  await destRow.click();
+  await check(page.locator('dl.facts'), settled.dest.health24h);
+  assert.match(await page.locator('dl.facts').innerText(),
+    new RegExp(`${num(settled.dest.health24h.succeeded)} of ${num(settled.dest.health24h.deliveries)} in 24 h · last failure`));
+  // Nothing moved while the page was read.
+  const after = await health();
+  assert.deepEqual([after.ep.health24h, after.dest.health24h], [settled.ep.health24h, settled.dest.health24h]);
+  await cleanPage(page, 'delivery health');
   await context.close();
 });
 

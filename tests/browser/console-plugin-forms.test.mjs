@@ -1,7 +1,8 @@
 // Plugin configuration forms in a real browser (Debian's headless Chromium, playwright-core)
 // against agent-eventsd loading plugins from three directories (AEV_PLUGIN_DIRS): the
-// standard ones, the SDK's example NDJSON export sink and a test fixture whose schema has
-// every shape a form draws (tests/plugins/fixtures/typed_file_sinks.cpp).
+// standard ones, the SDK's examples (the NDJSON export sink and the ACME detector) and a
+// test fixture whose schemas have every shape a form draws (tests/plugins/fixtures/
+// typed_file_sinks.cpp).
 //
 //   - an export destination of the fixture's kind made through the form drawn from its
 //     configSchema: one typed input per property (text, password, number, boolean and enum
@@ -11,6 +12,10 @@
 //   - the SDK example's kind: its one `path` field, and its file receives the events
 //   - an alert rule of a sink that needs no address: no URL field, its settings drawn, the
 //     notification written to its file
+//   - a moderation rule of the fixture's detector (GET /moderation/detector-kinds): its
+//     detectorConfig drawn from the schema in the plugin's order, the detector's refusal on
+//     its field, the rule firing on a published event, an edit keeping the stored settings;
+//     the SDK example detector's one typed setting
 //
 //   AEV_DAEMON_BIN=build/daemon/agent-eventsd \
 //   AEV_PLUGIN_DIRS=build/lib/agent-events/plugins,build/tests/example-plugins,build/tests/fixture-sink-plugins \
@@ -224,6 +229,86 @@ test('an alert rule of a sink that needs no address has no URL field; its settin
   await context.close();
 });
 
+test('a moderation rule of a plugin detector is made through the form drawn from its schema, and fires', { timeout: 120_000 }, async () => {
+  const { context, page } = await newPage();
+  await signIn(page, daemon, alice, `/console/moderation?org=${alice.orgId}&new=1`);
+  const kinds = (await daemon.expect(200, 'GET', '/moderation/detector-kinds', undefined, alice.token)).data;
+  const word = kinds.find((k) => k.name === 'typed.word');
+  assert.ok(word, 'the fixture detector is listed');
+  // The detector field offers every detector the daemon knows.
+  await page.locator('#rule-detectors option').nth(kinds.length - 1).waitFor({ state: 'attached', timeout: WAIT });
+  assert.deepEqual(await page.locator('#rule-detectors option').evaluateAll((os) => os.map((o) => o.value)), kinds.map((k) => k.name));
+
+  await page.getByLabel('Name', { exact: true }).fill('refund words');
+  await page.getByRole('combobox', { name: 'Detector' }).fill('typed.word');
+  const fields = page.locator('#rule-form [data-testid=config-fields]');
+  await fields.waitFor({ timeout: WAIT });
+  // One input per property, in the plugin's order, typed by the schema.
+  assert.deepEqual(await fields.locator('[data-config-key]').evaluateAll((els) => els.map((e) => e.dataset.configKey)),
+    Object.keys(word.configSchema.properties));
+  const input = (k) => fields.locator(`[data-config-key=${k}] :is(input, select)`);
+  assert.equal(await input('word').getAttribute('type'), 'text');
+  assert.equal(await input('word').getAttribute('required'), '');
+  assert.equal(await input('score').getAttribute('type'), 'number');
+  assert.equal(await input('score').getAttribute('max'), '1');
+  assert.equal(await input('caseSensitive').evaluate((e) => e.tagName), 'SELECT');
+  assert.equal(await input('token').getAttribute('type'), 'password');
+  assert.match(await fields.locator('[data-config-key=word]').innerText(), /Word[\s\S]*Letters only/);
+  assert.equal(await page.getByLabel('Pattern').isDisabled(), true, 'a plugin detector takes no pattern');
+  assert.deepEqual(await page.locator('#rule-target option').evaluateAll((os) => os.map((o) => o.value)), word.targets);
+  assert.equal(await page.getByLabel('Minimum score').getAttribute('type'), 'number');
+
+  // The detector refuses the word: its message lands on the word field; nothing is made.
+  await input('word').fill('two words');
+  await page.getByLabel('Action', { exact: true }).selectOption('flag');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  const wordError = fields.locator('[data-config-key=word] .field-error');
+  await wordError.waitFor({ timeout: WAIT });
+  assert.match(await wordError.innerText(), /word must be letters only/);
+  assert.equal(await input('word').getAttribute('aria-invalid'), 'true');
+  assert.equal((await daemon.expect(200, 'GET', '/moderation/rules', undefined, alice.token)).data.length, 0);
+
+  await input('word').fill('refund');
+  await input('label').fill('money');
+  await page.getByLabel('Minimum score').fill('0.5');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  const row = page.locator('tr[data-rule-id]', { hasText: 'refund words' });
+  await row.waitFor({ timeout: WAIT });
+  const [rule] = (await daemon.expect(200, 'GET', '/moderation/rules', undefined, alice.token)).data;
+  assert.equal(rule.detector, 'typed.word');
+  assert.deepEqual(rule.detectorConfig, { word: 'refund', label: 'money' });
+  assert.equal(rule.minScore, 0.5);
+
+  // It fires on a published event: the violation, with the detector's label and score.
+  const id = await publish('I want a REFUND for order 7');
+  await page.locator('table.violations tbody tr', { hasText: 'refund words' }).waitFor({ timeout: WAIT });
+  const [v] = (await daemon.expect(200, 'GET', `/moderation/violations?ruleId=${rule.ruleId}`, undefined, alice.token)).data;
+  assert.equal(String(v.eventId), String(id));
+  assert.deepEqual(v.matches.map((m) => [m.detector, m.label, m.score]), [['typed.word', 'money', 0.8]]);
+
+  // Editing: the stored settings fill the drawn inputs; a save that changes none keeps them.
+  await row.getByRole('button', { name: 'Edit refund words' }).click();
+  await fields.waitFor({ timeout: WAIT });
+  assert.equal(await input('word').inputValue(), 'refund');
+  assert.equal(await input('label').inputValue(), 'money');
+  assert.equal(await page.getByLabel('Minimum score').inputValue(), '0.5');
+  await page.getByLabel('Name', { exact: true }).fill('refund words 2');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.locator('tr[data-rule-id]', { hasText: 'refund words 2' }).waitFor({ timeout: WAIT });
+  const edited = await daemon.expect(200, 'GET', `/moderation/rules/${rule.ruleId}`, undefined, alice.token);
+  assert.deepEqual([edited.detectorConfig, edited.minScore], [{ word: 'refund', label: 'money' }, 0.5]);
+
+  // The SDK example detector draws its one setting: digits, a whole number from 4 to 16.
+  await page.locator('main').getByRole('button', { name: 'New rule' }).click();
+  await page.getByRole('combobox', { name: 'Detector' }).fill('acme.customer_number');
+  await fields.locator('[data-config-key=digits]').waitFor({ timeout: WAIT });
+  assert.deepEqual(await fields.locator('[data-config-key]').evaluateAll((els) => els.map((e) => e.dataset.configKey)), ['digits']);
+  assert.deepEqual(await input('digits').evaluate((e) => [e.type, e.min, e.max, e.step, e.placeholder]), ['number', '4', '16', '1', '8']);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await cleanPage(page, 'moderation rule of a plugin detector', [/status of 422/]);
+  await context.close();
+});
+
 test('the drawn forms have no serious or critical axe-core finding', { timeout: 60_000 }, async () => {
   // axe-core is injected as a script: this context bypasses the CSP (the other tests keep it).
   const { context, page } = await newPage(true);
@@ -235,5 +320,9 @@ test('the drawn forms have no serious or critical axe-core finding', { timeout: 
   await page.getByLabel('Destination type').selectOption('webhook');
   await page.locator('#al-config-secret').waitFor({ timeout: WAIT });
   await axeCheck(page, 'alert form of the webhook sink', axeSource());
+  await page.goto(`${daemon.base}/console/moderation?org=${alice.orgId}&new=1`);
+  await page.getByRole('combobox', { name: 'Detector' }).fill('typed.word');
+  await page.locator('#rule-form [data-testid=config-fields]').waitFor({ timeout: WAIT });
+  await axeCheck(page, 'moderation rule form of a plugin detector', axeSource());
   await context.close();
 });

@@ -12,6 +12,7 @@
 
 #include "audit/actor.h"
 #include "common/errors.h"
+#include "moderation/detector_kinds.h"
 #include "moderation/rule_cache.h"
 #include "store/database.h"
 #include "store/moderation_rule_repository.h"
@@ -60,6 +61,8 @@ class RuleService {
   store::ModerationRuleRecord update(std::int64_t orgId, std::int64_t ruleId, const RuleInput& input,
                                      const audit::Actor& actor);
   void remove(std::int64_t orgId, std::int64_t ruleId, const audit::Actor& actor);
+  // The detectors a rule may name, with their configuration schemas (not per organization).
+  std::vector<DetectorKind> detectorKinds() const { return moderation::detectorKinds(registry_); }
 
  private:
   store::Database& db_;

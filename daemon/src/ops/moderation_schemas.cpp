@@ -23,6 +23,25 @@ const std::map<std::string, std::string>& moderationSchemas() {
     "enabled": {"type": "boolean"},
     "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}
   }})json"},
+      {"DetectorKindList", R"json({
+  "title": "DetectorKindList", "type": "object", "required": ["data"],
+  "properties": {
+    "$schema": {"type": "string", "format": "uri"},
+    "data": {"type": "array", "items": {"type": "object",
+      "required": ["name", "plugin", "builtIn", "description", "configSchema", "requiredKeys", "secretKeys", "takesPattern",
+                   "targets"],
+      "properties": {
+        "name": {"type": "string", "description": "a moderation rule's detector value"},
+        "plugin": {"type": ["string", "null"], "description": "the plugin that provides it; null for the built-in detectors"},
+        "builtIn": {"type": "boolean", "description": "regex, keyword, tool_name and tool_arg: implemented by the daemon"},
+        "description": {"type": "string"},
+        "configSchema": {"type": ["object", "null"], "description": "JSON Schema of a rule's detectorConfig, properties in the plugin's order; null when it declares none"},
+        "requiredKeys": {"type": "array", "items": {"type": "string"}},
+        "secretKeys": {"type": "array", "items": {"type": "string"}, "description": "write-only detectorConfig keys (sealed at rest)"},
+        "takesPattern": {"type": "boolean", "description": "a rule of this detector requires a pattern (built-in detectors only)"},
+        "targets": {"type": "array", "items": {"type": "string", "enum": ["request", "response", "tool_call"]}, "description": "the targets a rule of this detector may scan"}
+      }}}
+  }})json"},
       {"ModerationRuleList", R"json({
   "title": "ModerationRuleList", "type": "object", "required": ["data"],
   "properties": {

@@ -169,7 +169,8 @@ ChannelsGone::ChannelsGone(std::vector<std::int64_t> channelIds)
 
 bool EventFilter::matches(const StoredEvent& e) const {
   return (!agentId || e.agentId == agentId) && (!eventType || e.eventType == eventType) &&
-         (!traceId || e.traceId == traceId) && (!identifier || e.identifier == *identifier);
+         (!traceId || e.traceId == traceId) && (!identifier || e.identifier == *identifier) &&
+         (!endUser || e.telemetry.endUser == endUser);
 }
 
 void EventRepository::insertBatch(Connection& c, std::vector<StoredEvent>& events) {
@@ -339,6 +340,7 @@ std::string listConditions(const EventListQuery& q, Params& params) {
   if (q.filter.eventType) add(" AND event_type = ?", *q.filter.eventType);
   if (q.filter.traceId) add(" AND trace_id = ?", *q.filter.traceId);
   if (q.filter.identifier) add(" AND identifier = ?", *q.filter.identifier);
+  if (q.filter.endUser) add(" AND end_user = ?", *q.filter.endUser);
   if (q.since) add(" AND received_at >= ?", *q.since);
   if (q.until) add(" AND received_at < ?", *q.until);
   return sql;
@@ -380,6 +382,7 @@ std::vector<StoredEvent> EventRepository::after(Connection& c, std::int64_t orgI
   if (f.eventType) sql += " AND event_type = ?", params.push_back(*f.eventType);
   if (f.traceId) sql += " AND trace_id = ?", params.push_back(*f.traceId);
   if (f.identifier) sql += " AND identifier = ?", params.push_back(*f.identifier);
+  if (f.endUser) sql += " AND end_user = ?", params.push_back(*f.endUser);
   sql += " ORDER BY seq LIMIT ?";
   params.push_back(limit);
   std::vector<StoredEvent> out;

@@ -16,6 +16,7 @@ struct EventFilter {
   std::optional<std::string> eventType;
   std::optional<std::string> traceId;
   std::optional<std::string> identifier;
+  std::optional<std::string> endUser;  // the telemetry end user (metadata.user or a convention's)
   bool matches(const StoredEvent& e) const;
 };
 

@@ -184,6 +184,44 @@ TEST_F(StreamApi, FiltersCombineWithAndAndWithTheIdentifierPath) {
   EXPECT_FALSE(nobody->waitUntil([&] { return nobody->messageCount() > 0; }, 300ms)) << nobody->describe();
 }
 
+// The end user (metadata.user) filters the channel's list, the replay after Last-Event-ID
+// and the live events alike: what a live tail filtered by user loads, then follows.
+TEST_F(StreamApi, TheEndUserFilterAppliesToTheListTheReplayAndTheLiveStream) {
+  auto t = newTenant("enduser");
+  const auto ch = newChannel(t);
+  const auto path = "/event/" + std::to_string(ch) + "/list";
+  const auto as = [](const std::string& user) { return obj({{"metadata", obj({{"user", user}})}}); };
+  std::vector<std::int64_t> mine;
+  const auto first = intField(publish(t.http, ch, "start"), "id");
+  for (int i = 0; i < 6; ++i) {
+    auto id =
+        intField(publish(t.http, ch, "e" + std::to_string(i), nullptr, i % 3 == 0 ? as("maria") : as("lee")), "id");
+    if (i % 3 == 0) mine.push_back(id);
+    publish(t.http, ch, "anon" + std::to_string(i));
+  }
+  // The list: newest first, counted; a user nobody is gives nothing; combined with AND.
+  auto listed = t.http.get(path + "?user=maria");
+  ASSERT_STATUS(listed, 200);
+  std::vector<std::int64_t> ids;
+  for (const auto& e : objects(listOf(listed))) ids.push_back(intField(e, "id"));
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{mine[1], mine[0]}));
+  EXPECT_EQ(intField(listed.object()->getObject("meta"), "total"), 2);
+  EXPECT_EQ(intField(t.http.get(path + "?user=nobody").object()->getObject("meta"), "total"), 0);
+  EXPECT_EQ(intField(t.http.get(path + "?user=lee&eventType=agent.message").object()->getObject("meta"), "total"), 0);
+  EXPECT_EQ(intField(t.http.get(path + "?user=lee").object()->getObject("meta"), "total"), 4);
+
+  // The stream: the replay after the first event holds only maria's, then her live ones.
+  auto h = auth(t);
+  h.emplace_back("Last-Event-ID", std::to_string(first));
+  auto s = subscribe(subscribePath(ch, "user=maria"), h);
+  ASSERT_TRUE(IsStreamOpen(*s));
+  publish(t.http, ch, "live-lee", nullptr, as("lee"));
+  mine.push_back(intField(publish(t.http, ch, "live-maria", nullptr, as("maria")), "id"));
+  auto got = readThrough(*s, mine.back());
+  EXPECT_EQ(idsOf(got), mine) << s->describe();
+  for (const auto& m : got) EXPECT_EQ(strField(m.json()->getObject("metadata"), "user"), "maria");
+}
+
 TEST_F(StreamApi, IdentifierPathSegmentIsPercentDecoded) {
   auto t = newTenant("ident");
   const auto ch = newChannel(t);

@@ -1,4 +1,4 @@
-// Live tail of one channel: the newest events first, filters (event type, agent, trace)
+// Live tail of one channel: the newest events first, filters (event type, agent, trace, end user)
 // applied by the daemon to the stored events (the newest 50 matches, then "N older
 // matches — load more") and to the stream that follows, pause and resume without losing anything, a rate sparkline,
 // the event's JSON in a side panel with a link to its trace, and a connection badge
@@ -63,6 +63,7 @@ function listFilters(f) {
   if (f.event_type) out.eventType = f.event_type;
   if (f.agent_id) out.agentId = f.agent_id;
   if (f.trace_id) out.traceId = f.trace_id;
+  if (f.user) out.user = f.user;
   return out;
 }
 
@@ -145,7 +146,8 @@ export function LiveView({ route }) {
   const channels = useAsync(loadChannels, []);
   const list = channels.data ? channels.data.channels : [];
   const channelId = q.channel || (list[0] && String(list[0].id)) || '';
-  const filters = useMemo(() => ({ event_type: q.type || '', agent_id: q.agent || '', trace_id: q.trace || '' }), [q.type, q.agent, q.trace]);
+  const filters = useMemo(() => ({ event_type: q.type || '', agent_id: q.agent || '', trace_id: q.trace || '', user: q.user || '' }), [q.type, q.agent, q.trace, q.user]);
+  const filtered = !!(filters.event_type || filters.agent_id || filters.trace_id || filters.user);
   const [rows, setRows] = useState([]);
   const [status, setStatus] = useState(null);
   const [paused, setPaused] = useState(false);
@@ -294,6 +296,7 @@ export function LiveView({ route }) {
         <${FilterInput} id="f-type" label="Event type" value=${q.type} placeholder="agent.tool_call.start" onCommit=${(v) => setQuery({ type: v })} />
         <${FilterInput} id="f-agent" label="Agent" value=${q.agent} placeholder="any" onCommit=${(v) => setQuery({ agent: v })} />
         <${FilterInput} id="f-trace" label="Trace" value=${q.trace} placeholder="any" onCommit=${(v) => setQuery({ trace: v })} />
+        <${FilterInput} id="f-user" label="User" value=${q.user} placeholder="any" onCommit=${(v) => setQuery({ user: v })} />
       </div>
       <${ErrorBox} error=${error || (status && status.state === 'failed' ? status.error : null)} />
       <${IngestProblems} />
@@ -316,9 +319,9 @@ export function LiveView({ route }) {
         </table>
         ${older && older.cursor && older.total > older.loaded ? html`<div class="older" data-testid="older-matches">
           <button type="button" class="btn btn-sm" onClick=${loadOlder} disabled=${older.loading}>
-            ${`${(older.total - older.loaded).toLocaleString('en-US')} older ${filters.event_type || filters.agent_id || filters.trace_id ? 'match' : 'event'}${older.total - older.loaded === 1 ? '' : filters.event_type || filters.agent_id || filters.trace_id ? 'es' : 's'}`} — load more</button></div>` : null}
+            ${`${(older.total - older.loaded).toLocaleString('en-US')} older ${filtered ? 'match' : 'event'}${older.total - older.loaded === 1 ? '' : filtered ? 'es' : 's'}`} — load more</button></div>` : null}
         ${rows.length === 0 ? html`<${Empty} title=${paused ? 'Paused' : 'Waiting for events'}><p>New events on this channel appear here as they are published.</p>
-          ${!paused && channel && !q.type && !q.agent && !q.trace ? html`<${PublishHelp} channel=${channel} />` : null}</${Empty}>` : null}
+          ${!paused && channel && !filtered ? html`<${PublishHelp} channel=${channel} />` : null}</${Empty}>` : null}
       </div>
     </div>
     ${selected ? html`<${EventPanel} row=${selected} onClose=${() => setQuery({ event: '', at: '' })} />` : null}

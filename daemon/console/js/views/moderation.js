@@ -1,8 +1,11 @@
 // Moderation: the organization's rules in evaluation order (create, edit, pause, delete),
 // a live "try it" that runs them on a sample event through POST /moderation/evaluate
 // (nothing is published or recorded), the live feed of violations, and each rule's and
-// each detector's efficacy over a window. URL: ?range=&rule=&action=&target=&new=1&edit=<id>
+// each detector's efficacy over a window. A rule's detector is any of
+// GET /moderation/detector-kinds; a plugin detector's detectorConfig is a form drawn from
+// its schema (config_form.js), as export destinations' and alert rules' settings are. URL: ?range=&rule=&action=&target=&new=1&edit=<id>
 import { api } from '../api.js';
+import { ConfigFields, configErrors, readConfig, schemaFields } from '../config_form.js';
 import { ms, num } from '../format.js';
 import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
 import { href, Link, setQuery } from '../router.js';
@@ -14,7 +17,6 @@ import {
 const ACTIONS = ['block', 'redact', 'flag', 'allow'];
 const ACTION_KIND = { block: 'err', redact: 'warn', flag: 'wait', allow: 'ok' };
 const TARGETS = ['request', 'response', 'tool_call'];
-const DETECTORS = ['pii.email', 'pii.phone', 'pii.credit_card', 'pii.ssn', 'secrets.api_key', 'prompt_injection', 'regex', 'keyword', 'tool_name', 'tool_arg'];
 const WITH_PATTERN = new Set(['regex', 'keyword', 'tool_name', 'tool_arg']);
 const WINDOWS = [['1h', 'Last hour', 3600e3], ['24h', 'Last 24 hours', 86400e3], ['7d', 'Last 7 days', 7 * 86400e3], ['30d', 'Last 30 days', 30 * 86400e3]];
 const EVENT_TYPES = ['agent.message', 'agent.start', 'agent.end', 'agent.tool_call.start'];
@@ -31,34 +33,68 @@ function windowOf(key) {
 // The window's report up to now: violations per detector (rows) and per rule (rules), in one request.
 const loadReport = (key) => api.get('/moderation/efficacy', { since: windowOf(key).since });
 
+// The detectors a rule may name (GET /moderation/detector-kinds), read once per visit
+// when a form first opens: the built-in ones take a pattern, a plugin's take its
+// configSchema's settings (detectorConfig, drawn by config_form.js) and a minScore.
+let kindsOnce = null;
+const loadKinds = () => {
+  kindsOnce = kindsOnce || api.get('/moderation/detector-kinds').then((r) => r.data, (e) => {
+    kindsOnce = null;
+    throw e;
+  });
+  return kindsOnce;
+};
+
 function RuleForm({ rule, onDone }) {
   const action = useAction();
+  const kinds = useAsync(loadKinds, []);
   const [detector, setDetector] = useState(rule?.detector || 'keyword');
+  const kind = (kinds.data || []).find((k) => k.name === detector);
+  const takesPattern = kind ? kind.takesPattern : WITH_PATTERN.has(detector);
+  const plugin = !!kind && !kind.builtIn;
+  const sameDetector = !!rule && rule.detector === detector;
+  const targets = kind?.targets?.length ? kind.targets : TARGETS;
   const submit = (form) => action.run(async () => {
     const v = formValues(form);
     const body = { name: v.name, detector: v.detector, action: v.action, target: v.target, enabled: v.enabled };
-    body.pattern = WITH_PATTERN.has(v.detector) ? (v.pattern || '') : null;
+    body.pattern = takesPattern ? (v.pattern || '') : null;
+    if (plugin) {
+      // An edit that keeps the detector and changes no setting sends none (the stored
+      // object, secrets included, stays); another detector starts from what the form holds.
+      const config = readConfig(form, kind.configSchema,
+        sameDetector ? { editing: true, stored: rule.detectorConfig || {}, secretKeys: rule.secretConfigKeys || [] } : {});
+      if (config !== undefined) body.detectorConfig = config;
+      else if (rule && !sameDetector) body.detectorConfig = null;
+      if (v.minScore !== undefined) body.minScore = Number(v.minScore);
+      else if (rule) body.minScore = null;
+    } else if (kind && rule) {
+      body.detectorConfig = null; // a built-in detector takes neither
+      body.minScore = null;
+    }
     const saved = rule ? await api.patch(`/moderation/rules/${rule.ruleId}`, body) : await api.post('/moderation/rules', body);
     onDone(saved);
   });
-  const hint = {
-    regex: 'RE2 syntax (linear time; no backreferences or lookaround).',
-    keyword: 'A literal, matched case-insensitively.',
-    tool_name: 'The exact tool name (target tool_call).',
-    tool_arg: 'e.g. $.args.path ~ /^\\/etc\\// (target tool_call).',
-  }[detector] || 'Built-in or plugin detector: no pattern.';
+  const detectorHint = plugin ? `${kind.description ? `${kind.description} ` : ''}(plugin ${kind.plugin})` : undefined;
+  const patternHint = takesPattern ? kind?.description || 'The pattern this detector matches.' : 'This detector takes no pattern.';
   return html`<${FormCard} id="rule-form" title=${rule ? `Edit rule "${rule.name}"` : 'New rule'} submitLabel=${rule ? 'Save' : 'Create rule'}
       action=${action} onSubmit=${submit} onCancel=${() => onDone(null)}>
     <${FormField} id="rule-name" label="Name"><input id="rule-name" name="name" required maxlength="120" defaultValue=${rule?.name || ''} autocomplete="off" /></${FormField}>
-    <${FormField} id="rule-detector" label="Detector">
+    <${FormField} id="rule-detector" label="Detector" hint=${detectorHint}>
       <input id="rule-detector" name="detector" list="rule-detectors" required value=${detector} autocomplete="off" onInput=${(e) => setDetector(e.currentTarget.value.trim())} />
-      <datalist id="rule-detectors">${DETECTORS.map((d) => html`<option value=${d} />`)}</datalist></${FormField}>
-    <${FormField} id="rule-pattern" label="Pattern" hint=${hint}>
-      <input id="rule-pattern" name="pattern" class="mono" disabled=${!WITH_PATTERN.has(detector)} defaultValue=${rule?.pattern || ''} spellcheck="false" autocomplete="off" /></${FormField}>
+      <datalist id="rule-detectors">${(kinds.data || []).map((k) => html`<option value=${k.name}>${k.description}</option>`)}</datalist></${FormField}>
+    <${FormField} id="rule-pattern" label="Pattern" hint=${patternHint}>
+      <input id="rule-pattern" name="pattern" class="mono" disabled=${!takesPattern} defaultValue=${rule?.pattern || ''} spellcheck="false" autocomplete="off" /></${FormField}>
     <${FormField} id="rule-target" label="Target"><select id="rule-target" name="target">
-      ${TARGETS.map((t) => html`<option value=${t} selected=${(rule?.target || 'request') === t}>${t}</option>`)}</select></${FormField}>
+      ${targets.map((t) => html`<option value=${t} selected=${(targets.includes(rule?.target) ? rule.target : targets[0]) === t}>${t}</option>`)}</select></${FormField}>
     <${FormField} id="rule-action" label="Action"><select id="rule-action" name="action">
       ${ACTIONS.map((a) => html`<option value=${a} selected=${(rule?.action || 'block') === a}>${a}</option>`)}</select></${FormField}>
+    ${plugin ? html`<${FormField} id="rule-minscore" label="Minimum score" hint="0 to 1: matches the detector scores lower do not count. Empty: every match counts.">
+      <input id="rule-minscore" name="minScore" type="number" min="0" max="1" step="any" defaultValue=${sameDetector && rule.minScore !== null ? rule.minScore : ''} autocomplete="off" /></${FormField}>
+    <${ConfigFields} key=${detector} idPrefix="rule-config" schema=${kind.configSchema} label="Detector settings"
+      config=${sameDetector ? rule.detectorConfig || {} : {}} secretKeys=${sameDetector ? rule.secretConfigKeys || [] : []}
+      errors=${configErrors(action.error, schemaFields(kind.configSchema).fields.map((f) => f.key), 'body.detectorConfig')}
+      fallbackHint="A JSON object of this detector's settings for this rule; it declares none." />` : null}
+    <${ErrorBox} error=${kinds.error} />
     <div class="ff"><span class="ff-label">State</span><label class="check"><input type="checkbox" name="enabled" defaultChecked=${rule ? rule.enabled : true} />Enabled</label></div>
   </${FormCard}>`;
 }

@@ -45,6 +45,7 @@ store::EventFilter filterFrom(const Request& req) {
   f.agentId = req.queryFilter("agent_id");
   f.eventType = req.queryFilter("event_type");
   f.traceId = req.queryFilter("trace_id");
+  f.endUser = req.queryFilter("user");
   return f;
 }
 
@@ -78,6 +79,7 @@ store::EventListQuery listQueryOf(const Request& req) {
   q.filter.traceId = listFilter(req, "traceId", "trace_id");
   q.filter.agentId = listFilter(req, "agentId", "agent_id");
   q.filter.eventType = listFilter(req, "eventType", "event_type");
+  q.filter.endUser = req.queryFilter("user");
   if (q.filter.eventType && !events::isEventType(*q.filter.eventType))
     throw errors::invalidField("query.eventType", "is not an event type (docs/api.md#events)", *q.filter.eventType);
   q.since = queryTime(req.queryParam("since"), "since");

@@ -8,6 +8,7 @@
 #include "auth/authenticator.h"
 #include "http/audit_actor.h"
 #include "http/body.h"
+#include "http/component_kinds.h"
 #include "http/context.h"
 #include "http/credentials.h"
 #include "http/render.h"
@@ -82,6 +83,21 @@ moderation::RuleInput ruleInput(BodyReader& body, bool creating) {
 }  // namespace
 
 void registerModerationRuleRoutes(Router& router, AppContext& ctx) {
+  router.add(
+      "GET", "/moderation/detector-kinds",
+      [&ctx](Request& req) {
+        ctx.authenticator->userOrApiKey(credentialsOf(req), "read").requireOrg();
+        auto obj = withSchema(req.baseUrl, "DetectorKindList");
+        obj->set("data", detectorKindsJson(ctx.moderationRules->detectorKinds()));
+        return Response::json(200, obj);
+      },
+      "The detectors a moderation rule may name: the built-in ones (which take a pattern) and every loaded plugin "
+      "detector, with its configuration schema (a rule's detectorConfig), its secret (write-only) keys and the "
+      "targets it scans.",
+      "moderation");
+  router.document("GET", "/moderation/detector-kinds", {}, "DetectorKindList");
+  router.documentAccess("GET", "/moderation/detector-kinds", "read");
+
   router.add(
       "POST", "/moderation/rules",
       [&ctx](Request& req) {

@@ -119,24 +119,27 @@ void documentFirstShapeRoutes(Router& router) {
       {"agent_id", "string", "only events of this agentId", {}, false},
       {"event_type", "string", "only events of this eventType", {}, false},
       {"trace_id", "string", "only events of this traceId", {}, false},
+      {"user", "string", "only events of this end user (metadata.user or a convention's user id)", {}, false},
       {"last_event_id", "string", "resume after this event id (as the Last-Event-ID header)", {}, false},
       {"stream_token", "string", "a token from POST /stream-tokens, for clients that cannot send headers", {}, false},
   };
   router.document("POST", "/event", {}, "Event");
   router.document("POST", "/events/batch", {}, "EventBatchResult");
-  router.document("GET", "/event/{channelId}/list",
-                  {page,
-                   limit,
-                   {"cursor", "string", "meta.nextCursor of the previous page (instead of page)", {}, false},
-                   {"traceId", "string", "only events of this traceId (also trace_id)", {}, false},
-                   {"eventType", "string", "only events of this eventType (also event_type)", {}, false},
-                   {"agentId", "string", "only events of this agentId (also agent_id)", {}, false},
-                   {"trace_id", "string", "as traceId", {}, false},
-                   {"event_type", "string", "as eventType", {}, false},
-                   {"agent_id", "string", "as agentId", {}, false},
-                   {"since", "string", "RFC 3339, events received at or after", {}, false},
-                   {"until", "string", "RFC 3339, events received before", {}, false}},
-                  "EventPage");
+  router.document(
+      "GET", "/event/{channelId}/list",
+      {page,
+       limit,
+       {"cursor", "string", "meta.nextCursor of the previous page (instead of page)", {}, false},
+       {"traceId", "string", "only events of this traceId (also trace_id)", {}, false},
+       {"eventType", "string", "only events of this eventType (also event_type)", {}, false},
+       {"agentId", "string", "only events of this agentId (also agent_id)", {}, false},
+       {"trace_id", "string", "as traceId", {}, false},
+       {"event_type", "string", "as eventType", {}, false},
+       {"agent_id", "string", "as agentId", {}, false},
+       {"user", "string", "only events of this end user (metadata.user or a convention's user id)", {}, false},
+       {"since", "string", "RFC 3339, events received at or after", {}, false},
+       {"until", "string", "RFC 3339, events received before", {}, false}},
+      "EventPage");
   router.document("GET", "/channel/{channelId}/subscribe", streamQuery, "");
   router.document("GET", "/channel/{channelId}/{eventIdentifier}/subscribe", streamQuery, "");
   router.document("POST", "/stream-tokens", {}, "StreamToken");
