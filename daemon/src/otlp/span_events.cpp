@@ -130,6 +130,9 @@ Object::Ptr metadataObject(Object::Ptr metadata, const Span& span, const std::ve
     }
     if (tool) metadata->set("tool", *tool);
   }
+  // The model's tool call this run answers (a hand-off made through a tool call has one too).
+  if (!metadata->has("tool_call_id"))
+    if (auto id = lookup.text(Field::ToolCallId, true)) metadata->set("tool_call_id", *id);
   if (kind == Kind::Handoff && !metadata->has("handoff_to"))
     if (auto v = conventions::handoffTarget(metadata, span.name)) metadata->set("handoff_to", *v);
   if (kind != Kind::Unknown) setIfAbsent(*metadata, "semantic_kind", std::string(conventions::kindName(kind)));

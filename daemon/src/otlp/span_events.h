@@ -33,6 +33,8 @@
 //                 "operation", "provider" (normalised), "finish_reason" (normalised),
 //                 "session", "user", "trace_name", "error_type", "tool" (not on a hand-off)
 //                                 by the table, from the span
+//                 "tool_call_id"  by the table, from the span: the model's tool call it ran
+//                                 (GET /traces/{id}/events links the two)
 //                 "handoff_to"    a hand-off span's target
 //                 "semantic_kind" the span's kind (llm, tool, agent, handoff, chain, ...)
 //                 "error_message" a failed span's status message, else its exception message

@@ -97,6 +97,13 @@ const std::vector<Row> kConventionTable = {
     {F::Tool, C::OpenInference, "tool.name"},
     {F::Tool, C::AiSdk, "ai.toolCall.name"},
 
+    // The call id of a tool run (OpenInference's Agents bridge sends none: traces match those by name).
+    {F::ToolCallId, C::AgentEvents, "tool_call_id"},
+    {F::ToolCallId, C::GenAi, "gen_ai.tool.call.id"},
+    {F::ToolCallId, C::OpenInference, "tool_call.id"},
+    {F::ToolCallId, C::OpenInference, "tool.id"},
+    {F::ToolCallId, C::AiSdk, "ai.toolCall.id"},
+
     {F::Agent, C::GenAi, "gen_ai.agent.name"},
     {F::Agent, C::OpenInference, "agent.name"},
 

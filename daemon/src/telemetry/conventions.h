@@ -43,8 +43,9 @@ enum class Field {
   SemanticKind,  // agent-events key only; a span's kind comes from kindOf()
   Service,
   Operation,
-  Status,  // "ok" / "error" (OTLP: the span status)
-  DurationMs,
+  Status,      // "ok" / "error" (OTLP: the span status)
+  ToolCallId,  // the id of the model's tool call a tool run answers
+  DurationMs,  // last: the count of fields
 };
 
 enum class Convention { AgentEvents, Langfuse, GenAi, OpenInference, Traceloop, AiSdk, GenAiDeprecated, General };
