@@ -60,14 +60,14 @@ int main() {
   while (std::getline(std::cin, body)) {
     std::cout << "# " << ++line << '\n';
     try {
-      auto batch = aev::otlp::decodeTraceExport(body, "", aev::otlp::Encoding::Json, 64u << 20,
-                                                aev::otlp::SpanTexts::Deferred);
+      auto batch =
+          aev::otlp::decodeTraceExport(body, "", aev::otlp::Encoding::Json, 64u << 20, aev::otlp::SpanTexts::Deferred);
       for (const auto& r : batch.rejected) std::cout << "rejected " << r.spanIndex << ' ' << r.reason << '\n';
       for (std::size_t i = 0; i < batch.events.size(); ++i) {
         auto& span = batch.events[i];
         std::cout << "span " << span.traceId << ' ' << span.spanId << ' ' << span.parentSpanId.value_or("-") << ' '
-                  << (span.occurredAtMicros ? std::to_string(*span.occurredAtMicros) : "-") << " channel="
-                  << batch.resourceChannels[i] << '\n';
+                  << (span.occurredAtMicros ? std::to_string(*span.occurredAtMicros) : "-")
+                  << " channel=" << batch.resourceChannels[i] << '\n';
         aev::events::Submission s;
         s.location = "span";
         s.event.source = "otlp";

@@ -10,8 +10,8 @@ store::StoredEvent llmCall(std::int64_t id, const std::string& toolCallsJson) {
   store::StoredEvent e;
   e.id = id;
   e.eventType = "agent.message";
-  e.payloadJson = R"({"messages":{"input":[],"output":[{"role":"assistant","content":null,"toolCalls":)" +
-                  toolCallsJson + "}]}}";
+  e.payloadJson =
+      R"({"messages":{"input":[],"output":[{"role":"assistant","content":null,"toolCalls":)" + toolCallsJson + "}]}}";
   return e;
 }
 
@@ -50,10 +50,8 @@ TEST(ToolCallLinks, ById) {
 // earlier request with the id, naming the run's tool, wins.
 TEST(ToolCallLinks, RepeatedIdsPreferTheLatestEarlierRequestOfTheTool) {
   std::vector<store::StoredEvent> events = {
-      llmCall(1, R"([{"id":"call_1","name":"x"}])"),
-      run(2, "agent.tool_call.end", "x", "call_1"),
-      llmCall(3, R"([{"id":"call_1","name":"y"}])"),
-      run(4, "agent.tool_call.end", "y", "call_1"),
+      llmCall(1, R"([{"id":"call_1","name":"x"}])"), run(2, "agent.tool_call.end", "x", "call_1"),
+      llmCall(3, R"([{"id":"call_1","name":"y"}])"), run(4, "agent.tool_call.end", "y", "call_1"),
       run(5, "agent.tool_call.end", "x", "call_1"),
   };
   auto links = linkToolCalls(events);
@@ -75,8 +73,10 @@ TEST(ToolCallLinks, ARunBeforeItsRequestStillLinksById) {
 TEST(ToolCallLinks, WithoutIdsByNameAndOrderEachRequestOnce) {
   std::vector<store::StoredEvent> events = {
       llmCall(1, R"([{"id":"a","name":"x"},{"id":"b","name":"x"}])"),
-      run(2, "agent.tool_call.start", "x"), run(3, "agent.tool_call.end", "x"),
-      run(4, "agent.tool_call.start", "x"), run(5, "agent.tool_call.end", "x"),
+      run(2, "agent.tool_call.start", "x"),
+      run(3, "agent.tool_call.end", "x"),
+      run(4, "agent.tool_call.start", "x"),
+      run(5, "agent.tool_call.end", "x"),
       run(6, "agent.tool_call.end", "x"),  // a third run: both requests answered already
   };
   auto links = linkToolCalls(events);

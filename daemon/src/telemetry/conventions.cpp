@@ -463,10 +463,9 @@ bool Lookup::hasHead(const CompiledRow& c) const {
 // through nested objects (then copied into `nested`).
 const Var* Lookup::raw(const CompiledRow& c, std::optional<Var>& nested) const {
   const std::string_view key = c.key;
-  auto it = std::lower_bound(flat_.begin(), flat_.end(), key,
-                             [](const std::pair<std::string_view, const Var*>& m, std::string_view k) {
-                               return m.first < k;
-                             });
+  auto it = std::lower_bound(
+      flat_.begin(), flat_.end(), key,
+      [](const std::pair<std::string_view, const Var*>& m, std::string_view k) { return m.first < k; });
   if (it != flat_.end() && it->first == key) return it->second;
   if (key.find('.') == std::string_view::npos) return nullptr;
   nested = nestedLookup(metadata_, key);

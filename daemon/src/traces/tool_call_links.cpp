@@ -179,7 +179,8 @@ ToolCallLinks linkToolCalls(const std::vector<store::StoredEvent>& events) {
   for (const auto& run : runs) {
     if (run.id) continue;
     if (run.kind == RunKind::End && run.name) {
-      auto start = std::find_if(openStarts.begin(), openStarts.end(), [&](const Run* s) { return s->name == run.name; });
+      auto start =
+          std::find_if(openStarts.begin(), openStarts.end(), [&](const Run* s) { return s->name == run.name; });
       if (start != openStarts.end()) {
         links.requestedBy[run.index] = links.requestedBy[(*start)->index];
         openStarts.erase(start);

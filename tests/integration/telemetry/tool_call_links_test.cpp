@@ -31,7 +31,8 @@ class ToolCallLinksApi : public TracesTest {
         for (const auto& span : objects(ss->getArray("spans"))) spans.push_back(span);
     if (spans.empty()) throw std::runtime_error("no spans in fixture " + scenario);
     std::uint64_t earliest = UINT64_MAX;
-    for (const auto& s : spans) earliest = std::min<std::uint64_t>(earliest, std::stoull(strField(s, "startTimeUnixNano")));
+    for (const auto& s : spans)
+      earliest = std::min<std::uint64_t>(earliest, std::stoull(strField(s, "startTimeUnixNano")));
     const auto base = static_cast<std::uint64_t>(recentBase()) * 1000;
     const auto moved = [&](const std::string& ns) { return std::to_string(std::stoull(ns) - earliest + base); };
     std::map<std::string, std::string> ids;
@@ -186,8 +187,8 @@ TEST_F(ToolCallLinksApi, OtelGenAiExecuteToolSpansLinkByCallIdAcrossExports) {
   const auto toolSpan = [&](const std::string& spanId, std::int64_t ms, const std::string& tool,
                             const std::string& callId) {
     return R"({"traceId":")" + trace + R"(","spanId":")" + spanId + R"(","parentSpanId":"aaaaaaaaaaaaaaaa",
-      "name":"execute_tool )" + tool +
-           R"(","startTimeUnixNano":")" + at(ms) + R"(","endTimeUnixNano":")" + at(ms + 10) + R"(","attributes":[
+      "name":"execute_tool )" +
+           tool + R"(","startTimeUnixNano":")" + at(ms) + R"(","endTimeUnixNano":")" + at(ms + 10) + R"(","attributes":[
       {"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},
       {"key":"gen_ai.tool.name","value":{"stringValue":")" +
            tool + R"("}},
@@ -209,8 +210,8 @@ TEST_F(ToolCallLinksApi, OtelGenAiExecuteToolSpansLinkByCallIdAcrossExports) {
   std::map<std::string, Object::Ptr> bySpan;
   for (const auto& e : events) bySpan[strField(e, "spanId")] = e;
   const auto llm = bySpan["2222222222222222"];
-  for (const auto& [span, callId, tool] :
-       {std::tuple{"4444444444444444", "call_a", "get_weather"}, std::tuple{"3333333333333333", "call_b", "get_time"}}) {
+  for (const auto& [span, callId, tool] : {std::tuple{"4444444444444444", "call_a", "get_weather"},
+                                           std::tuple{"3333333333333333", "call_b", "get_time"}}) {
     SCOPED_TRACE(span);
     auto by = requestedBy(bySpan[span]);
     ASSERT_TRUE(by);
@@ -238,12 +239,12 @@ TEST_F(ToolCallLinksApi, PostEventToolCallStartAndEndLinkByCallId) {
        obj({{"model", "gpt-4o"},
             {"gen_ai.output.messages",
              R"([{"role":"assistant","parts":[{"type":"tool_call","id":"c-7","name":"lookup","arguments":{}}]}])"}})});
-  auto start = publishOne(p.keyed, p.channelId, trace,
-                          {"lookup", "agent.tool_call.start", "a", base + 10 * kMs,
-                           obj({{"tool", "lookup"}, {"tool_call_id", "c-7"}})});
-  auto end = publishOne(p.keyed, p.channelId, trace,
-                        {"lookup", "agent.tool_call.end", "a", base + 20 * kMs,
-                         obj({{"tool", "lookup"}, {"tool_call_id", "c-7"}})});
+  auto start = publishOne(
+      p.keyed, p.channelId, trace,
+      {"lookup", "agent.tool_call.start", "a", base + 10 * kMs, obj({{"tool", "lookup"}, {"tool_call_id", "c-7"}})});
+  auto end = publishOne(
+      p.keyed, p.channelId, trace,
+      {"lookup", "agent.tool_call.end", "a", base + 20 * kMs, obj({{"tool", "lookup"}, {"tool_call_id", "c-7"}})});
   auto events = traceEvents(p, trace);
   ASSERT_EQ(events.size(), 3u);
   EXPECT_EQ(strField(events[0], "eventId"), strField(llm, "eventId"));
