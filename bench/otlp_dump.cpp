@@ -5,7 +5,10 @@
 // printed. Two builds' outputs on the same input must be identical (a change of the mapping
 // that claims to keep behaviour is checked so: NOTEBOOK.md, "OTLP ingest").
 //   aev_bench_otlp_dump < bodies.jsonl > stored.txt
+#include <Poco/JSON/Stringifier.h>
+
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "common/errors.h"
@@ -75,7 +78,8 @@ int main() {
         s.event.agentId = std::move(span.agentId);
         s.event.eventType = std::move(span.eventType);
         s.metadata = std::move(span.metadata);
-        s.payloadIs(std::move(span.payload));
+        s.event.payloadJson = std::move(span.payloadJson);
+        s.payloadInTextOrder = true;
         s.textsFromObjects = true;
         try {
           aev::events::Publisher::extract(extractor, s);
@@ -85,6 +89,10 @@ int main() {
           continue;
         }
         const auto& e = s.event;
+        // The payload as moderation would read and rewrite it: the same text again.
+        std::ostringstream rewritten;
+        Poco::JSON::Stringifier::condense(s.payload(), rewritten);
+        if (rewritten.str() != e.payloadJson) std::cout << "payload-rewrite-differs " << rewritten.str() << '\n';
         std::cout << "id=" << e.identifier << " type=" << e.eventType.value_or("-")
                   << " agent=" << e.agentId.value_or("-") << " error=" << e.isError << '\n'
                   << "payload " << e.payloadJson << '\n'
