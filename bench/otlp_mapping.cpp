@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
         s.event.agentId = std::move(span.agentId);
         s.event.eventType = std::move(span.eventType);
         s.metadata = std::move(span.metadata);  // as POST /v1/traces hands them on
-        s.payloadIs(std::move(span.payload));
+        s.event.payloadJson = std::move(span.payloadJson);
+        s.payloadInTextOrder = true;
         s.textsFromObjects = true;
         aev::events::Publisher::extract(extractor, s);
         ++spans;

@@ -4,10 +4,13 @@
 //   - a request offering a tool the conversation has not called yet: one call of it (a
 //     transfer_to_* tool first: the Agents SDK's hand-off);
 //   - stream: true: SSE chunks, and with stream_options.include_usage a final usage chunk;
-//   - anything else: "Hello from the fake model." with usage 11 in / 7 out.
+//   - anything else: "Hello from the fake model." with usage 11 in (4 cached) / 7 out (2 reasoning).
 const http = require('node:http');
 
-const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+// With OpenAI's details: cached (cache-read) prompt tokens and reasoning tokens, subsets of
+// the prompt and completion counts.
+const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18,
+  prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 2 } };
 
 function lastUserText(messages) {
   for (let i = messages.length - 1; i >= 0; i--) {

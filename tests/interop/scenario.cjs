@@ -164,8 +164,12 @@ const scenarios = {
         await startActiveObservation('chat gpt-4o-mini', async (generation) => {
           generation.update({ model: 'gpt-4o-mini', input });
           const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: input });
+          // As @langfuse/openai reports usage: the details apart, subtracted from input and output.
+          const cached = r.usage.prompt_tokens_details?.cached_tokens ?? 0;
+          const reasoning = r.usage.completion_tokens_details?.reasoning_tokens ?? 0;
           generation.update({ output: r.choices[0].message,
-            usageDetails: { input: r.usage.prompt_tokens, output: r.usage.completion_tokens },
+            usageDetails: { input: r.usage.prompt_tokens - cached, output: r.usage.completion_tokens - reasoning,
+              input_cached_tokens: cached, output_reasoning_tokens: reasoning },
             costDetails: { total: 0.0005 } });
         }, { asType: 'generation' });
         await startActiveObservation('get_weather', async (span) => {

@@ -144,7 +144,38 @@ std::vector<Publisher::Result> Publisher::publishBatch(std::vector<Item> items) 
 
 // ---------------------------------------------------------------- 1. extract
 
+namespace {
+
+// extract() for a payload held as text (an OTLP span's): the messages are appended to the
+// text, no payload tree is built for them. What apply() reads of the payload is its
+// messages (an LLM call) or, for a tool call, its tool or name: the first handed over as
+// the only member of a small object, the second read from the payload parsed in its order.
+Poco::JSON::Object::Ptr extractTextPayload(const telemetry::Extractor& telemetry, Submission& s) {
+  Poco::JSON::Object::Ptr messages;
+  if (telemetry::Extractor::carriesMessages(s.event, s.metadata))
+    messages = telemetry.normalizeMessagesIntoText(s.event, s.metadata);
+  if (s.textsFromObjects && !messages)  // normalizeMessagesIntoText wrote it when it moved messages
+    s.event.metadataJson = s.metadata ? std::optional<std::string>(condensedJsonAnyOrder(s.metadata)) : std::nullopt;
+  s.textsFromObjects = false;
+  if (messages) {
+    Poco::JSON::Object::Ptr read = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    read->set("messages", messages);
+    return read;
+  }
+  if (telemetry::Extractor::readsPayload(s.event)) return s.payload();
+  return nullptr;
+}
+
+}  // namespace
+
 void Publisher::extract(const telemetry::Extractor& telemetry, Submission& s) {
+  if (s.payloadInTextOrder) {
+    auto tagProblems = telemetry.apply(s.event, extractTextPayload(telemetry, s), s.metadata, s.location);
+    if (s.problems.empty() && tagProblems.empty()) return;
+    auto problems = std::move(s.problems);
+    for (auto& p : tagProblems) problems.push_back(std::move(p));
+    throw errors::invalidFields(std::move(problems));
+  }
   // The payload as an object only when the telemetry reads it (a tool call's tool) or an
   // LLM call's messages move into it (before moderation, which screens them there).
   static const Poco::JSON::Object::Ptr none;

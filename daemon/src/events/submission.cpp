@@ -1,5 +1,6 @@
 #include "events/submission.h"
 
+#include <Poco/JSON/ParseHandler.h>
 #include <Poco/JSON/Parser.h>
 
 namespace aev::events {
@@ -19,6 +20,10 @@ const Poco::JSON::Object::Ptr& Submission::payload() {
   built_ = true;
   if (view_)
     payload_ = view_->toVar(node_).extract<Poco::JSON::Object::Ptr>();
+  else if (payloadInTextOrder)
+    payload_ = Poco::JSON::Parser(new Poco::JSON::ParseHandler(true))
+                   .parse(event.payloadJson)
+                   .extract<Poco::JSON::Object::Ptr>();
   else
     payload_ = Poco::JSON::Parser().parse(event.payloadJson).extract<Poco::JSON::Object::Ptr>();
   return payload_;

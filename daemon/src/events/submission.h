@@ -39,6 +39,10 @@ struct Submission {
   // event.payloadJson and event.metadataJson unwritten: the publisher's extract step
   // writes them once, after the messages have moved into the payload (OTLP spans).
   bool textsFromObjects = false;
+  // The payload is event.payloadJson only (an OTLP span's, written in its members' order):
+  // payload() parses it keeping that order, so a payload moderation rewrites keeps it too,
+  // and the extract step moves messages in by appending to the text.
+  bool payloadInTextOrder = false;
 
  private:
   Poco::JSON::Object::Ptr payload_;

@@ -48,13 +48,48 @@ void setTotals(JsonObject& obj, std::int64_t inputTokens, std::int64_t outputTok
 
 }  // namespace
 
+void setToolCallLinks(JsonObject& telemetry, const traces::ToolCallLinks& links,
+                      const std::vector<store::StoredEvent>& list, std::size_t i) {
+  telemetry->set("toolCallId", orNull(links.callId[i]));
+  if (const auto& link = links.requestedBy[i]) {
+    const auto& requester = list[link->requester];
+    const auto& call = links.requested[link->requester][link->call];
+    auto by = newObject();
+    by->set("eventId", std::to_string(requester.id));
+    by->set("spanId", orNull(requester.spanId));
+    by->set("toolCallId", orNull(call.id));
+    by->set("tool", call.name);
+    by->set("matchedBy", std::string(link->byId ? "id" : "name"));
+    telemetry->set("requestedBy", by);
+  } else {
+    telemetry->set("requestedBy", Poco::Dynamic::Var());
+  }
+  if (links.requested[i].empty()) {
+    telemetry->set("toolCalls", Poco::Dynamic::Var());
+    return;
+  }
+  Poco::JSON::Array::Ptr calls = new Poco::JSON::Array;
+  for (const auto& call : links.requested[i]) {
+    auto c = newObject();
+    c->set("toolCallId", orNull(call.id));
+    c->set("name", call.name);
+    c->set("answeredBy",
+           call.answeredBy ? Poco::Dynamic::Var(std::to_string(list[*call.answeredBy].id)) : Poco::Dynamic::Var());
+    calls->add(c);
+  }
+  telemetry->set("toolCalls", calls);
+}
+
 std::string traceEventsJson(const std::vector<store::StoredEvent>& list) {
+  const auto links = traces::linkToolCalls(list);
   std::string out = "[";
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (i) out += ',';
     auto event = events::toJson(list[i]);  // an object: its closing brace is the last byte
     event.pop_back();
-    out += event + ",\"telemetry\":" + stringify(eventTelemetryJson(list[i].telemetry)) + "}";
+    auto telemetry = eventTelemetryJson(list[i].telemetry);
+    setToolCallLinks(telemetry, links, list, i);
+    out += event + ",\"telemetry\":" + stringify(telemetry) + "}";
   }
   return out + "]";
 }

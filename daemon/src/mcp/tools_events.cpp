@@ -5,6 +5,7 @@
 #include "mcp/event_view.h"
 #include "mcp/listing.h"
 #include "mcp/registry.h"
+#include "traces/tool_call_links.h"
 #include "traces/trace_service.h"
 
 namespace aev::mcp {
@@ -36,10 +37,13 @@ ToolOutput searchEvents(const ToolContext& ctx, const Arguments& args) {
     out->set("total", result.total);
   } else {
     auto events = ctx.app.traces->events(ctx.orgId, *traceId);
+    const auto links = traces::linkToolCalls(events);
     const auto end = std::min<std::int64_t>(static_cast<std::int64_t>(events.size()), start.offset + start.limit);
     for (auto i = start.offset; i < end; ++i) {
       rows.push_back(eventView(events[i], PayloadMode::Bounded, maxPayload));
-      rows.back()->set("telemetry", http::eventTelemetryJson(events[i].telemetry));  // as GET /traces/{id}/events
+      auto telemetry = http::eventTelemetryJson(events[i].telemetry);  // as GET /traces/{id}/events
+      http::setToolCallLinks(telemetry, links, events, static_cast<std::size_t>(i));
+      rows.back()->set("telemetry", telemetry);
     }
     more = end < static_cast<std::int64_t>(events.size());
     out->set("order", "oldest first");

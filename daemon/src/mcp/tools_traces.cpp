@@ -9,6 +9,7 @@
 #include "mcp/event_view.h"
 #include "mcp/listing.h"
 #include "mcp/registry.h"
+#include "traces/tool_call_links.h"
 #include "traces/trace_service.h"
 
 namespace aev::mcp {
@@ -63,18 +64,23 @@ ToolOutput traceEvents(const ToolContext& ctx, const Arguments& args) {
   const auto types = args.strings("eventTypes");
   const auto mode = args.flag("includePayloads") ? PayloadMode::Bounded : PayloadMode::Omit;
   const auto maxPayload = static_cast<std::size_t>(args.integer("maxPayloadChars"));
-  auto events = ctx.app.traces->events(ctx.orgId, *args.text("traceId"));
+  const auto events = ctx.app.traces->events(ctx.orgId, *args.text("traceId"));
   const auto totalEvents = events.size();
-  if (!types.empty())
-    std::erase_if(events, [&](const store::StoredEvent& e) {
-      return std::find(types.begin(), types.end(), e.eventType.value_or("")) == types.end();
-    });
-  const auto size = static_cast<std::int64_t>(events.size());
+  // Linked on the whole trace (as GET /traces/{id}/events), then filtered.
+  const auto links = traces::linkToolCalls(events);
+  std::vector<std::size_t> matching;
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (types.empty() || std::find(types.begin(), types.end(), events[i].eventType.value_or("")) != types.end())
+      matching.push_back(i);
+  const auto size = static_cast<std::int64_t>(matching.size());
   const auto end = std::min(size, start.offset + start.limit);
   std::vector<JsonObject> rows;
   for (auto i = start.offset; i < end; ++i) {
-    rows.push_back(eventView(events[i], mode, maxPayload));
-    rows.back()->set("telemetry", http::eventTelemetryJson(events[i].telemetry));
+    const auto& e = events[matching[static_cast<std::size_t>(i)]];
+    rows.push_back(eventView(e, mode, maxPayload));
+    auto telemetry = http::eventTelemetryJson(e.telemetry);
+    http::setToolCallLinks(telemetry, links, events, matching[static_cast<std::size_t>(i)]);
+    rows.back()->set("telemetry", telemetry);
   }
   JsonObject out = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
   out->set("totalEvents", static_cast<Poco::UInt64>(totalEvents));

@@ -91,8 +91,6 @@ const std::map<std::string, std::string>& accountSchemas() {
     "properties": {"id": {"type": "integer"}, "appId": {"type": "string"}, "name": {"type": "string"},
       "orgId": {"type": "string"}, "creatorUserId": {"type": "string"},
       "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}}}})"},
-      {"EventList", R"({
-  "title": "EventList", "type": "array", "items": {"$ref": "Event.json"}})"},
       {"PluginReport", R"({
   "title": "PluginReport", "type": "object", "required": ["abi", "directories", "plugins"],
   "properties": {

@@ -130,6 +130,9 @@ Object::Ptr metadataObject(Object::Ptr metadata, const Span& span, const std::ve
     }
     if (tool) metadata->set("tool", *tool);
   }
+  // The model's tool call this run answers (a hand-off made through a tool call has one too).
+  if (!metadata->has("tool_call_id"))
+    if (auto id = lookup.text(Field::ToolCallId, true)) metadata->set("tool_call_id", *id);
   if (kind == Kind::Handoff && !metadata->has("handoff_to"))
     if (auto v = conventions::handoffTarget(metadata, span.name)) metadata->set("handoff_to", *v);
   if (kind != Kind::Unknown) setIfAbsent(*metadata, "semantic_kind", std::string(conventions::kindName(kind)));
@@ -190,6 +193,57 @@ Object::Ptr payloadObject(const Span& span, const ScopeSpans& scope) {
   return payload;
 }
 
+// payloadObject(span, scope) as condensed text, written straight from the span: byte for
+// byte condensedJsonAnyOrder of that object (the same writers for every value), without
+// building it (SpanTexts::Deferred: the publish path's hot loop).
+std::string payloadText(const Span& span, const ScopeSpans& scope) {
+  std::string out;
+  out.reserve(192 + span.name.size() + span.statusMessage.size());
+  out += "{\"name\":";
+  appendPocoJsonString(out, span.name);
+  out += ",\"kind\":\"";
+  out += spanKindName(span.kind);
+  out += "\",\"startTimeUnixNano\":\"";
+  out += std::to_string(span.startTimeUnixNano);
+  out += "\",\"endTimeUnixNano\":\"";
+  out += std::to_string(span.endTimeUnixNano);
+  out += "\",\"status\":{\"code\":\"";
+  out += statusName(span.statusCode);
+  out += '"';
+  if (!span.statusMessage.empty()) {
+    out += ",\"message\":";
+    appendPocoJsonString(out, span.statusMessage);
+  }
+  out += '}';
+  if (!scope.scopeName.empty() || !scope.scopeVersion.empty()) {
+    out += ",\"scope\":{\"name\":";
+    appendPocoJsonString(out, scope.scopeName);
+    out += ",\"version\":";
+    appendPocoJsonString(out, scope.scopeVersion);
+    out += '}';
+  }
+  out += ",\"events\":[";
+  for (std::size_t i = 0; i < span.events.size(); ++i) {
+    const auto& e = span.events[i];
+    if (i) out += ',';
+    out += "{\"name\":";
+    appendPocoJsonString(out, e.name);
+    out += ",\"timeUnixNano\":\"";
+    out += std::to_string(e.timeUnixNano);
+    out += "\",\"attributes\":";
+    appendCondensedJsonAnyOrder(out, attributeObject(e.attributes));
+    out += '}';
+  }
+  out += "],\"links\":";
+  out += std::to_string(static_cast<Poco::UInt64>(span.linkCount));
+  if (span.droppedAttributesCount > 0) {
+    out += ",\"droppedAttributesCount\":";
+    out += std::to_string(static_cast<Poco::UInt32>(span.droppedAttributesCount));
+  }
+  out += '}';
+  return out;
+}
+
 SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource, SpanTexts texts) {
   SpanEvent e;
   Object::Ptr attributes = attributeObject(span.attributes);
@@ -204,10 +258,12 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
   e.metadata = metadataObject(std::move(attributes), span, resource, kind);
-  e.payload = payloadObject(span, scope);
   if (texts == SpanTexts::Condensed) {
+    e.payload = payloadObject(span, scope);
     e.metadataJson = condensedJsonAnyOrder(e.metadata);
     e.payloadJson = condensedJsonAnyOrder(e.payload);
+  } else {
+    e.payloadJson = payloadText(span, scope);
   }
   e.isError = span.statusCode == kStatusError;
   return e;

@@ -33,6 +33,8 @@
 //                 "operation", "provider" (normalised), "finish_reason" (normalised),
 //                 "session", "user", "trace_name", "error_type", "tool" (not on a hand-off)
 //                                 by the table, from the span
+//                 "tool_call_id"  by the table, from the span: the model's tool call it ran
+//                                 (GET /traces/{id}/events links the two)
 //                 "handoff_to"    a hand-off span's target
 //                 "semantic_kind" the span's kind (llm, tool, agent, handoff, chain, ...)
 //                 "error_message" a failed span's status message, else its exception message
@@ -63,9 +65,10 @@ namespace aev::otlp {
 
 struct SpanEvent {
   std::string identifier;
-  std::string payloadJson;   // condensed JSON object (empty with SpanTexts::Deferred)
+  std::string payloadJson;   // condensed JSON object
   std::string metadataJson;  // condensed JSON object (empty with SpanTexts::Deferred)
-  // The same two as objects, so the publish path need not parse them again.
+  // The metadata as an object, so the publish path need not parse it again; the payload as
+  // an object with SpanTexts::Condensed only (Deferred writes its text straight from the span).
   Poco::JSON::Object::Ptr payload, metadata;
   std::optional<std::string> agentId;
   std::string eventType;
@@ -91,9 +94,11 @@ struct SpanBatch {
   std::string rejectionMessage() const;
 };
 
-// Whether spanEvents writes each event's payloadJson and metadataJson, or leaves them
-// empty for the publish path to write from the objects once it has moved the messages
-// into the payload (events::Submission::textsFromObjects): one condensation per event.
+// Whether spanEvents writes each event's payloadJson and metadataJson (and builds the
+// payload object), or writes the payload's text only, straight from the span, and leaves the
+// metadata's text for the publish path to write once it has moved the messages out of it
+// (events::Submission::textsFromObjects, payloadInTextOrder): one writing per event, no
+// payload tree unless moderation asks for one.
 enum class SpanTexts { Condensed, Deferred };
 
 SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts = SpanTexts::Condensed);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace aev::telemetry::conventions {
@@ -96,6 +97,13 @@ const std::vector<Row> kConventionTable = {
     {F::Tool, C::GenAi, "gen_ai.tool.name"},
     {F::Tool, C::OpenInference, "tool.name"},
     {F::Tool, C::AiSdk, "ai.toolCall.name"},
+
+    // The call id of a tool run (OpenInference's Agents bridge sends none: traces match those by name).
+    {F::ToolCallId, C::AgentEvents, "tool_call_id"},
+    {F::ToolCallId, C::GenAi, "gen_ai.tool.call.id"},
+    {F::ToolCallId, C::OpenInference, "tool_call.id"},
+    {F::ToolCallId, C::OpenInference, "tool.id"},
+    {F::ToolCallId, C::AiSdk, "ai.toolCall.id"},
 
     {F::Agent, C::GenAi, "gen_ai.agent.name"},
     {F::Agent, C::OpenInference, "agent.name"},
@@ -229,59 +237,61 @@ Array::Ptr jsonArray(const Var& v) {
   return nullptr;
 }
 
-std::optional<Var> rowValue(const Object::Ptr& metadata, const Row& row) {
-  auto v = lookup(metadata, row.key);
-  if (!v || v->isEmpty()) return std::nullopt;
+// The value a row reads from its key's value `raw`, handed to `use` (a plain read hands `raw`
+// itself on, uncopied); `use`'s empty answer when the row reads nothing.
+template <typename Use>
+auto readRow(const Var& raw, const Row& row, Use use) -> decltype(use(raw)) {
+  if (raw.isEmpty()) return {};
   switch (row.read) {
     case R::Text:
     case R::Number:
     case R::ProviderId:
     case R::TextList:
-      return v;
+      return use(raw);
     case R::JsonMember: {
-      auto object = jsonObject(*v);
-      if (!object || !object->has(row.member)) return std::nullopt;
-      return object->get(row.member);
+      auto object = jsonObject(raw);
+      if (!object || !object->has(row.member)) return {};
+      return use(object->get(row.member));
     }
     case R::JsonSum: {
-      auto object = jsonObject(*v);
-      if (!object || !object->has(row.member)) return std::nullopt;
+      auto object = jsonObject(raw);
+      if (!object || !object->has(row.member)) return {};
       auto base = scalarNumber(object->get(row.member));
-      if (!base) return std::nullopt;
+      if (!base) return {};
       // Langfuse's usage_details subtract the details from input/output: add them back.
       const std::string prefix = std::string(row.member) + "_";
       double sum = *base;
       for (const auto& [name, value] : *object)
         if (name.rfind(prefix, 0) == 0)
           if (auto d = scalarNumber(value)) sum += *d;
-      return Var(sum);
+      return use(Var(sum));
     }
     case R::JsonTotal: {
-      auto object = jsonObject(*v);
-      if (!object) return std::nullopt;
-      if (object->has("total")) return object->get("total");
+      auto object = jsonObject(raw);
+      if (!object) return {};
+      if (object->has("total")) return use(object->get("total"));
       double sum = 0;
       bool any = false;
       for (const auto& [name, value] : *object)
         if (auto d = scalarNumber(value)) sum += *d, any = true;
-      if (!any) return std::nullopt;
-      return Var(sum);
+      if (!any) return {};
+      return use(Var(sum));
     }
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> rowText(const Object::Ptr& metadata, const Row& row) {
-  auto v = rowValue(metadata, row);
-  if (!v) return std::nullopt;
-  auto t = scalarText(*v);
-  if (!t) return std::nullopt;
-  // Providers and finish reasons of every convention, agent-events' own keys included, are
-  // spelled one way (the SDK's agentevents/genai_values.hpp, which dimension_standard applies
-  // too); the value as sent stays in the event's metadata.
-  if (row.field == F::Provider) return aev::genai::providerId(*t);
-  if (row.field == F::FinishReason) return aev::genai::finishReason(*t);
-  return t;
+std::optional<std::string> rowText(const Var& raw, const Row& row) {
+  return readRow(raw, row, [&row](const Var& v) -> std::optional<std::string> {
+    auto t = scalarText(v);
+    if (!t) return std::nullopt;
+    // Providers and finish reasons of every convention, agent-events' own keys included, are
+    // spelled one way (the SDK's agentevents/genai_values.hpp, which dimension_standard applies
+    // too); the value as sent stays in the event's metadata.
+    if (row.field == F::Provider) return aev::genai::providerId(*t);
+    if (row.field == F::FinishReason) return aev::genai::finishReason(*t);
+    return t;
+  });
 }
 
 // ------------------------------------------------------------------ kinds
@@ -380,10 +390,10 @@ std::vector<Row> rowsOf(Field field) {
   return out;
 }
 
-std::optional<Var> lookup(const Object::Ptr& metadata, std::string_view key) {
-  if (!metadata) return std::nullopt;
-  const std::string flat(key);
-  if (metadata->has(flat)) return metadata->get(flat);
+namespace {
+
+// A dotted key ("usage.input_tokens") as a path through nested objects.
+std::optional<Var> nestedLookup(const Object::Ptr& metadata, std::string_view key) {
   Object::Ptr node = metadata;
   std::size_t start = 0;
   for (;;) {
@@ -397,6 +407,15 @@ std::optional<Var> lookup(const Object::Ptr& metadata, std::string_view key) {
     if (!node) return std::nullopt;
     start = dot + 1;
   }
+}
+
+}  // namespace
+
+std::optional<Var> lookup(const Object::Ptr& metadata, std::string_view key) {
+  if (!metadata) return std::nullopt;
+  const std::string flat(key);
+  if (metadata->has(flat)) return metadata->get(flat);
+  return nestedLookup(metadata, key);
 }
 
 // The table compiled once: per field, its rows with the key as a string and the key's first
@@ -426,23 +445,49 @@ const std::vector<std::vector<CompiledRow>>& compiled() {
 
 Lookup::Lookup(const Object::Ptr& metadata) : metadata_(metadata) {
   if (!metadata_) return;
-  for (const auto& [key, value] : *metadata_) {
+  flat_.reserve(metadata_->size());
+  // The object's members in key order (its map's order: bytewise, as string_view compares).
+  for (const auto& member : *metadata_) {
+    const std::string& key = member.first;
+    flat_.emplace_back(key, &member.second);
     const std::string_view head = std::string_view(key).substr(0, key.find('.'));
     if (std::find(heads_.begin(), heads_.end(), head) == heads_.end()) heads_.push_back(head);
   }
 }
 
+bool Lookup::hasHead(const CompiledRow& c) const {
+  return std::find(heads_.begin(), heads_.end(), std::string_view(c.head)) != heads_.end();
+}
+
+// The row's key: a flat member of the object as it was when the Lookup was made, else a path
+// through nested objects (then copied into `nested`).
+const Var* Lookup::raw(const CompiledRow& c, std::optional<Var>& nested) const {
+  const std::string_view key = c.key;
+  auto it = std::lower_bound(
+      flat_.begin(), flat_.end(), key,
+      [](const std::pair<std::string_view, const Var*>& m, std::string_view k) { return m.first < k; });
+  if (it != flat_.end() && it->first == key) return it->second;
+  if (key.find('.') == std::string_view::npos) return nullptr;
+  nested = nestedLookup(metadata_, key);
+  return nested ? &*nested : nullptr;
+}
+
 std::optional<Var> Lookup::value(const CompiledRow& c) const {
-  if (std::find(heads_.begin(), heads_.end(), std::string_view(c.head)) == heads_.end()) return std::nullopt;
-  return rowValue(metadata_, *c.row);
+  if (!hasHead(c)) return std::nullopt;
+  std::optional<Var> nested;
+  const Var* v = raw(c, nested);
+  if (!v) return std::nullopt;
+  return readRow(*v, *c.row, [](const Var& read) { return std::optional<Var>(read); });
 }
 
 std::optional<std::string> Lookup::text(Field field, bool conventionsOnly) const {
   if (heads_.empty()) return std::nullopt;  // most events: nothing to look up
   for (const auto& c : compiled()[static_cast<std::size_t>(field)]) {
     if (conventionsOnly && c.row->convention == C::AgentEvents) continue;
-    if (std::find(heads_.begin(), heads_.end(), std::string_view(c.head)) == heads_.end()) continue;
-    if (auto t = rowText(metadata_, *c.row)) return t;
+    if (!hasHead(c)) continue;
+    std::optional<Var> nested;
+    if (const Var* v = raw(c, nested))
+      if (auto t = rowText(*v, *c.row)) return t;
   }
   return std::nullopt;
 }
@@ -451,8 +496,10 @@ std::optional<double> Lookup::number(Field field, bool conventionsOnly) const {
   if (heads_.empty()) return std::nullopt;
   for (const auto& c : compiled()[static_cast<std::size_t>(field)]) {
     if (conventionsOnly && c.row->convention == C::AgentEvents) continue;
-    if (auto v = value(c))
-      if (auto d = scalarNumber(*v)) return d;
+    if (!hasHead(c)) continue;
+    std::optional<Var> nested;
+    if (const Var* v = raw(c, nested))
+      if (auto d = readRow(*v, *c.row, [](const Var& read) { return scalarNumber(read); })) return d;
   }
   return std::nullopt;
 }
@@ -513,8 +560,15 @@ std::string_view kindName(Kind kind) {
 
 Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) {
   Kind kind = Kind::Unknown;
+  // The rules of one key are consecutive: each key is read once, not once per rule (a span's
+  // kind is asked for on every publish, up to three times).
+  const char* key = nullptr;
+  std::optional<std::string> value;
   for (const auto& rule : kKindRules) {
-    auto value = flatString(attributes, rule.key);
+    if (!key || std::strcmp(key, rule.key) != 0) {
+      key = rule.key;
+      value = flatString(attributes, key);
+    }
     if (!value) continue;
     if (rule.suffix ? endsWith(*value, rule.value) : *value == rule.value) {
       kind = rule.kind;

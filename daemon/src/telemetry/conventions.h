@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace aev::telemetry::conventions {
@@ -43,8 +44,9 @@ enum class Field {
   SemanticKind,  // agent-events key only; a span's kind comes from kindOf()
   Service,
   Operation,
-  Status,  // "ok" / "error" (OTLP: the span status)
-  DurationMs,
+  Status,      // "ok" / "error" (OTLP: the span status)
+  ToolCallId,  // the id of the model's tool call a tool run answers
+  DurationMs,  // last: the count of fields
 };
 
 enum class Convention { AgentEvents, Langfuse, GenAi, OpenInference, Traceloop, AiSdk, GenAiDeprecated, General };
@@ -80,7 +82,8 @@ struct CompiledRow;
 
 // Lookups in one event's metadata: the keys' first segments are read once, so a row whose
 // convention the metadata does not speak costs no map lookup (an event of agent-events'
-// own keys pays for those only). Holds `metadata` by reference count; valid while unchanged.
+// own keys pays for those only). Holds `metadata` by reference count; sees its members as
+// they were when made (members added later, never removed: valid; nested paths are read live).
 class Lookup {
  public:
   explicit Lookup(const Poco::JSON::Object::Ptr& metadata);
@@ -89,8 +92,13 @@ class Lookup {
   std::vector<std::string> textList(Field field) const;
 
  private:
+  bool hasHead(const CompiledRow& row) const;
+  const Poco::Dynamic::Var* raw(const CompiledRow& row, std::optional<Poco::Dynamic::Var>& nested) const;
   std::optional<Poco::Dynamic::Var> value(const CompiledRow& row) const;
   Poco::JSON::Object::Ptr metadata_;
+  // metadata_'s members as they were when made, in key order: a row's key is one binary
+  // search, no key string built and no value copied (views into metadata_'s map nodes).
+  std::vector<std::pair<std::string_view, const Poco::Dynamic::Var*>> flat_;
   std::vector<std::string_view> heads_;  // views into metadata_'s keys
 };
 

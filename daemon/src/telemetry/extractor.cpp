@@ -97,6 +97,22 @@ bool Extractor::normalizeMessages(store::NewEvent& e, const Poco::JSON::Object::
   return true;
 }
 
+Poco::JSON::Object::Ptr Extractor::normalizeMessagesIntoText(store::NewEvent& e,
+                                                             const Poco::JSON::Object::Ptr& metadata) const {
+  if (!metadata || e.payloadJson.size() < 2 || e.payloadJson.back() != '}') return nullptr;
+  Poco::JSON::Object::Ptr writableMetadata = metadata;
+  auto messages = takeMessages(*writableMetadata, maxMessageChars_);
+  if (!messages) return nullptr;
+  // The span payload's members never include "messages": appended last, where set() puts a new key.
+  e.payloadJson.pop_back();
+  if (e.payloadJson.size() > 1) e.payloadJson += ',';
+  e.payloadJson += "\"messages\":";
+  appendCondensedJsonAnyOrder(e.payloadJson, messages);
+  e.payloadJson += '}';
+  e.metadataJson = condensedObject(metadata);
+  return messages;
+}
+
 bool Extractor::readsPayload(const store::NewEvent& e) {
   return e.eventType && e.eventType->rfind("agent.tool_call.", 0) == 0;
 }

@@ -46,6 +46,12 @@ class Extractor {
   std::vector<FieldError> apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                                 const Poco::JSON::Object::Ptr& metadata, const std::string& location) const;
 
+  // The same for a payload held as text only (an OTLP span's, events::Submission::
+  // payloadInTextOrder): the messages are appended to e.payloadJson as its last member, as
+  // setting them on the object would place them, and e.metadataJson written; the messages
+  // object, or null when there was nothing to move (then nothing changed).
+  Poco::JSON::Object::Ptr normalizeMessagesIntoText(store::NewEvent& e, const Poco::JSON::Object::Ptr& metadata) const;
+
   // Whether apply() may read e's payload (the tool of a tool call): a publish path that
   // holds the payload as text builds its object only then.
   static bool readsPayload(const store::NewEvent& e);

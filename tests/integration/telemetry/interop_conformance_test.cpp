@@ -20,8 +20,8 @@
 namespace aev::testing {
 namespace {
 
-const char* const kColumns[] = {"model",   "tokens", "cost",    "tool", "agent",
-                                "handoff", "error",  "session", "user", "messages"};
+const char* const kColumns[] = {"model",   "tokens", "cached",  "reasoning", "cost",     "tool",     "agent",
+                                "handoff", "error",  "session", "user",      "messages", "call link"};
 
 struct Scenario {
   const char* name;      // scenario.cjs argument
@@ -30,7 +30,7 @@ struct Scenario {
   bool gzip;
   // Expected cells, in kColumns order: "yes", "no", or "requested" (tool: asked for by the
   // model, seen in analytics, but no tool execution was traced).
-  std::array<const char*, 10> expected;
+  std::array<const char*, std::size(kColumns)> expected;
 };
 
 const Scenario kScenarios[] = {
@@ -38,32 +38,32 @@ const Scenario kScenarios[] = {
      "OpenInference (`@arizeai/openinference-instrumentation-openai`)",
      "json",
      false,
-     {"yes", "yes", "yes", "requested", "no", "no", "no", "yes", "yes", "yes"}},
+     {"yes", "yes", "yes", "yes", "yes", "requested", "no", "no", "no", "yes", "yes", "yes", "no"}},
     {"openllmetry",
      "OpenLLMetry (`@traceloop/instrumentation-openai`)",
      "proto",
      true,
-     {"yes", "yes", "yes", "requested", "no", "no", "no", "no", "no", "yes"}},
+     {"yes", "yes", "no", "no", "yes", "requested", "no", "no", "no", "no", "no", "yes", "no"}},
     {"otel-contrib",
      "OTel GenAI (`@opentelemetry/instrumentation-openai`)",
      "proto",
      false,
-     {"yes", "yes", "yes", "no", "no", "no", "yes", "no", "no", "no"}},
+     {"yes", "yes", "no", "no", "yes", "no", "no", "no", "yes", "no", "no", "no", "no"}},
     {"ai-sdk",
      "Vercel AI SDK (`ai` + `@ai-sdk/openai`, `experimental_telemetry`)",
      "json",
      true,
-     {"yes", "yes", "yes", "yes", "no", "no", "yes", "yes", "yes", "yes"}},
+     {"yes", "yes", "yes", "yes", "yes", "yes", "no", "no", "yes", "yes", "yes", "yes", "yes"}},
     {"langfuse",
      "Langfuse (`@langfuse/otel` + `@langfuse/tracing`)",
      "json",
      false,
-     {"yes", "yes", "yes", "yes", "no", "no", "yes", "yes", "yes", "yes"}},
+     {"yes", "yes", "yes", "yes", "yes", "yes", "no", "no", "yes", "yes", "yes", "yes", "no"}},
     {"openai-agents",
      "OpenAI Agents (`@openai/agents` + `@arizeai/openinference-instrumentation-openai-agents`)",
      "proto",
      false,
-     {"yes", "yes", "yes", "yes", "yes", "yes", "no", "no", "no", "yes"}},
+     {"yes", "yes", "yes", "yes", "yes", "yes", "yes", "yes", "no", "no", "no", "yes", "yes"}},
 };
 
 class InteropConformance : public TracesTest {
@@ -100,13 +100,18 @@ class InteropConformance : public TracesTest {
   static std::map<std::string, std::string> observed(const Scenario& s, const Publisher& p) {
     auto list = p.keyed.get("/traces?channel=" + std::to_string(p.channelId) + "&limit=100");
     if (list.status != 200) throw std::runtime_error(list.describe());
-    std::int64_t tokens = 0, tools = 0, handoffs = 0, errors = 0;
+    std::int64_t tokens = 0, inputTokens = 0, outputTokens = 0, cached = 0, reasoning = 0, tools = 0, handoffs = 0,
+                 errors = 0;
     double cost = 0;
-    bool agent = false, session = false, user = false, messages = false;
+    bool agent = false, session = false, user = false, messages = false, linked = false;
     const std::string wantSession = std::string("s-") + s.name, wantUser = std::string("u-") + s.name;
     for (const auto& trace : objects(listOf(list))) {
       auto summary = p.keyed.get(tracePath(strField(trace, "traceId"), "summary")).object();
       tokens += intField(summary, "totalTokens");
+      inputTokens += intField(summary, "inputTokens");
+      outputTokens += intField(summary, "outputTokens");
+      cached += intField(summary, "cachedInputTokens");
+      reasoning += intField(summary, "reasoningTokens");
       cost += summary->getValue<double>("costUsd");
       tools += intField(summary, "toolCallCount");
       handoffs += intField(summary, "handoffCount");
@@ -117,12 +122,19 @@ class InteropConformance : public TracesTest {
       for (const auto& e : objects(listOf(p.keyed.get(tracePath(strField(trace, "traceId"), "events"))))) {
         auto m = e->getObject("payload")->getObject("messages");
         messages = messages || (m && m->getArray("input")->size() > 0 && m->getArray("output")->size() > 0);
+        // A tool run (or hand-off) linked to the LLM call that asked for it.
+        linked = linked || !e->getObject("telemetry")->isNull("requestedBy");
       }
     }
     const auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
+    // Subsets: cached tokens of the input, reasoning tokens of the output.
+    EXPECT_LE(cached, inputTokens) << s.name;
+    EXPECT_LE(reasoning, outputTokens) << s.name;
     const bool toolInAnalytics = breakdownKeys(p, "tool").count("get_weather") > 0;
     return {{"model", yes(breakdownKeys(p, "model").count("gpt-4o-mini") > 0)},
             {"tokens", yes(tokens > 0)},
+            {"cached", yes(cached > 0)},
+            {"reasoning", yes(reasoning > 0)},
             {"cost", yes(cost > 0)},
             {"tool", tools > 0 && toolInAnalytics ? "yes"
                      : toolInAnalytics            ? "requested"
@@ -132,7 +144,8 @@ class InteropConformance : public TracesTest {
             {"error", yes(errors > 0)},
             {"session", yes(session && breakdownKeys(p, "session").count(wantSession) > 0)},
             {"user", yes(user && breakdownKeys(p, "user").count(wantUser) > 0)},
-            {"messages", yes(messages)}};
+            {"messages", yes(messages)},
+            {"call link", yes(linked)}};
   }
 
   static std::string cell(const std::string& v) { return v == "yes" ? "✓" : v == "no" ? "—" : v; }

@@ -116,10 +116,12 @@ events::Publisher::Item toSubmission(otlp::SpanEvent&& span, const auth::Princip
     e.userId = p.userId;
   else
     e.apiKeyId = p.apiKeyId;
-  // As the mapping built them: nothing parsed again, and their texts written once, by the
-  // publisher, after it has moved the messages into the payload (SpanTexts::Deferred).
+  // As the mapping wrote them (SpanTexts::Deferred): the payload as text, the metadata as an
+  // object whose text the publisher writes once, after it has moved the messages out of it
+  // into the payload's text. Nothing is parsed again unless moderation reads the payload.
   s.metadata = std::move(span.metadata);
-  s.payloadIs(std::move(span.payload));
+  e.payloadJson = std::move(span.payloadJson);
+  s.payloadInTextOrder = true;
   s.textsFromObjects = true;
   return s;
 }

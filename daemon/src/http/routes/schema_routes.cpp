@@ -229,7 +229,7 @@ void documentFirstShapeRoutes(Router& router) {
       {"GET", "/api-keys", "ApiKeyList"},
       {"GET", "/admin/plugins", "PluginReport"},
       {"GET", "/apps", "AppList"},
-      {"GET", "/traces/{traceId}/events", "EventList"},
+      {"GET", "/traces/{traceId}/events", "TraceEventList"},
       {"PATCH", "/api-keys/{id}", "ApiKey"},
       {"GET", "/webhooks/endpoints/channel/{channelId}", "WebhookEndpointList"},
       {"GET", "/webhooks/deliveries/{endpointId}", "WebhookDeliveryList"},
