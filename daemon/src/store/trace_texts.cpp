@@ -1,27 +1,48 @@
 #include "store/trace_texts.h"
 
-#include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
 
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "common/json_text.h"
+#include "common/json_view.h"
 
 namespace aev::store {
 
 namespace {
 
-using Poco::JSON::Array;
-using Poco::JSON::Object;
+// Read with the flat JsonView rather than a Poco tree: this runs for every LLM call a
+// publish stores, and building and freeing the payload's tree cost ~15 % of an OTLP
+// span's writer time (bench/NOTEBOOK.md, 2026-11-28). Same answers: the last of duplicate
+// members wins, as in Poco; a member of another kind counts as absent.
+using Node = std::uint32_t;
+using Kind = JsonView::Kind;
+// Stored payloads passed the publish path's own depth limit; this reader must not refuse one.
+constexpr int kPayloadMaxDepth = 1024;
 
-std::optional<std::string> stringMember(const Object::Ptr& o, const char* name) {
-  if (!o || !o->has(name)) return std::nullopt;
-  auto v = o->get(name);
-  if (!v.isString()) return std::nullopt;
-  auto text = v.extract<std::string>();
+std::optional<Node> memberOfKind(const JsonView& v, std::optional<Node> object, std::string_view name, Kind kind) {
+  if (!object || v.kind(*object) != Kind::Object) return std::nullopt;
+  auto m = v.member(*object, name);
+  if (!m || v.kind(*m) != kind) return std::nullopt;
+  return m;
+}
+
+std::optional<std::string> stringMember(const JsonView& v, std::optional<Node> object, std::string_view name) {
+  auto m = memberOfKind(v, object, name, Kind::String);
+  if (!m) return std::nullopt;
+  auto text = v.string(*m);
   if (text.empty()) return std::nullopt;
   return text;
+}
+
+std::vector<Node> elementsOf(const JsonView& v, std::optional<Node> array) {
+  std::vector<Node> out;
+  if (!array) return out;
+  for (Node i = v.firstChild(*array); i != v.endOf(*array); i = v.nextSibling(i)) out.push_back(i);
+  return out;
 }
 
 std::optional<std::string> bounded(std::optional<std::string> text) {
@@ -30,30 +51,31 @@ std::optional<std::string> bounded(std::optional<std::string> text) {
 }
 
 // The content of the last message with role "user" (else of the last message with content).
-std::optional<std::string> lastUserContent(const Array::Ptr& messages) {
-  if (!messages) return std::nullopt;
+std::optional<std::string> lastUserContent(const JsonView& v, std::optional<Node> messages) {
   std::optional<std::string> anyContent;
-  for (std::size_t i = messages->size(); i-- > 0;) {
-    auto m = messages->getObject(static_cast<unsigned>(i));
-    auto content = stringMember(m, "content");
+  const auto elements = elementsOf(v, messages);
+  for (auto it = elements.rbegin(); it != elements.rend(); ++it) {
+    auto content = stringMember(v, *it, "content");
     if (!content) continue;
-    if (stringMember(m, "role") == std::optional<std::string>("user")) return content;
+    if (stringMember(v, *it, "role") == std::optional<std::string>("user")) return content;
     if (!anyContent) anyContent = content;
   }
   return anyContent;
 }
 
 // The output messages' contents, one per line; a call that only asked for tools is named by them.
-std::optional<std::string> outputContent(const Array::Ptr& messages) {
-  if (!messages) return std::nullopt;
+std::optional<std::string> outputContent(const JsonView& v, std::optional<Node> messages) {
   std::string text, tools;
-  for (std::size_t i = 0; i < messages->size(); ++i) {
-    auto m = messages->getObject(static_cast<unsigned>(i));
-    if (auto content = stringMember(m, "content")) text += (text.empty() ? "" : "\n") + *content;
-    auto calls = m ? m->getArray("toolCalls") : nullptr;
-    for (std::size_t k = 0; calls && k < calls->size(); ++k)
-      if (auto name = stringMember(calls->getObject(static_cast<unsigned>(k)), "name"))
-        tools += (tools.empty() ? "" : ", ") + *name;
+  for (const Node m : elementsOf(v, messages)) {
+    if (auto content = stringMember(v, m, "content")) {
+      if (!text.empty()) text += '\n';
+      text += *content;
+    }
+    for (const Node call : elementsOf(v, memberOfKind(v, m, "toolCalls", Kind::Array)))
+      if (auto name = stringMember(v, call, "name")) {
+        if (!tools.empty()) tools += ", ";
+        tools += *name;
+      }
   }
   if (!text.empty()) return text;
   if (!tools.empty()) return "tool calls: " + tools;
@@ -69,23 +91,24 @@ ConversationTexts conversationTexts(const std::string& payloadJson, bool toolCal
   if (!messages && (toolCall || !(mentions(payloadJson, "\"input\"") || mentions(payloadJson, "\"output\"") ||
                                   mentions(payloadJson, "\"prompt\"") || mentions(payloadJson, "\"completion\""))))
     return {};
-  Object::Ptr payload;
+  std::optional<JsonView> parsed;
   try {
-    payload = Poco::JSON::Parser().parse(payloadJson).extract<Object::Ptr>();
+    parsed.emplace(payloadJson, kPayloadMaxDepth);
   } catch (...) {
     return {};
   }
-  if (!payload) return {};
+  const JsonView& v = *parsed;
+  if (v.kind(JsonView::kRoot) != Kind::Object) return {};
   ConversationTexts out;
-  if (auto normalized = payload->getObject("messages")) {
-    out.input = lastUserContent(normalized->getArray("input"));
-    out.output = outputContent(normalized->getArray("output"));
+  if (auto normalized = memberOfKind(v, JsonView::kRoot, "messages", Kind::Object)) {
+    out.input = lastUserContent(v, memberOfKind(v, normalized, "input", Kind::Array));
+    out.output = outputContent(v, memberOfKind(v, normalized, "output", Kind::Array));
   }
   if (!toolCall) {
-    if (!out.input) out.input = stringMember(payload, "input");
-    if (!out.input) out.input = stringMember(payload, "prompt");
-    if (!out.output) out.output = stringMember(payload, "output");
-    if (!out.output) out.output = stringMember(payload, "completion");
+    if (!out.input) out.input = stringMember(v, JsonView::kRoot, "input");
+    if (!out.input) out.input = stringMember(v, JsonView::kRoot, "prompt");
+    if (!out.output) out.output = stringMember(v, JsonView::kRoot, "output");
+    if (!out.output) out.output = stringMember(v, JsonView::kRoot, "completion");
   }
   out.input = bounded(std::move(out.input));
   out.output = bounded(std::move(out.output));
@@ -131,7 +154,7 @@ std::string tagsJson(const std::map<std::string, std::string>& tags) {
 std::map<std::string, std::string> tagsFromJson(const std::string& text) {
   std::map<std::string, std::string> out;
   try {
-    auto obj = Poco::JSON::Parser().parse(text).extract<Object::Ptr>();
+    auto obj = Poco::JSON::Parser().parse(text).extract<Poco::JSON::Object::Ptr>();
     for (const auto& [key, value] : *obj) out[key] = value.isString() ? value.extract<std::string>() : value.toString();
   } catch (...) {
   }
