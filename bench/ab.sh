@@ -8,7 +8,9 @@
 #
 # Usage (as root: it needs nginx with Nchan and wrk, which bench/run.sh installs):
 #   bash bench/ab.sh OLD_BINARY NEW_BINARY [MORE ...]
-# Knobs: CONNS ("16 64"), REPEAT (3), DURATION (4 s), KINDS ("event batch"),
+# Knobs: CONNS ("16 64"), REPEAT (3), DURATION (4 s), KINDS ("event batch"; also "tbatch":
+#   batches of 100 LLM-call events over 10 traces with an environment, model, provider, user,
+#   session and tags, what the trace facets and rollups index),
 #   SERVER_CPUS (0), CLIENT_CPUS (1), PORT_BASE (29000).
 set -euo pipefail
 
@@ -63,6 +65,9 @@ for BIN in "$@"; do
   { printf '{"events":['
     for k in $(seq 1 $BATCH); do [ "$k" -gt 1 ] && printf ','; event_json "${CHANNEL[$name]}" 0; done
     printf ']}'; } >"$work/batch-$i.json"
+  { printf '{"events":['
+    for k in $(seq 1 $BATCH); do [ "$k" -gt 1 ] && printf ','; telemetry_event_json "${CHANNEL[$name]}" "$k"; done
+    printf ']}'; } >"$work/tbatch-$i.json"
   echo "$name: $BIN" >&2
   i=$((i + 1))
 done
@@ -87,6 +92,7 @@ run() {  # label url body-file api-key server-pids events-per-request conns
 target() {  # kind index -> "url body per"
   case $1 in
     batch) echo "http://127.0.0.1:${AEV_PORT[$2]}/events/batch $work/batch-$2.json $BATCH" ;;
+    tbatch) echo "http://127.0.0.1:${AEV_PORT[$2]}/events/batch $work/tbatch-$2.json $BATCH" ;;
     *) echo "http://127.0.0.1:${AEV_PORT[$2]}/event $work/event-$2.json 1" ;;
   esac
 }

@@ -28,5 +28,6 @@ Migration tokenDetailsMigration(Dialect d);   // v18: cached and reasoning token
 Migration traceTextsMigration(Dialect d);     // v19: trace input/output texts and tags, ends with durations
 Migration rollupsMigration(Dialect d);        // v20: analytics rollups and their backfill state
 Migration spendRefusalsMigration(Dialect d);  // v21: publishes refused by spend policies (count, newest rows)
+Migration traceFacetsMigration(Dialect d);    // v22: trace facets the trace lists filter by, and their backfill state
 
 }  // namespace aev::store
