@@ -235,13 +235,12 @@ TEST_F(SessionsApi, SessionsAndEndUsersFilterByModelAndTagAsTracesDo) {
   publishCall(p, {"b-" + u, t0 + kSec, s2, bob, "q2", "a2", 0.5, 2, 2, 10});
   publishCall(p, {"c-" + u, t0 + 2 * kSec, s1, alice, "q3", "a3", 1.0, 4, 4, 10});
   // Trace b also calls another model, with another team tag.
-  auto extra = obj({{"traceId", "b-" + u},
-                    {"eventType", "agent.message"},
-                    {"timestamp", rfc3339(t0 + kSec + 5 * kMs)},
-                    {"metadata", obj({{"model", "claude-" + u},
-                                      {"session", s2},
-                                      {"user", bob},
-                                      {"tags", obj({{"team", "ads-" + u}})}})}});
+  auto extra =
+      obj({{"traceId", "b-" + u},
+           {"eventType", "agent.message"},
+           {"timestamp", rfc3339(t0 + kSec + 5 * kMs)},
+           {"metadata",
+            obj({{"model", "claude-" + u}, {"session", s2}, {"user", bob}, {"tags", obj({{"team", "ads-" + u}})}})}});
   ASSERT_STATUS(p.keyed.post("/event", eventBody(p.channelId, "llm-call-2", obj({{"n", 1}}), extra)), 201);
 
   const auto ids = [&](const std::string& path, const char* key) {
