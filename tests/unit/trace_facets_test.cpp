@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 
+#include "events/after_commit.h"
 #include "events/event_writer.h"
 #include "store/app_repository.h"
 #include "store/retention_repository.h"
@@ -318,6 +319,59 @@ TEST_P(TraceFacetsTest, BackfillWritesTheFacetsOfOlderEventsInChunksAndResumes) 
   EXPECT_EQ(sorted(facetRows()), expectedFacetRows());
   EXPECT_GE(facetRows().size(), before.size());
   compareRandomFilters(10, "backfilled");
+}
+
+// The writer skips the facets it knows it wrote for a trace's rollup row; a commit that
+// rolls back after writing some must not leave them "known", and a rebuilt rollup (a new
+// row) gets every facet of the next batch again.
+class FailingConsumer : public events::CommitConsumer {
+ public:
+  bool fail = false;
+  void inTransaction(store::Connection&, const events::CommittedEvents&) override {
+    if (fail) throw std::runtime_error("refused by the test");
+  }
+  void committed(const events::CommittedEvents&) override {}
+};
+
+TEST_P(TraceFacetsTest, ARolledBackCommitOrARebuiltRollupLeavesNoFacetBehind) {
+  FailingConsumer consumer;
+  events::AfterCommit afterCommit;
+  afterCommit.add(consumer);
+  events::EventWriter writer(*db_, &afterCommit);
+  const auto event = [&](const std::string& model, std::int64_t channel) {
+    store::NewEvent e;
+    e.orgId = org_;
+    e.channelId = channel;
+    e.appId = channel == channel2_ ? app2_ : app1_;
+    e.identifier = "e";
+    e.payloadJson = "{}";
+    e.receivedAt = kT0;
+    e.traceId = "rolled";
+    e.telemetry.model = model;
+    return std::vector<store::NewEvent>{e};
+  };
+  writer.submit(event("m1", channel1_)).get();
+  consumer.fail = true;  // the commit of model m2 rolls back after its facets were written
+  EXPECT_THROW(writer.submit(event("m2", channel1_)).get(), std::exception);
+  consumer.fail = false;
+  writer.submit(event("m2", channel1_)).get();
+  store::TraceQuery q;
+  q.model = "m2";
+  EXPECT_EQ(listIds(q), (std::vector<std::string>{"rolled"}));
+  // A deleted channel rebuilds the rollup as a new row with the facets of the events left
+  // (m3's only event was in it); then a new event of m3 through the same writer.
+  writer.submit(event("m3", channel2_)).get();
+  q.model = "m3";
+  EXPECT_EQ(listIds(q), (std::vector<std::string>{"rolled"}));
+  db_->transaction([&](store::Connection& c) {
+    const auto ids = traces_.idsInChannels(c, org_, {channel2_});
+    store::ChannelRepository().remove(c, org_, channel2_);
+    store::TraceRepository().rebuild(c, org_, ids);
+  });
+  EXPECT_EQ(listIds(q), std::vector<std::string>{});
+  writer.submit(event("m3", channel1_)).get();
+  EXPECT_EQ(listIds(q), (std::vector<std::string>{"rolled"}));
+  EXPECT_EQ(sorted(facetRows()), expectedFacetRows());
 }
 
 AEV_STORE_BACKENDS(TraceFacetsTest);

@@ -204,12 +204,13 @@ void TraceRepository::applyRollups(Connection& c, const std::vector<StoredEvent>
   for (const auto& e : events)
     if (e.traceId && !e.traceId->empty()) byTrace[{e.orgId, *e.traceId}].push_back(&e);
   constexpr std::size_t kKnownLimit = 10000;
+  constexpr std::size_t kKnownFacetLimit = 256;  // per trace; beyond, facets are written again
   TraceFacetMap facets;
   for (const auto& [key, list] : byTrace) {
     const auto& [orgId, traceId] = key;
     // This batch's share of the rollup.
     TraceRecord delta;
-    FacetSet* traceFacets = withFacets ? &facets[key] : nullptr;
+    FacetSet deltaFacets;
     std::optional<std::string> explicitName, rootName;
     delta.startTime = delta.endTime = list.front()->effectiveTime();
     for (const auto* e : list) {
@@ -223,7 +224,7 @@ void TraceRepository::applyRollups(Connection& c, const std::vector<StoredEvent>
       if (texts.output && (!delta.outputAt || when >= *delta.outputAt))
         delta.outputText = texts.output, delta.outputAt = when;
       addTags(delta.tags, e->telemetry.attributes);
-      if (traceFacets) addFacetsOf(*e, *traceFacets);
+      if (withFacets) addFacetsOf(*e, deltaFacets);
       ++delta.eventCount;
       if (e->isError) ++delta.errorCount;
       if (isToolCall(*e)) ++delta.toolCallCount;
@@ -302,9 +303,21 @@ void TraceRepository::applyRollups(Connection& c, const std::vector<StoredEvent>
             "output_at = CASE WHEN output_at IS NULL OR output_at <= ? THEN ? ELSE output_at END";
         params.insert(params.end(), {*delta.outputAt, *delta.outputText, *delta.outputAt, *delta.outputAt});
       }
-      sql += " WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ? AND tags = ?";
-      params.insert(params.end(), {orgId, traceId, known->agentsJson, known->eventTypesJson, known->tagsJson});
+      sql += " WHERE org_id = ? AND trace_id = ? AND id = ? AND agents = ? AND event_types = ? AND tags = ?";
+      params.insert(params.end(),
+                    {orgId, traceId, known->rowId, known->agentsJson, known->eventTypesJson, known->tagsJson});
       done = c.exec(sql, std::move(params)) == 1;
+      if (done) {
+        // The row is the one this instance last wrote (a rebuild makes a new id), so the
+        // facets it wrote for it since are there: only new ones are written.
+        written.rowId = known->rowId;
+        written.facets = known->facets;
+        for (auto& f : deltaFacets)
+          if (!known->facets.count(f)) {
+            if (written.facets.size() < kKnownFacetLimit) written.facets.insert(f);
+            if (withFacets) facets[key].insert(f);
+          }
+      }
     }
     if (!done) {
       // Read and rewrite the rollup under its row lock: another node's transaction may be
@@ -423,11 +436,25 @@ void TraceRepository::applyRollups(Connection& c, const std::vector<StoredEvent>
              traceId});
       }
     }
+    if (!done) {
+      // Every facet of the batch (the row is new, rebuilt, or changed by another writer),
+      // and the row's id for the next batch's guard.
+      auto ids = c.query("SELECT id FROM traces WHERE org_id = ? AND trace_id = ?", {orgId, traceId});
+      written.rowId = ids.empty() ? 0 : ids.front().i64("id");
+      for (const auto& f : deltaFacets)
+        if (written.facets.size() < kKnownFacetLimit) written.facets.insert(f);
+      if (withFacets && !deltaFacets.empty()) facets[key] = std::move(deltaFacets);
+    }
     std::lock_guard lock(knownMutex_);
     if (known_.size() >= kKnownLimit && !known_.count(key)) known_.clear();
     known_[key] = std::move(written);
   }
   facets_.write(c, facets);
+}
+
+void TraceRepository::forgetUncommitted() {
+  std::lock_guard lock(knownMutex_);
+  known_.clear();
 }
 
 std::vector<std::string> TraceRepository::idsInChannels(Connection& c, std::int64_t orgId,

@@ -83,7 +83,13 @@ class TraceRepository {
   // (counters added, times widened) guarded by the agents and event types it wrote:
   // when another writer changed them meanwhile, nothing is updated and the rollup is
   // read (row locked) and written in full, as for an unknown trace.
+  // Its facets (store/trace_facets.h) are written too, those this instance knows it wrote
+  // for the same rollup row (its id: a rebuild makes a new row) in committed transactions
+  // skipped.
   void apply(Connection& c, const std::vector<StoredEvent>& events);
+  // The transaction apply() wrote in did not commit: what it remembered is forgotten (the
+  // facets it skips must be ones that are stored).
+  void forgetUncommitted();
   // The traces that have events in these channels (read before the channels go).
   std::vector<std::string> idsInChannels(Connection& c, std::int64_t orgId,
                                          const std::vector<std::int64_t>& channelIds);
@@ -115,6 +121,8 @@ class TraceRepository {
     std::vector<std::string> agents, eventTypes;
     std::map<std::string, std::string> tags;
     std::string agentsJson, eventTypesJson, tagsJson = "{}";
+    std::int64_t rowId = 0;  // the rollup row they describe; the guarded UPDATE checks it
+    FacetSet facets;         // the facets written for that row
   };
   std::mutex knownMutex_;
   std::map<std::pair<std::int64_t, std::string>, KnownLists> known_;
