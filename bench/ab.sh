@@ -11,7 +11,9 @@
 # An argument may carry the daemon's extra flags after the binary, e.g. one build with
 # and without the analytics rollup writes:
 #   bash bench/ab.sh "$B --set analytics.rollup_writes=false" "$B"
-# Knobs: CONNS ("16 64"), REPEAT (3), DURATION (4 s), KINDS ("event batch"),
+# Knobs: CONNS ("16 64"), REPEAT (3), DURATION (4 s), KINDS ("event batch"; also "tbatch":
+#   batches of 100 LLM-call events over 10 traces with an environment, model, provider, user,
+#   session and tags, what the trace facets and rollups index),
 #   SERVER_CPUS (0), CLIENT_CPUS (1), PORT_BASE (29000),
 #   DISTINCT (0; 1: every event of every request, single or batch, has its own session,
 #   user and trace name, one of four models and a duration: one distinct analytics rollup
@@ -85,6 +87,9 @@ for ARG in "$@"; do
   { printf '{"events":['
     for k in $(seq 1 $BATCH); do [ "$k" -gt 1 ] && printf ','; one_event "${CHANNEL[$name]}"; done
     printf ']}'; } >"$work/batch-$i.json"
+  { printf '{"events":['
+    for k in $(seq 1 $BATCH); do [ "$k" -gt 1 ] && printf ','; telemetry_event_json "${CHANNEL[$name]}" "$k"; done
+    printf ']}'; } >"$work/tbatch-$i.json"
   # Every event of the batch must be accepted (an item refused in a 200 answer would make
   # the run measure refusals): one request with the placeholders filled.
   sed 's/@[NTU]@/0/g; s/@M@/gpt-4o/g; s/@D@/1.5/g' "$work/batch-$i.json" >"$work/check-$i.json"
@@ -116,6 +121,7 @@ run() {  # label url body-file api-key server-pids events-per-request conns
 target() {  # kind index -> "url body per"
   case $1 in
     batch) echo "http://127.0.0.1:${AEV_PORT[$2]}/events/batch $work/batch-$2.json $BATCH" ;;
+    tbatch) echo "http://127.0.0.1:${AEV_PORT[$2]}/events/batch $work/tbatch-$2.json $BATCH" ;;
     *) echo "http://127.0.0.1:${AEV_PORT[$2]}/event $work/event-$2.json 1" ;;
   esac
 }

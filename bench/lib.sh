@@ -58,6 +58,13 @@ event_json() {  # channel-id bench_ts
   printf '{"identifier":"bench-event","channel_id":%s,"agentId":"agent-bench-0001","eventType":"agent.message","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","spanId":"00f067aa0ba902b7","payload":{"role":"assistant","content":"The quick brown fox jumps over the lazy dog while the benchmark publishes its events now.","tokens":42,"bench_ts":%s}}' "$1" "$2"
 }
 
+telemetry_event_json() {  # channel-id k: an LLM call of trace k % 10, with telemetry and tags
+  local k=$2 models=(gpt-4o gpt-4o-mini claude-3-5-sonnet) teams=(search payments growth)
+  printf '{"identifier":"llm-call","channel_id":%s,"agentId":"agent-%s","eventType":"agent.message","traceId":"4bf92f3577b34da6a3ce929d0e0e47%02d","spanId":"00f067aa0ba9%04x","metadata":{"model":"%s","provider":"openai","usage":{"input_tokens":%s,"output_tokens":42},"environment":"%s","user":"user-%s","session":"session-%s","tags":{"team":"%s","tier":"pro"}},"payload":{"role":"assistant","content":"The quick brown fox jumps over the lazy dog while the benchmark publishes its events now."}}' \
+    "$1" $((k % 4)) $((k % 10)) "$k" "${models[$((k % 3))]}" $((100 + k)) "$([ $((k % 5)) = 0 ] && echo staging || echo production)" \
+    $((k % 7)) $((k % 10 / 2)) "${teams[$((k % 3))]}"
+}
+
 nginx_conf() {  # dir nofile ceiling-port nchan-port: writes dir/nginx.conf (one worker, access log off)
   local dir=$1 nofile=$2 ceil=$3 nchan=$4
   mkdir -p "$dir/tmp"

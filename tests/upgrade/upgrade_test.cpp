@@ -9,8 +9,11 @@
 #include <thread>
 
 #include <Poco/JSON/Parser.h>
+#include <Poco/URI.h>
 
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "support/backend.h"
 #include "support/daemon_process.h"
@@ -89,6 +92,61 @@ TEST_P(Upgrade, TheReleasesStoreMigratesAndAnswersAsItDid) {
     auto now = http.get(path);
     ASSERT_EQ(now.status, 200) << now.describe();
     EXPECT_EQ(probeDifference(path, recorded, now.json()), "") << "GET " << path << " (from the rollups)";
+  }
+
+  // The release's events get their trace facets in the background too (v23,
+  // docs/features.md#traces); once that is done, each filtered traces list, now answered
+  // from the facets, holds exactly the recorded traces whose recorded events carry the
+  // value, in the recorded order.
+  const auto facetsDone = [&] {
+    const auto text = daemon.client().get("/metrics").body;
+    return text.find("\nagent_events_trace_facet_backfill_remaining 0\n") != std::string::npos &&
+           text.find("\nagent_events_trace_facet_backfill_events_total 0\n") == std::string::npos;
+  };
+  const auto facetDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!facetsDone() && std::chrono::steady_clock::now() < facetDeadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(facetsDone()) << daemon.logTail();
+  EXPECT_NE(daemon.log().find("trace facets: backfill done"), std::string::npos) << daemon.logTail();
+  std::vector<std::string> recordedOrder;
+  std::map<std::string, std::set<std::string>> facetsOf;  // trace -> "model=gpt-4o", "tag:tier=gold", ...
+  std::set<std::string> allFacets;
+  const auto recordedTraces = expected->getObject("/traces?limit=100")->getArray("data");
+  for (std::size_t i = 0; i < recordedTraces->size(); ++i) {
+    const auto traceId = recordedTraces->getObject(static_cast<unsigned>(i))->getValue<std::string>("traceId");
+    recordedOrder.push_back(traceId);
+    const auto events = expected->getArray("/traces/" + traceId + "/events");
+    ASSERT_TRUE(events) << "no recorded events of " << traceId;
+    for (std::size_t k = 0; k < events->size(); ++k) {
+      const auto metadata = events->getObject(static_cast<unsigned>(k))->getObject("metadata");
+      if (!metadata) continue;
+      for (const char* field : {"environment", "model", "provider", "tool"})
+        if (metadata->has(field) && metadata->get(field).isString())
+          facetsOf[traceId].insert(std::string(field) + "=" + metadata->getValue<std::string>(field));
+      if (const auto tags = metadata->getObject("tags"))
+        for (const auto& [key, value] : *tags) facetsOf[traceId].insert("tag:" + key + "=" + value.toString());
+    }
+    allFacets.insert(facetsOf[traceId].begin(), facetsOf[traceId].end());
+  }
+  ASSERT_FALSE(allFacets.empty());
+  allFacets.insert("model=no-such-model");
+  for (const auto& facet : allFacets) {
+    const auto eq = facet.find('=');
+    const auto name = facet.substr(0, eq), value = facet.substr(eq + 1);
+    std::string query;
+    Poco::URI::encode(value, "&=+?#", query);
+    const auto path = name.rfind("tag:", 0) == 0
+                          ? "/traces?limit=100&filterTagKey=" + name.substr(4) + "&filterTagValue=" + query
+                          : "/traces?limit=100&" + name + "=" + query;
+    std::vector<std::string> want, got;
+    for (const auto& id : recordedOrder)
+      if (facetsOf[id].count(facet)) want.push_back(id);
+    auto now = http.get(path);
+    ASSERT_EQ(now.status, 200) << now.describe();
+    const auto data = now.object()->getArray("data");
+    for (std::size_t i = 0; i < data->size(); ++i)
+      got.push_back(data->getObject(static_cast<unsigned>(i))->getValue<std::string>("traceId"));
+    EXPECT_EQ(got, want) << "GET " << path << " (from the facets)";
   }
 
   // The release's API key still reads and publishes.

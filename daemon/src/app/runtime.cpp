@@ -71,6 +71,7 @@
 #include "store/user_repository.h"
 #include "stream/hub.h"
 #include "telemetry/extractor.h"
+#include "traces/trace_facet_backfill.h"
 #include "traces/trace_service.h"
 #include "webhooks/event_outbox.h"
 #include "webhooks/webhook_sender.h"
@@ -321,6 +322,10 @@ struct Components {
         // Every second until done; each tick runs chunks until stopped or finished.
         rollupBackfillTask("rollup backfill", std::chrono::seconds(1),
                            [this] { rollupBackfill.run([this] { return !rollupBackfillTask.stopping(); }); }),
+        traceFacetBackfill(*database),
+        traceFacetBackfillTask(
+            "trace facet backfill", std::chrono::seconds(1),
+            [this] { traceFacetBackfill.run([this] { return !traceFacetBackfillTask.stopping(); }); }),
         // One node per SQLite store: this node's own invalidations are complete. On
         // PostgreSQL other nodes change rules too, noticed within two seconds.
         moderationCache(*database, &pluginHost->registry(),
@@ -541,6 +546,8 @@ struct Components {
   analytics::AnalyticsService analytics;
   analytics::RollupBackfill rollupBackfill;
   PeriodicTask rollupBackfillTask;
+  traces::TraceFacetBackfill traceFacetBackfill;
+  PeriodicTask traceFacetBackfillTask;
   moderation::RuleCache moderationCache;  // holds plugin detector instances: after pluginHost
   moderation::RuleService moderationRules;
   moderation::ViolationService violations;
@@ -604,6 +611,7 @@ void Runtime::start() {
   c_->auditCheckpoints.start();
   c_->retentionTask.start();
   if (c_->rollupWrites) c_->rollupBackfillTask.start();
+  c_->traceFacetBackfillTask.start();
   c_->alertTask.start();
   c_->delivery.start();
   c_->server->start();
@@ -620,6 +628,7 @@ void Runtime::stop() {
   c_->auditCheckpoints.stop();
   c_->retentionTask.stop();
   c_->rollupBackfillTask.stop();
+  c_->traceFacetBackfillTask.stop();
   c_->alertTask.stop();
   if (c_->changes) c_->changes->stop();
   if (c_->fanOut) c_->fanOut->stop();  // the writer's last commits only queue doorbells now

@@ -18,6 +18,11 @@ const std::vector<MetricDoc>& documentedMetrics() {
        "Event ids the analytics rollups' backfill has still to fold in (0: done; analytics reads raw events until "
        "then)."},
       {"agent_events_rollup_backfill_events_total", {""}, "Events the analytics rollups' backfill has folded in."},
+      {"agent_events_trace_facet_backfill_remaining",
+       {""},
+       "Event ids the trace facets' backfill has still to read (0: done; the trace, session and end-user filters "
+       "probe events until then)."},
+      {"agent_events_trace_facet_backfill_events_total", {""}, "Events whose trace facets the backfill has written."},
       {"agent_events_events_stored_total", {""}, "Events stored by group commits."},
       {"agent_events_commit_seconds_total", {""}, "Wall time spent in group commits, the fsync included.", 1e-6},
       {"agent_events_commit_failures_total",

@@ -146,6 +146,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
       if (afterCommit_) afterCommit_->inTransaction(c, all);
     });
   } catch (const store::ChannelsGone& gone) {
+    traces_.forgetUncommitted();
     // Refuse the requests with an event in a deleted channel; the others commit together.
     giveBack();
     const auto& ids = gone.channelIds();
@@ -166,6 +167,7 @@ void EventWriter::commit(std::vector<std::unique_ptr<Pending>>& batch) {
     if (!rest.empty()) commit(rest);
     return;
   } catch (const std::exception& e) {
+    traces_.forgetUncommitted();
     if (batch.size() > 1) {
       // One request's failure must not fail the others that shared its transaction:
       // commit each request on its own.

@@ -182,6 +182,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(rollupsMigration(d));
   list.push_back(spendRefusalsMigration(d));
   list.push_back(rollupDaysMigration(d));
+  list.push_back(traceFacetsMigration(d));
   return list;
 }
 

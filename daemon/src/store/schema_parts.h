@@ -29,5 +29,6 @@ Migration traceTextsMigration(Dialect d);     // v19: trace input/output texts a
 Migration rollupsMigration(Dialect d);        // v20: analytics rollups and their backfill state
 Migration spendRefusalsMigration(Dialect d);  // v21: publishes refused by spend policies (count, newest rows)
 Migration rollupDaysMigration(Dialect d);     // v22: day rollups (the rollups rebuilt by the backfill)
+Migration traceFacetsMigration(Dialect d);    // v23: trace facets the trace lists filter by, and their backfill state
 
 }  // namespace aev::store

@@ -40,10 +40,10 @@ std::string orderClause(const GroupQuery& q, const char* key) {
 }
 
 // The WHERE clause of a group query over the traces: the organization, a key, the filters.
-std::string whereOf(Dialect dialect, std::int64_t orgId, const GroupQuery& q, const char* key, Params& params) {
+std::string whereOf(Connection& c, std::int64_t orgId, const GroupQuery& q, const char* key, Params& params) {
   params.emplace_back(orgId);
   std::string sql = std::string(" FROM traces WHERE org_id = ? AND ") + key + " IS NOT NULL" +
-                    traceConditions(dialect, q.traces, params);
+                    traceConditions(c.dialect(), orgId, q.traces, params, TraceFacetRepository().complete(c));
   if (q.userPrefix && !q.userPrefix->empty()) {
     // A prefix compared as characters (substr counts characters on both dialects), not
     // as a LIKE pattern: '%' and '_' in a user id are only themselves.
@@ -74,7 +74,7 @@ SessionRecord sessionFromRow(const Row& r) {
 void addUserIds(Connection& c, std::int64_t orgId, const GroupQuery& q, std::vector<SessionRecord>& sessions) {
   if (sessions.empty()) return;
   Params params;
-  std::string sql = "SELECT DISTINCT session_id, user_id" + whereOf(c.dialect(), orgId, q, "session_id", params) +
+  std::string sql = "SELECT DISTINCT session_id, user_id" + whereOf(c, orgId, q, "session_id", params) +
                     " AND user_id IS NOT NULL AND session_id IN (?";
   for (std::size_t i = 1; i < sessions.size(); ++i) sql += ", ?";
   sql += ") ORDER BY session_id, user_id";
@@ -100,7 +100,7 @@ std::vector<SessionRecord> SessionRepository::sessions(Connection& c, std::int64
   std::string sql = "SELECT session_id, ";
   sql += kTotals;
   sql += ", COUNT(DISTINCT user_id) AS user_count";
-  sql += whereOf(c.dialect(), orgId, q, "session_id", params);
+  sql += whereOf(c, orgId, q, "session_id", params);
   sql += " GROUP BY session_id";
   sql += orderClause(q, "session_id");
   sql += " LIMIT ? OFFSET ?";
@@ -114,7 +114,7 @@ std::vector<SessionRecord> SessionRepository::sessions(Connection& c, std::int64
 
 std::int64_t SessionRepository::sessionCount(Connection& c, std::int64_t orgId, const GroupQuery& q) {
   Params params;
-  std::string sql = "SELECT COUNT(DISTINCT session_id) AS n" + whereOf(c.dialect(), orgId, q, "session_id", params);
+  std::string sql = "SELECT COUNT(DISTINCT session_id) AS n" + whereOf(c, orgId, q, "session_id", params);
   return c.query(sql, std::move(params)).front().i64("n");
 }
 
@@ -143,7 +143,7 @@ std::vector<EndUserRecord> SessionRepository::endUsers(Connection& c, std::int64
   std::string sql = "SELECT user_id, ";  // appended: see sessions()
   sql += kTotals;
   sql += ", COUNT(DISTINCT session_id) AS session_count";
-  sql += whereOf(c.dialect(), orgId, q, "user_id", params);
+  sql += whereOf(c, orgId, q, "user_id", params);
   sql += " GROUP BY user_id";
   sql += orderClause(q, "user_id");
   sql += " LIMIT ? OFFSET ?";
@@ -168,7 +168,7 @@ std::vector<EndUserRecord> SessionRepository::endUsers(Connection& c, std::int64
 
 std::int64_t SessionRepository::endUserCount(Connection& c, std::int64_t orgId, const GroupQuery& q) {
   Params params;
-  std::string sql = "SELECT COUNT(DISTINCT user_id) AS n" + whereOf(c.dialect(), orgId, q, "user_id", params);
+  std::string sql = "SELECT COUNT(DISTINCT user_id) AS n" + whereOf(c, orgId, q, "user_id", params);
   return c.query(sql, std::move(params)).front().i64("n");
 }
 

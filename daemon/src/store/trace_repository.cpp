@@ -117,7 +117,7 @@ std::int64_t endOf(const StoredEvent& e) {
 
 }  // namespace
 
-std::string traceConditions(Dialect dialect, const TraceQuery& q, Params& params) {
+std::string traceConditions(Dialect dialect, std::int64_t orgId, const TraceQuery& q, Params& params, bool facets) {
   std::string sql;
   if (q.userId) sql += " AND user_id = ?", params.emplace_back(*q.userId);
   if (q.sessionId) sql += " AND session_id = ?", params.emplace_back(*q.sessionId);
@@ -126,28 +126,39 @@ std::string traceConditions(Dialect dialect, const TraceQuery& q, Params& params
   if (q.since) sql += " AND start_time >= ?", params.emplace_back(*q.since);
   if (q.until) sql += " AND start_time < ?", params.emplace_back(*q.until);
   if (q.withErrors) sql += *q.withErrors ? " AND error_count > 0" : " AND error_count = 0";
-  // One probe of events_org_trace_time per candidate trace.
   const std::pair<const char*, const std::optional<std::string>*> eventColumns[] = {
-      {"model", &q.model}, {"provider", &q.provider}, {"tool", &q.tool}};
-  constexpr const char* kTraceEvents =
-      " AND EXISTS (SELECT 1 FROM events e WHERE e.org_id = traces.org_id AND e.trace_id = traces.trace_id";
-  for (const auto& [column, value] : eventColumns) {
-    if (!*value) continue;
-    sql += std::string(kTraceEvents) + " AND e." + column + " = ?)";
-    params.emplace_back(**value);
-  }
-  if (q.environmentValues && !q.environmentValues->empty()) {
-    sql += std::string(kTraceEvents) + " AND e.environment IN (?";
-    for (std::size_t i = 1; i < q.environmentValues->size(); ++i) sql += ", ?";
-    sql += "))";
-    for (const auto& v : *q.environmentValues) params.emplace_back(v);
-  }
-  if (q.tag) {
-    // Then one probe of event_attributes_event (event_id, key) per event of the trace.
-    sql += std::string(kTraceEvents) +
-           " AND EXISTS (SELECT 1 FROM event_attributes a WHERE a.event_id = e.id AND a.key = ? AND a.value = ?))";
-    params.emplace_back(q.tag->first);
-    params.emplace_back(q.tag->second);
+      {kFacetModel, &q.model}, {kFacetProvider, &q.provider}, {kFacetTool, &q.tool}};
+  const bool environment = q.environmentValues && !q.environmentValues->empty();
+  if (facets) {
+    // The traces that have the value among their facets (store/trace_facets.h): one
+    // range of the facets' primary key per filter value, no event read.
+    for (const auto& [dimension, value] : eventColumns)
+      if (*value) sql += traceFacetCondition(orgId, dimension, {**value}, params);
+    if (environment) sql += traceFacetCondition(orgId, kFacetEnvironment, *q.environmentValues, params);
+    if (q.tag) sql += traceFacetCondition(orgId, kFacetTagPrefix + q.tag->first, {q.tag->second}, params);
+  } else {
+    // Before the facets' backfill is done (a store upgraded with events in it): one
+    // probe of events_org_trace_time per candidate trace.
+    constexpr const char* kTraceEvents =
+        " AND EXISTS (SELECT 1 FROM events e WHERE e.org_id = traces.org_id AND e.trace_id = traces.trace_id";
+    for (const auto& [column, value] : eventColumns) {
+      if (!*value) continue;
+      sql += std::string(kTraceEvents) + " AND e." + column + " = ?)";
+      params.emplace_back(**value);
+    }
+    if (environment) {
+      sql += std::string(kTraceEvents) + " AND e.environment IN (?";
+      for (std::size_t i = 1; i < q.environmentValues->size(); ++i) sql += ", ?";
+      sql += "))";
+      for (const auto& v : *q.environmentValues) params.emplace_back(v);
+    }
+    if (q.tag) {
+      // Then one probe of event_attributes_event (event_id, key) per event of the trace.
+      sql += std::string(kTraceEvents) +
+             " AND EXISTS (SELECT 1 FROM event_attributes a WHERE a.event_id = e.id AND a.key = ? AND a.value = ?))";
+      params.emplace_back(q.tag->first);
+      params.emplace_back(q.tag->second);
+    }
   }
   if (q.agent) {
     // agents is a JSON array of strings: look for the name as a JSON string, quotes
@@ -186,15 +197,20 @@ std::string orderClause(const TraceQuery& q) {
 
 }  // namespace
 
-void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& events) {
+void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& events) { applyRollups(c, events, true); }
+
+void TraceRepository::applyRollups(Connection& c, const std::vector<StoredEvent>& events, bool withFacets) {
   std::map<std::pair<std::int64_t, std::string>, std::vector<const StoredEvent*>> byTrace;
   for (const auto& e : events)
     if (e.traceId && !e.traceId->empty()) byTrace[{e.orgId, *e.traceId}].push_back(&e);
   constexpr std::size_t kKnownLimit = 10000;
+  constexpr std::size_t kKnownFacetLimit = 256;  // per trace; beyond, facets are written again
+  TraceFacetMap facets;
   for (const auto& [key, list] : byTrace) {
     const auto& [orgId, traceId] = key;
     // This batch's share of the rollup.
     TraceRecord delta;
+    FacetSet deltaFacets;
     std::optional<std::string> explicitName, rootName;
     delta.startTime = delta.endTime = list.front()->effectiveTime();
     for (const auto* e : list) {
@@ -208,6 +224,7 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
       if (texts.output && (!delta.outputAt || when >= *delta.outputAt))
         delta.outputText = texts.output, delta.outputAt = when;
       addTags(delta.tags, e->telemetry.attributes);
+      if (withFacets) addFacetsOf(*e, deltaFacets);
       ++delta.eventCount;
       if (e->isError) ++delta.errorCount;
       if (isToolCall(*e)) ++delta.toolCallCount;
@@ -286,9 +303,21 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
             "output_at = CASE WHEN output_at IS NULL OR output_at <= ? THEN ? ELSE output_at END";
         params.insert(params.end(), {*delta.outputAt, *delta.outputText, *delta.outputAt, *delta.outputAt});
       }
-      sql += " WHERE org_id = ? AND trace_id = ? AND agents = ? AND event_types = ? AND tags = ?";
-      params.insert(params.end(), {orgId, traceId, known->agentsJson, known->eventTypesJson, known->tagsJson});
+      sql += " WHERE org_id = ? AND trace_id = ? AND id = ? AND agents = ? AND event_types = ? AND tags = ?";
+      params.insert(params.end(),
+                    {orgId, traceId, known->rowId, known->agentsJson, known->eventTypesJson, known->tagsJson});
       done = c.exec(sql, std::move(params)) == 1;
+      if (done) {
+        // The row is the one this instance last wrote (a rebuild makes a new id), so the
+        // facets it wrote for it since are there: only new ones are written.
+        written.rowId = known->rowId;
+        written.facets = known->facets;
+        for (auto& f : deltaFacets)
+          if (!known->facets.count(f)) {
+            if (written.facets.size() < kKnownFacetLimit) written.facets.insert(f);
+            if (withFacets) facets[key].insert(f);
+          }
+      }
     }
     if (!done) {
       // Read and rewrite the rollup under its row lock: another node's transaction may be
@@ -407,10 +436,25 @@ void TraceRepository::apply(Connection& c, const std::vector<StoredEvent>& event
              traceId});
       }
     }
+    if (!done) {
+      // Every facet of the batch (the row is new, rebuilt, or changed by another writer),
+      // and the row's id for the next batch's guard.
+      auto ids = c.query("SELECT id FROM traces WHERE org_id = ? AND trace_id = ?", {orgId, traceId});
+      written.rowId = ids.empty() ? 0 : ids.front().i64("id");
+      for (const auto& f : deltaFacets)
+        if (written.facets.size() < kKnownFacetLimit) written.facets.insert(f);
+      if (withFacets && !deltaFacets.empty()) facets[key] = std::move(deltaFacets);
+    }
     std::lock_guard lock(knownMutex_);
     if (known_.size() >= kKnownLimit && !known_.count(key)) known_.clear();
     known_[key] = std::move(written);
   }
+  facets_.write(c, facets);
+}
+
+void TraceRepository::forgetUncommitted() {
+  std::lock_guard lock(knownMutex_);
+  known_.clear();
 }
 
 std::vector<std::string> TraceRepository::idsInChannels(Connection& c, std::int64_t orgId,
@@ -429,7 +473,8 @@ void TraceRepository::rebuild(Connection& c, std::int64_t orgId, const std::vect
     c.exec("DELETE FROM traces WHERE org_id = ? AND trace_id = ?", {orgId, traceId});
     auto remaining = eventsWithTelemetry(c, orgId, traceId);
     for (auto& e : remaining) e.isError = isErrorEvent(e);
-    apply(c, remaining);  // no events left: no rollup
+    applyRollups(c, remaining, false);   // no events left: no rollup
+    facets_.rebuild(c, orgId, traceId);  // from the rows (the events above lack their environment)
     // The sums come from the store as well (the same columns apply() just added up).
     c.exec(
         "UPDATE traces SET input_tokens = COALESCE((SELECT SUM(input_tokens) FROM events WHERE org_id = ? AND "
@@ -464,7 +509,8 @@ std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId
                                                std::int64_t offset, std::int64_t limit) {
   Params params{orgId};
   std::string sql = std::string("SELECT ") + kTraceColumns + " FROM traces WHERE org_id = ?" +
-                    traceConditions(c.dialect(), q, params) + orderClause(q) + " LIMIT ? OFFSET ?";
+                    traceConditions(c.dialect(), orgId, q, params, facets_.complete(c)) + orderClause(q) +
+                    " LIMIT ? OFFSET ?";
   params.emplace_back(limit);
   params.emplace_back(offset);
   std::vector<TraceRecord> out;
@@ -474,7 +520,8 @@ std::vector<TraceRecord> TraceRepository::list(Connection& c, std::int64_t orgId
 
 std::int64_t TraceRepository::count(Connection& c, std::int64_t orgId, const TraceQuery& q) {
   Params params{orgId};
-  std::string sql = "SELECT COUNT(*) AS n FROM traces WHERE org_id = ?" + traceConditions(c.dialect(), q, params);
+  std::string sql = "SELECT COUNT(*) AS n FROM traces WHERE org_id = ?" +
+                    traceConditions(c.dialect(), orgId, q, params, facets_.complete(c));
   return c.query(sql, std::move(params)).front().i64("n");
 }
 

@@ -9,6 +9,7 @@
 
 #include "store/database.h"
 #include "store/event_records.h"
+#include "store/trace_facets.h"
 
 namespace aev::store {
 
@@ -69,9 +70,11 @@ struct TraceQuery {
 // The rollup columns a TraceRecord is read from, and the reading.
 extern const char* const kTraceColumns;
 TraceRecord traceFromRow(const Row& r);
-// The conditions of `q` to append after "WHERE org_id = ?" on the traces table (each
-// starts with " AND"), their values appended to params. Fixed SQL, values bound.
-std::string traceConditions(Dialect dialect, const TraceQuery& q, Params& params);
+// The conditions of `q` to append after "WHERE org_id = ?" (orgId) on the traces table
+// (each starts with " AND"), their values appended to params. Fixed SQL, values bound.
+// The environment, model, provider, tool and tag filters read the trace facets when
+// `facets` (TraceFacetRepository::complete), else they probe each trace's events.
+std::string traceConditions(Dialect dialect, std::int64_t orgId, const TraceQuery& q, Params& params, bool facets);
 
 class TraceRepository {
  public:
@@ -80,12 +83,19 @@ class TraceRepository {
   // (counters added, times widened) guarded by the agents and event types it wrote:
   // when another writer changed them meanwhile, nothing is updated and the rollup is
   // read (row locked) and written in full, as for an unknown trace.
+  // Its facets (store/trace_facets.h) are written too, those this instance knows it wrote
+  // for the same rollup row (its id: a rebuild makes a new row) in committed transactions
+  // skipped.
   void apply(Connection& c, const std::vector<StoredEvent>& events);
+  // The transaction apply() wrote in did not commit: what it remembered is forgotten (the
+  // facets it skips must be ones that are stored).
+  void forgetUncommitted();
   // The traces that have events in these channels (read before the channels go).
   std::vector<std::string> idsInChannels(Connection& c, std::int64_t orgId,
                                          const std::vector<std::int64_t>& channelIds);
-  // Recomputes these rollups from the events that remain after some were deleted (a
-  // channel or app with its events); a trace with no events left loses its row.
+  // Recomputes these rollups and their facets from the events that remain after some
+  // were deleted (a channel or app with its events, retention); a trace with no events
+  // left loses its row and its facets.
   void rebuild(Connection& c, std::int64_t orgId, const std::vector<std::string>& traceIds);
   std::optional<TraceRecord> byId(Connection& c, std::int64_t orgId, const std::string& traceId);
   // Newest first.
@@ -99,6 +109,8 @@ class TraceRepository {
   std::vector<StoredEvent> eventsWithTelemetry(Connection& c, std::int64_t orgId, const std::string& traceId);
 
  private:
+  // apply(), and rebuild() without the facets (it rebuilds them from the event rows).
+  void applyRollups(Connection& c, const std::vector<StoredEvent>& events, bool withFacets);
   // The rollup, read with its row locked until the transaction ends (PostgreSQL).
   std::optional<TraceRecord> lockedById(Connection& c, std::int64_t orgId, const std::string& traceId);
   std::optional<TraceRecord> byId(Connection& c, std::int64_t orgId, const std::string& traceId,
@@ -109,9 +121,12 @@ class TraceRepository {
     std::vector<std::string> agents, eventTypes;
     std::map<std::string, std::string> tags;
     std::string agentsJson, eventTypesJson, tagsJson = "{}";
+    std::int64_t rowId = 0;  // the rollup row they describe; the guarded UPDATE checks it
+    FacetSet facets;         // the facets written for that row
   };
   std::mutex knownMutex_;
   std::map<std::pair<std::int64_t, std::string>, KnownLists> known_;
+  TraceFacetRepository facets_;
 };
 
 }  // namespace aev::store

@@ -223,6 +223,57 @@ TEST_F(SessionsApi, AnotherOrganizationsSessionsAndUsersNeverAppear) {
   EXPECT_DOUBLE_EQ(rows[0]->getValue<double>("costUsd"), 0.25);
 }
 
+// The filters /traces answers from the trace facets (model, tag) on the sessions and
+// end-users lists too: a session or end user counts when one of its traces has an event
+// with the value, and its totals are those of its matching traces.
+TEST_F(SessionsApi, SessionsAndEndUsersFilterByModelAndTagAsTracesDo) {
+  auto p = newPublisher("sfacet");
+  const auto u = unique();
+  const auto t0 = recentBase();
+  const auto s1 = "s1-" + u, s2 = "s2-" + u, alice = "alice-" + u, bob = "bob-" + u;
+  publishCall(p, {"a-" + u, t0, s1, alice, "q1", "a1", 0.25, 1, 1, 10});
+  publishCall(p, {"b-" + u, t0 + kSec, s2, bob, "q2", "a2", 0.5, 2, 2, 10});
+  publishCall(p, {"c-" + u, t0 + 2 * kSec, s1, alice, "q3", "a3", 1.0, 4, 4, 10});
+  // Trace b also calls another model, with another team tag.
+  auto extra =
+      obj({{"traceId", "b-" + u},
+           {"eventType", "agent.message"},
+           {"timestamp", rfc3339(t0 + kSec + 5 * kMs)},
+           {"metadata",
+            obj({{"model", "claude-" + u}, {"session", s2}, {"user", bob}, {"tags", obj({{"team", "ads-" + u}})}})}});
+  ASSERT_STATUS(p.keyed.post("/event", eventBody(p.channelId, "llm-call-2", obj({{"n", 1}}), extra)), 201);
+
+  const auto ids = [&](const std::string& path, const char* key) {
+    auto r = p.keyed.get(path);
+    if (r.status != 200) return std::vector<std::string>{"status " + std::to_string(r.status)};
+    std::vector<std::string> out;
+    for (const auto& row : objects(r.object()->getArray("data"))) out.push_back(strField(row, key));
+    out.push_back("total " + std::to_string(intField(r.object()->getObject("meta"), "total")));
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(ids("/sessions?model=" + q("claude-" + u), "sessionId"), (V{s2, "total 1"}));
+  EXPECT_EQ(ids("/sessions?model=gpt-4o-mini", "sessionId"), (V{s1, s2, "total 2"}));
+  EXPECT_EQ(ids("/sessions?filterTagKey=team&filterTagValue=" + q("ads-" + u), "sessionId"), (V{s2, "total 1"}));
+  EXPECT_EQ(ids("/sessions?filterTagKey=team&filterTagValue=support", "sessionId"), (V{s1, s2, "total 2"}));
+  EXPECT_EQ(ids("/sessions?model=gpt-4o-mini&filterTagKey=team&filterTagValue=" + q("ads-" + u), "sessionId"),
+            (V{s2, "total 1"}));
+  EXPECT_EQ(ids("/sessions?model=none-" + u, "sessionId"), (V{"total 0"}));
+  EXPECT_EQ(ids("/end-users?model=" + q("claude-" + u), "userId"), (V{bob, "total 1"}));
+  EXPECT_EQ(ids("/end-users?filterTagKey=team&filterTagValue=support", "userId"), (V{alice, bob, "total 2"}));
+  EXPECT_EQ(ids("/traces?model=" + q("claude-" + u), "traceId"), (V{"b-" + u, "total 1"}));
+  // A session's totals are those of its matching traces: session s1 has two, both of gpt-4o-mini.
+  auto sessions = p.keyed.get("/sessions?filterTagKey=team&filterTagValue=support&sort=first&order=asc");
+  ASSERT_STATUS(sessions, 200);
+  auto rows = objects(sessions.object()->getArray("data"));
+  ASSERT_EQ(rows.size(), 2u) << sessions.body;
+  EXPECT_EQ(intField(rows[0], "traceCount"), 2);
+  EXPECT_DOUBLE_EQ(rows[0]->getValue<double>("costUsd"), 1.25);
+  // A tag filter is a key and a value.
+  EXPECT_EQ(errorLocations(p.keyed.get("/sessions?filterTagKey=team")), (V{"query.filterTagValue"}));
+  EXPECT_EQ(errorLocations(p.keyed.get("/end-users?filterTagValue=ads")), (V{"query.filterTagKey"}));
+}
+
 TEST_F(SessionsApi, UnknownSessionsAndBadQueriesAreProblems) {
   auto p = newPublisher("sbad");
   EXPECT_TRUE(IsProblem(p.keyed.get("/sessions/nope-" + unique()), 404));

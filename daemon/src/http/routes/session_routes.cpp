@@ -20,12 +20,19 @@ namespace {
 
 using Order = store::GroupQuery::Order;
 
-// The filters both lists share: app, environment, since, until; sort and order.
+// The filters both lists share: app, environment, model, tag, since, until; sort and order.
 store::GroupQuery groupQuery(AppContext& ctx, const Request& req, std::int64_t orgId,
                              const std::map<std::string, Order>& orders, const char* orderNames) {
   store::GroupQuery q;
   if (auto app = req.queryFilter("app")) q.traces.appId = queryInt(app, "app", 0, 1, INT64_MAX);
   q.traces.environmentValues = ctx.environments->eventValues(orgId, req.queryFilter("environment"));
+  q.traces.model = req.queryFilter("model");
+  const auto tagKey = req.queryFilter("filterTagKey");
+  const auto tagValue = req.queryFilter("filterTagValue");
+  if (tagKey.has_value() != tagValue.has_value())
+    throw errors::invalidField(tagKey ? "query.filterTagValue" : "query.filterTagKey",
+                               "filterTagKey and filterTagValue are used as a pair");
+  if (tagKey) q.traces.tag = std::make_pair(*tagKey, *tagValue);
   q.traces.since = queryTime(req.queryParam("since"), "since");
   q.traces.until = queryTime(req.queryParam("until"), "until");
   if (q.traces.since && q.traces.until && *q.traces.since > *q.traces.until)
@@ -47,6 +54,13 @@ std::vector<ops::QueryParamDoc> groupQueryDocs(const char* what, std::vector<std
           {"limit", "integer", "1 to 100, default 20", {}, false},
           {"app", "integer", std::string(what) + " with a trace of this app (id)", {}, false},
           {"environment", "string", std::string(what) + " with a trace in this environment (id or slug)", {}, false},
+          {"model", "string", std::string(what) + " with a trace that called this model", {}, false},
+          {"filterTagKey", "string", "custom attribute key; with filterTagValue", {}, false},
+          {"filterTagValue",
+           "string",
+           std::string(what) + " with a trace whose events carry tag filterTagKey = this",
+           {},
+           false},
           {"since", "string", "RFC 3339: only traces starting at or after", {}, false},
           {"until", "string", "RFC 3339: only traces starting before", {}, false},
           {"sort", "string", "the order (default last: the newest activity first)", std::move(sorts), false},
