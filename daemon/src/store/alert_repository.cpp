@@ -41,7 +41,7 @@ AlertRuleRecord alertRuleFromRow(const Row& r) {
   return a;
 }
 
-AlertEventRecord eventFromRow(const Row& r) {
+AlertEventRecord alertEventFromRow(const Row& r) {
   AlertEventRecord e;
   e.id = r.i64("id");
   e.orgId = r.i64("org_id");
@@ -141,7 +141,7 @@ std::vector<AlertEventRecord> AlertRepository::events(Connection& c, std::int64_
            "SELECT id, org_id, rule_id, state, value, threshold, fired_at, resolved_at, notification, delivered_at, "
            "created_at FROM alert_events WHERE org_id = ? AND rule_id = ? ORDER BY id DESC LIMIT ?",
            {orgId, ruleId, limit}))
-    out.push_back(eventFromRow(r));
+    out.push_back(alertEventFromRow(r));
   return out;
 }
 
