@@ -453,8 +453,8 @@ ch_of() {  # query org since until: the same answer on the ClickHouse table (tag
     overview)  # the six series per hour, and the percentiles: all, LLM calls, tool calls
       echo "SELECT intDiv(ts, $HOUR_US) * $HOUR_US AS bucket, count() AS n, countIf(status = 'error') AS errors, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(cost_usd) AS cost, avg(duration_ms) AS duration, (SELECT tuple(quantiles(0.5, 0.95, 0.99)(duration_ms), quantilesIf(0.5, 0.95, 0.99)(duration_ms, model != ''), quantilesIf(0.5, 0.95, 0.99)(duration_ms, tool != '')) FROM $CH_TABLE WHERE org_id = $o AND ts >= $s AND ts < $u) AS latency FROM $CH_TABLE WHERE org_id = $o AND ts >= $s AND ts < $u GROUP BY bucket ORDER BY bucket" ;;
     screen)  # one statement per line: the overview's, then the breakdown's
-      ch_of overview "$@"
-      ch_of breakdown_model "$@" ;;
+      ch_of overview "$2" "$3" "$4"
+      ch_of breakdown_model "$2" "$3" "$4" ;;
     *) ;;  # no ClickHouse counterpart
   esac
 }
