@@ -397,7 +397,13 @@ seed_ch() {  # n now: table ev<n>, the same rows (same generator, seed, NOW and 
 # ---------------------------------------------------------------------------------------
 # dimensions: the smallest authenticated analytics request (6 rows of attribute_keys), the
 # daemon's floor per request (HTTP, API-key check, pool, JSON).
-QUERIES=(breakdown_model breakdown_tag timeseries_hour dimensions)
+# overview: the analytics screen's first request (six time series and the latency
+# percentiles, all and per kind); screen: what the analytics screen asks on opening
+# (overview, then the breakdown by model); latency: the percentiles alone. These three have
+# no hand SQL (the daemon answers them from its rollups and sketches; raw, it runs several
+# statements) and are checked against ClickHouse by their counts only.
+QUERIES=(breakdown_model breakdown_tag timeseries_hour dimensions overview screen latency)
+CHECKED=(breakdown_model breakdown_tag timeseries_hour dimensions)
 HOUR_US=3600000000
 DAY_US=86400000000
 AGG="COUNT(*) AS n, SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END) AS errors, COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens, COALESCE(SUM(e.cost_usd), 0) AS cost, AVG(e.duration_ms) AS duration"
@@ -409,6 +415,9 @@ path_of() {  # query [since-rfc3339 until-rfc3339]
     breakdown_tag) echo "/analytics/breakdown?dimension=tag&tagKey=team$window" ;;
     timeseries_hour) echo "/analytics/timeseries?metric=event_count&interval=hour$window" ;;
     dimensions) echo "/analytics/dimensions" ;;
+    overview) echo "/analytics/overview?interval=hour$window" ;;
+    screen) echo "/analytics/overview?interval=hour$window /analytics/breakdown?dimension=model$window" ;;
+    latency) echo "/analytics/latency?${window#&}" ;;
     *) ;;  # hand SQL only
   esac
 }
@@ -439,6 +448,13 @@ ch_of() {  # query org since until: the same answer on the ClickHouse table (tag
       echo "SELECT tags.value AS k, $agg FROM $CH_TABLE ARRAY JOIN tags WHERE org_id = $o AND ts >= $s AND ts < $u AND tags.key = 'team' GROUP BY k ORDER BY n DESC, k LIMIT 50" ;;
     timeseries_hour)
       echo "SELECT intDiv(ts, $HOUR_US) * $HOUR_US AS bucket, count() AS v FROM $CH_TABLE WHERE org_id = $o AND ts >= $s AND ts < $u GROUP BY bucket ORDER BY bucket" ;;
+    latency)
+      echo "SELECT quantiles(0.5, 0.95, 0.99)(duration_ms) FROM $CH_TABLE WHERE org_id = $o AND ts >= $s AND ts < $u" ;;
+    overview)  # the six series per hour, and the percentiles: all, LLM calls, tool calls
+      echo "SELECT intDiv(ts, $HOUR_US) * $HOUR_US AS bucket, count() AS n, countIf(status = 'error') AS errors, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(cost_usd) AS cost, avg(duration_ms) AS duration, (SELECT tuple(quantiles(0.5, 0.95, 0.99)(duration_ms), quantilesIf(0.5, 0.95, 0.99)(duration_ms, model != ''), quantilesIf(0.5, 0.95, 0.99)(duration_ms, tool != '')) FROM $CH_TABLE WHERE org_id = $o AND ts >= $s AND ts < $u) AS latency FROM $CH_TABLE WHERE org_id = $o AND ts >= $s AND ts < $u GROUP BY bucket ORDER BY bucket" ;;
+    screen)  # one statement per line: the overview's, then the breakdown's
+      ch_of overview "$2" "$3" "$4"
+      ch_of breakdown_model "$2" "$3" "$4" ;;
     *) ;;  # no ClickHouse counterpart
   esac
 }
@@ -462,16 +478,19 @@ daemon_pids() {
   [ "$CUR_STORE" = pg ] && tree_pids "$(head -1 "$work/pg/data/postmaster.pid")"
   return 0
 }
-time_daemon() {  # query -> wall cpu (curl time_total: connect + request + answer)
-  local r code t c0 c1 pids
+time_daemon() {  # query -> wall cpu (curl time_total: connect + request + answer; summed over a screen's requests)
+  local r code t c0 c1 pids path total=0
   pids=$(daemon_pids)
   c0=$(sched_ns $pids)
-  r=$(taskset -c "$CLIENT_CPUS" curl -s -o "$work/answer.json" -w '%{http_code} %{time_total}' \
-    -H "X-API-Key: $KEY" "http://127.0.0.1:$P_AEV$(path_of "$1")")
+  for path in $(path_of "$1"); do
+    r=$(taskset -c "$CLIENT_CPUS" curl -s -o "$work/answer.json" -w '%{http_code} %{time_total}' \
+      -H "X-API-Key: $KEY" "http://127.0.0.1:$P_AEV$path")
+    read -r code t <<<"$r"
+    [ "$code" = 200 ] || { echo "daemon answered $code to $path: $(head -c 300 "$work/answer.json")" >&2; exit 1; }
+    total=$(awk -v a="$total" -v b="$t" 'BEGIN { print a + b }')
+  done
   c1=$(sched_ns $pids)
-  read -r code t <<<"$r"
-  [ "$code" = 200 ] || { echo "daemon answered $code to $(path_of "$1"): $(head -c 300 "$work/answer.json")" >&2; exit 1; }
-  echo "$(ms_of "$t") $(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')"
+  echo "$(ms_of "$total") $(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')"
 }
 # The hand-written SQL runs under the settings the daemon gives its own PostgreSQL sessions
 # (database.postgresql_settings, read from the binary's defaults), so that both sides plan
@@ -484,6 +503,7 @@ time_sql() {  # store db query -> wall cpu: the statement run twice in one sessi
   local store=$1 db=$2 q=$3 now sql
   now=$(now_us)
   sql=$(sql_of "$q" "$ORG" $((now - DAY_US)) "$now")
+  [ -n "$sql" ] || return 0  # no hand-written counterpart
   if [ "$store" = sqlite ]; then
     # .timer prints "Run Time: real S user S sys S" per statement (real: ms resolution).
     printf '.timer on\n.output /dev/null\n%s;\n%s;\n' "$sql" "$sql" | taskset -c "$SERVER_CPUS" sqlite3 "$db" |
@@ -495,17 +515,20 @@ time_sql() {  # store db query -> wall cpu: the statement run twice in one sessi
       awk '/^Time:/ { t = $2 } /^[0-9]+ [0-9]+ [0-9]+$/ { c[++n] = $1 } END { printf "%.3f %.3f", t, (c[2] - c[1]) / 1e6 }'
   fi
 }
-time_ch() {  # query -> wall cpu (curl time_total over ClickHouse's HTTP interface, like the daemon's)
-  local now r code t c0 c1 pids
+time_ch() {  # query -> wall cpu (curl time_total over ClickHouse's HTTP interface, like the daemon's; a screen's statements summed)
+  local now r code t c0 c1 pids stmt total=0
   now=$(now_us)
   pids=$(tree_pids "$CH_PID")
   c0=$(sched_ns $pids)
-  r=$(ch_of "$1" "$CH_ORG" $((now - DAY_US)) "$now" | taskset -c "$CLIENT_CPUS" curl -s -o "$work/ch-answer.txt" \
-    -w '%{http_code} %{time_total}' --data-binary @- "http://127.0.0.1:$P_CH_HTTP/")
+  while IFS= read -r stmt; do
+    r=$(printf '%s' "$stmt" | taskset -c "$CLIENT_CPUS" curl -s -o "$work/ch-answer.txt" \
+      -w '%{http_code} %{time_total}' --data-binary @- "http://127.0.0.1:$P_CH_HTTP/")
+    read -r code t <<<"$r"
+    [ "$code" = 200 ] || { echo "clickhouse answered $code: $(head -c 300 "$work/ch-answer.txt")" >&2; exit 1; }
+    total=$(awk -v a="$total" -v b="$t" 'BEGIN { print a + b }')
+  done < <(ch_of "$1" "$CH_ORG" $((now - DAY_US)) "$now")
   c1=$(sched_ns $pids)
-  read -r code t <<<"$r"
-  [ "$code" = 200 ] || { echo "clickhouse answered $code: $(head -c 300 "$work/ch-answer.txt")" >&2; exit 1; }
-  echo "$(ms_of "$t") $(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')"
+  echo "$(ms_of "$total") $(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')"
 }
 
 # The same answer from the three: counts per key over a fixed window [NOW-24h, NOW).
@@ -513,7 +536,7 @@ check_answers() {  # store db n now
   local store=$1 db=$2 n=$3 now=$4 since until q ok=1
   since=$(date -u -d "@$(( now / 1000000 - 86400 ))" +%Y-%m-%dT%H:%M:%SZ)
   until=$(date -u -d "@$(( now / 1000000 ))" +%Y-%m-%dT%H:%M:%SZ)
-  for q in "${QUERIES[@]}"; do
+  for q in "${CHECKED[@]}"; do
     local f=$OUT/answers-$store-$n-$q
     curl -fsS -H "X-API-Key: $KEY" "http://127.0.0.1:$P_AEV$(path_of "$q" "$since" "$until")" >"$f.json"
     local sql
@@ -560,6 +583,7 @@ record_plans() {  # store db n now [queries...]
   for q in "${qs[@]}"; do
     local sql
     sql=$(sql_of "$q" "$ORG" $((now - DAY_US)) "$now")
+    [ -n "$sql" ] || continue  # no hand SQL (overview, screen, latency)
     { echo "== $q"; echo "$sql"; } >>"$f"
     if [ "$store" = sqlite ]; then
       sqlite3 "$db" "EXPLAIN QUERY PLAN $sql" >>"$f"
@@ -601,9 +625,9 @@ measure() {  # store db n [queries...]: WARMUP rounds, then REPEAT, interleaved 
       if [ "$CH" = 1 ] && [ -n "$(ch_of "$q" 0 0 0)" ]; then c=$(time_ch "$q"); fi
       if [ "$rep" -ge 1 ]; then
         [ -n "$d" ] && record "$n" "$store" "$q$SUFFIX" daemon "$rep" "$d"
-        record "$n" "$store" "$q$SUFFIX" sql "$rep" "$s"
+        [ -n "$s" ] && record "$n" "$store" "$q$SUFFIX" sql "$rep" "$s"
         [ -n "$c" ] && record "$n" "$store" "$q$SUFFIX" clickhouse "$rep" "$c"
-        log "  $store n=$n rep $rep $q$SUFFIX (wall/cpu ms): ${d:+daemon ${d/ //}, }hand SQL ${s/ //}${c:+, clickhouse ${c/ //}}"
+        log "  $store n=$n rep $rep $q$SUFFIX (wall/cpu ms): ${d:+daemon ${d/ //}}${s:+, hand SQL ${s/ //}}${c:+, clickhouse ${c/ //}}"
       fi
     done
   done
@@ -682,6 +706,10 @@ for n in $SIZES; do
     record_plans "$store" "$db" "$n" "$NOW"
     log "  timing: $WARMUP warm-up rounds, then $REPEAT repeats of ${QUERIES[*]}"
     measure "$store" "$db" "$n"
+    # Item 5 of issue 30: the daemon's peak resident memory over the whole run (start-up,
+    # backfill, warm-up and every measured query), from the kernel's high-water mark.
+    jq -nc --arg store "$store" --argjson n "$n" --argjson kb "$(awk '/^VmHWM:/ { print $2 }' /proc/"$AEV_PID"/status)" \
+      '{store:$store,n:$n,peak_rss_kb:$kb}' | tee -a "$OUT/seed.jsonl" >&2
     [ "$WHATIF" = 1 ] && whatif "$store" "$db" "$n"
     stop_aev
     if [ "$KEEP" != 1 ]; then
@@ -703,7 +731,9 @@ jq -s -r '
   def r3: if . == null then "–" elif . >= 100 then (. | round | tostring)
     elif . >= 10 then ((. * 10 | round) / 10 | tostring) else ((. * 100 | round) / 100 | tostring) end;
   def qname: {breakdown_model: "breakdown by model", breakdown_tag: "breakdown by tag (team)",
-               timeseries_hour: "timeseries event_count/hour", dimensions: "dimensions (floor: 6 rows)"}[.];
+               timeseries_hour: "timeseries event_count/hour", dimensions: "dimensions (floor: 6 rows)",
+               overview: "overview (6 series + percentiles)", screen: "analytics screen (overview + breakdown)",
+               latency: "percentiles p50/p95/p99"}[.];
   def sname: if . == "pg" then "PostgreSQL" else "SQLite" end;
   def byrep($e; $f): map(select(.engine == $e)) | map({key: (.rep | tostring), value: .[$f]}) | from_entries;
   def ratios($a; $b): [$a | keys[] | select($b[.] != null and $b[.] > 0) | $a[.] / $b[.]];
@@ -721,8 +751,8 @@ jq -s -r '
           r_ch: (ratios($d; $c) | median), r_ch_cpu: (ratios($dc; $cc) | median) }
       # The floor row: its hand SQL is below the sqlite3 timer resolution (1 ms); CPU only.
       | if .query == "dimensions" then .r_sql = null | .r_sql_min = null | .r_sql_max = null else . end ] as $rows
-  | ($rows | map(select(.query | test("^(breakdown_model|breakdown_tag|timeseries_hour|dimensions)$")))
-      | sort_by(({breakdown_model: 0, breakdown_tag: 1, timeseries_hour: 2, dimensions: 3}[.query]), .n, .store)) as $main
+  | ($rows | map(select(.query | test("^(breakdown_model|breakdown_tag|timeseries_hour|dimensions|overview|screen|latency)$")))
+      | sort_by(({screen: 0, overview: 1, breakdown_model: 2, breakdown_tag: 3, timeseries_hour: 4, latency: 5, dimensions: 6}[.query]), .n, .store)) as $main
   | "### Analytics queries (median of the repeats; ratios per repeat, then the median [min..max])",
     "",
     "Wall: what the caller waits (curl `time_total` for the daemon and ClickHouse, the engine'"'"'s own timer for the hand SQL). CPU: what the servers spent on it (daemon + PostgreSQL backends, the sqlite3 CLI, the psql backend, the ClickHouse server).",
@@ -736,6 +766,11 @@ jq -s -r '
         else "Target (breakdown over 1M events < 1.5 × hand-written SQL, wall): "
           + (if all($t[]; .r_sql != null and .r_sql < 1.5) then "**met**" else "**not met**" end)
           + " (" + ([$t[] | "\(.query | qname), \(.store | sname): \(.r_sql | r3)"] | join("; ")) + ")."
+        end ),
+    ( [$main[] | select(.query == "screen")] as $t
+      | if ($t | length) == 0 then empty else
+        "Target (analytics screen ≤ 150 ms at 30M on both stores, wall): "
+          + ([$t[] | "\(.store | sname), \(.n): \(.daemon | r3) ms (CPU \(.daemon_cpu | r3))"] | join("; ")) + "."
         end ),
     ( [$rows[] | select(.query | endswith("+cover"))] as $w
       | if ($w | length) == 0 then empty else
@@ -759,6 +794,7 @@ jq -s -r '
   echo
   echo "Seeding:"
   jq -r 'if .backfill_s then "- \(.store), \(.n) events: rollups backfilled by the daemon in \(.backfill_s) s"
+    elif .peak_rss_kb then "- \(.store), \(.n) events: the daemon'"'"'s peak RSS over the run \((.peak_rss_kb / 1024) | floor) MiB"
     elif .whatif then "- \(.store), \(.n) events: what-if \(.whatif) built in \(.build_s) s"
     else "- \(.store), \(.n) events: \(.load_s) s to load\(if .index_analyze_s then ", \(.index_analyze_s) s to index and analyze" else "" end); \((.db_bytes / 1048576) | floor) MiB" end' "$OUT/seed.jsonl"
   echo
