@@ -215,10 +215,10 @@ TEST_P(AnalyticsRollupsTest, RollupAnswersEqualRawAnswersOnRandomWindows) {
         << span;
   // A session and a trace name belong to one trace: no rollup rows, their breakdowns read
   // raw events (compared with the raw answers below like every other dimension).
-  EXPECT_EQ(
-      db_->query("SELECT COUNT(*) AS n FROM analytics_rollups WHERE dimension IN ('session', 'traceName')").front().i64(
-          "n"),
-      0);
+  EXPECT_EQ(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups WHERE dimension IN ('session', 'traceName')")
+                .front()
+                .i64("n"),
+            0);
   compareRandomWindows(25);
 }
 

@@ -261,8 +261,9 @@ std::vector<StoredEvent> readEvents(Connection& c, const std::string& where, con
   // range are skipped below. (Not a join repeating `where`: SQLite bounds a rowid scan by
   // the first range terms it meets, which were the caller's wide ones, so each step read the
   // rest of the table: a backfill of 10M events would have taken hours.)
-  for (const auto& r : c.query("SELECT event_id, key, value FROM event_attributes WHERE event_id >= ? AND event_id <= ?",
-                               {events.front().id, events.back().id})) {
+  for (const auto& r :
+       c.query("SELECT event_id, key, value FROM event_attributes WHERE event_id >= ? AND event_id <= ?",
+               {events.front().id, events.back().id})) {
     auto it = indexOf.find(r.i64("event_id"));
     if (it != indexOf.end()) events[it->second].telemetry.attributes.emplace_back(r.str("key"), r.str("value"));
   }
