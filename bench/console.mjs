@@ -7,7 +7,7 @@
 //    budget of 100 KB gzip; raw sizes beside them. The third-party share is the baseline.
 //    Then what a first visit to each screen fetches (screens load on demand).
 // 2. Render: a trace of 2,000 events (1,000 spans of two events each, nested four deep,
-//    300 of them LLM calls carrying their messages)
+//    their content the demo generator's agent traffic: 370 LLM calls with their messages)
 //    opened in headless Chromium; time from navigation start to the waterfall on screen
 //    (all 1,000 rows counted by the treegrid, the first screen of them drawn), median of 5
 //    loads, against the budget of 1 s; then End → the last row drawn, and a click on an LLM
@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.AEV_DAEMON_BIN = path.resolve(process.argv[2] || path.join(root, 'build/daemon/agent-eventsd'));
 const { Daemon, CHROMIUM_ARGS, chromiumBin } = await import(path.join(root, 'tests/browser/support.mjs'));
+const { eventPool, rng } = await import(path.join(root, 'scripts/demo/traffic.mjs'));
 const require = createRequire(path.join(root, 'tests/browser/package.json'));
 const { chromium } = require('playwright-core');
 
@@ -77,23 +78,24 @@ try {
   const ch = await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'bench' }, token);
   const traceId = `bench-${id}`;
   const t0 = Date.now() - 600_000;
+  // The spans' content is the demo generator's agent traffic (scripts/demo/traffic.mjs:
+  // LLM calls with their messages, tool calls with arguments and results, hand-offs),
+  // threaded into one deep trace: the generator's traces are 10-16 events, this shape
+  // stresses the waterfall.
+  const pool = eventPool(rng(29), { start: t0, n: 1000 });
   const events = [];
   for (let s = 0; s < 1000; s += 1) {
     const parent = s === 0 ? undefined : s < 10 ? 's0' : s < 100 ? `s${s % 10}` : `s${10 + (s % 90)}`;
     const start = t0 + s * 200;
-    const common = { channel_id: ch.id, traceId, spanId: `s${s}`, parentSpanId: parent, agentId: `agent-${s % 7}` };
-    // 300 of the spans are LLM calls with their messages (a system prompt, a question, a
-    // tool result, the answer: ~1.5 KB each), as the daemon stores every convention's.
-    const llm = s % 10 < 3;
-    const payload = llm ? { messages: {
-      input: [{ role: 'system', content: `You are agent ${s % 7}. ${'Follow the support policy carefully. '.repeat(8)}` },
-        { role: 'user', content: `Question ${s}: where is order A-${10000 + s}? ${'It has not arrived yet. '.repeat(6)}` },
-        { role: 'tool', content: JSON.stringify({ order: `A-${10000 + s}`, status: 'in transit', carrier: 'DHL', items: ['backpack', 'boots'] }) }],
-      output: [{ role: 'assistant', content: `Order A-${10000 + s} is in transit with DHL. ${'It should arrive within two days. '.repeat(5)}` }] } } : { step: s };
-    events.push({ ...common, identifier: `step-${s}`, eventType: llm || s % 3 ? 'agent.message' : 'agent.tool_call.start', timestamp: new Date(start).toISOString(),
-      payload, metadata: { duration_ms: 150 + (s % 40), model: 'gpt-4o', usage: { input_tokens: 100 + s, output_tokens: 20 } } });
-    events.push({ ...common, identifier: `step-${s}-end`, eventType: 'agent.tool_call.end', timestamp: new Date(start + 150).toISOString(), payload: { ok: true } });
+    const common = { channel_id: ch.id, traceId, spanId: `s${s}`, parentSpanId: parent, agentId: pool[s].agentId };
+    const { identifier, eventType, payload, metadata } = pool[s];
+    events.push({ ...common, identifier, eventType, timestamp: new Date(start).toISOString(), payload,
+      metadata: { ...metadata, duration_ms: metadata?.duration_ms ?? 150 + (s % 40) } });
+    events.push({ ...common, identifier: `${identifier}.end`, eventType: 'agent.tool_call.end', timestamp: new Date(start + 150).toISOString(), payload: { ok: true } });
   }
+  const llmCalls = events.filter((e) => e.payload?.messages).length;
+  // The spans whose panel shows an answer (an LLM call that did not fail), for the click below.
+  const answered = events.filter((e) => e.payload?.messages?.output?.length && e.spanId !== 's0').map((e) => `s:${e.spanId}`);
   for (let i = 0; i < events.length; i += 500) {
     const r = await daemon.expect(200, 'POST', '/events/batch', { events: events.slice(i, i + 500) }, token);
     if (r.failed) throw new Error(`seeding failed: ${JSON.stringify(r.results.find((x) => x.status !== 201))}`);
@@ -169,7 +171,7 @@ try {
   for (let run = 0; run < 5; run += 1) {
     await tab.goto(`${daemon.base}/console/traces/${traceId}?org=${reg.organizationId}`);
     await tab.waitForFunction(() => document.querySelectorAll('.wf-row[data-key]').length >= 20, null, { timeout: 60_000 });
-    const key = await tab.evaluate(() => [...document.querySelectorAll('.wf-row[data-key]')].map((r) => r.dataset.key).find((k) => Number(k.slice(3)) % 10 < 3 && k !== 's:s0'));
+    const key = await tab.evaluate((keys) => [...document.querySelectorAll('.wf-row[data-key]')].map((r) => r.dataset.key).find((k) => keys.includes(k)), answered);
     panelMs.push(await tab.evaluate((k) => new Promise((resolve) => {
       const t = performance.now();
       document.querySelector(`.wf-row[data-key="${k}"]`).click();
@@ -178,7 +180,7 @@ try {
     }), key));
   }
   panelMs.sort((a, b) => a - b);
-  console.log('## Trace detail, 2,000 events (1,000 spans, 300 of them LLM calls with messages)');
+  console.log(`## Trace detail, 2,000 events (1,000 spans, ${llmCalls} of them LLM calls with messages, from scripts/demo/traffic.mjs)`);
   console.log(`  click on an LLM span → its conversation drawn: median ${Math.round(panelMs[2])} ms, range ${Math.round(panelMs[0])}–${Math.round(panelMs[4])} ms`);
   console.log(`  navigation start → waterfall of 1,000 rows on screen (sign-in by cookie, 2 API calls, render): median ${Math.round(times[2])} ms, range ${Math.round(times[0])}–${Math.round(times[4])} ms; budget 1000 ms → ratio ${(times[2] / 1000).toFixed(2)}`);
   console.log(`    of which up to the events' arrival (page, modules, sign-in, GET …/events of ${(events.length)} events): median ${Math.round(med(fetched))} ms; after it (JSON, spans, rows): ${Math.round(times[2] - med(fetched))} ms`);

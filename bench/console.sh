@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The console's weight (page + assets, gzip), the render time of a 2,000-event trace (300
+# The console's weight (page + assets, gzip), the render time of a 2,000-event trace (370
 # LLM calls with messages) and of a 50-trace session: see bench/console.mjs. Then
 # Lighthouse on four pages (bench/console_lighthouse.mjs) when bench/lighthouse's packages
 # are installed (`npm ci --prefix bench/lighthouse`; LIGHTHOUSE=0 skips it). Needs node and
