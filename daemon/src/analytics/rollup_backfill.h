@@ -5,10 +5,10 @@
 // committed, and analytics reads raw events until the last chunk is done. Progress goes
 // to the log and to /metrics (agent_events_rollup_backfill_remaining,
 // agent_events_rollup_backfill_events_total).
-#include <chrono>
 #include <cstdint>
 #include <functional>
 
+#include "common/backfill_progress.h"
 #include "store/database.h"
 #include "store/rollup_writer.h"
 
@@ -26,8 +26,8 @@ class RollupBackfill {
   std::int64_t chunk_;
   store::RollupWriter writer_;
   bool finished_ = false;
-  bool announced_ = false;
-  std::chrono::steady_clock::time_point lastLog_{};
+  BackfillProgress progress_{"analytics rollups", "agent_events_rollup_backfill",
+                             "analytics reads raw events until it is done", "analytics reads the rollups"};
 };
 
 }  // namespace aev::analytics

@@ -5,10 +5,10 @@
 // the traces, sessions and end-users lists probe events until the last chunk is done.
 // Progress goes to the log and to /metrics (agent_events_trace_facet_backfill_remaining,
 // agent_events_trace_facet_backfill_events_total).
-#include <chrono>
 #include <cstdint>
 #include <functional>
 
+#include "common/backfill_progress.h"
 #include "store/database.h"
 #include "store/trace_facets.h"
 
@@ -25,8 +25,9 @@ class TraceFacetBackfill {
   std::int64_t chunk_;
   store::TraceFacetRepository repo_;
   bool finished_ = false;
-  bool announced_ = false;
-  std::chrono::steady_clock::time_point lastLog_{};
+  BackfillProgress progress_{"trace facets", "agent_events_trace_facet_backfill",
+                             "the trace, session and end-user filters probe events until it is done",
+                             "trace filters read the facets"};
 };
 
 }  // namespace aev::traces
