@@ -46,9 +46,7 @@ class AnalyticsRollupsTest : public aev::testing::StoreTest {
     other_ = addOrganization("other");
     std::tie(app1_, channel1_) = addAppAndChannel(org_);
     std::tie(app2_, channel2_) = addAppAndChannel(org_);
-    channel3_ = db_->insert(
-        "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, 'c3', 0, 0) RETURNING id",
-        {org_, app1_});
+    channel3_ = addChannel(org_, app1_, "c3");
     otherChannel_ = addAppAndChannel(other_).second;
     rollups_ = std::make_unique<AnalyticsService>(*db_, dimensionNames(), true);
     raw_ = std::make_unique<AnalyticsService>(*db_, dimensionNames(), false);

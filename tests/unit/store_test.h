@@ -55,10 +55,14 @@ class StoreTest : public ::testing::TestWithParam<StoreBackend> {
   std::pair<std::int64_t, std::int64_t> addAppAndChannel(std::int64_t orgId) {
     const auto app = db_->insert(
         "INSERT INTO apps (org_id, name, created_at, updated_at) VALUES (?, 'a', 0, 0) RETURNING id", {orgId});
-    const auto channel = db_->insert(
-        "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, 'c', 0, 0) RETURNING id",
-        {orgId, app});
-    return {app, channel};
+    return {app, addChannel(orgId, app, "c")};
+  }
+
+  // Another channel of an app: its id.
+  std::int64_t addChannel(std::int64_t orgId, std::int64_t appId, const std::string& name) {
+    return db_->insert(
+        "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, ?, 0, 0) RETURNING id",
+        {orgId, appId, name});
   }
 
   std::unique_ptr<TempDir> dir_;  // the SQLite file, and anything else a test keeps on disk

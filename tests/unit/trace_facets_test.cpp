@@ -36,9 +36,7 @@ class TraceFacetsTest : public aev::testing::StoreTest {
     other_ = addOrganization("other");
     std::tie(app1_, channel1_) = addAppAndChannel(org_);
     std::tie(app2_, channel2_) = addAppAndChannel(org_);
-    channel3_ = db_->insert(
-        "INSERT INTO channels (org_id, app_id, name, created_at, updated_at) VALUES (?, ?, 'c3', 0, 0) RETURNING id",
-        {org_, app1_});
+    channel3_ = addChannel(org_, app1_, "c3");
     std::tie(otherApp_, otherChannel_) = addAppAndChannel(other_);
   }
 
