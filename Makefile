@@ -32,9 +32,11 @@ test: build
 
 # The core library with every file compiled alone, on its own includes (no unity batches, no
 # precompiled header): what `make build`'s batches could hide (a missing include, two files'
-# helpers of one name) fails here. CI runs it; with a warm ccache it takes seconds.
+# helpers of one name) fails here. CI runs it; with a warm ccache it takes seconds. At -O0
+# without debug info: what it checks is the front end's (includes, names, warnings), and on
+# CI's cold cache that costs 0.61 of the RelWithDebInfo compile (12 files sampled, 2026-11-28).
 check-nounity:
-	cmake -S . -B $(NOUNITY_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAEV_UNITY=OFF -DAEV_PCH=OFF -DAEV_BUILD_TESTS=OFF >/dev/null
+	cmake -S . -B $(NOUNITY_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DAEV_UNITY=OFF -DAEV_PCH=OFF -DAEV_BUILD_TESTS=OFF >/dev/null
 	cmake --build $(NOUNITY_BUILD) -j$(JOBS) --target aev_core
 
 # Lighthouse (desktop preset) on four console pages: accessibility and best practices must be

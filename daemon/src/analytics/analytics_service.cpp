@@ -253,29 +253,34 @@ std::optional<store::RollupScope> AnalyticsService::rollupScope(store::Connectio
 std::map<std::int64_t, store::RollupTotals> AnalyticsService::rollupSeries(store::Connection& c,
                                                                            const store::AnalyticsFilter& f,
                                                                            const store::RollupScope& scope,
-                                                                           std::int64_t step) {
-  std::map<std::int64_t, store::RollupTotals> out;
+                                                                           std::int64_t step, SeriesNeed need) {
+  std::vector<store::TimeRange> raw;
+  std::vector<store::RollupRange> rolled;
   for (const auto& part : splitWindow(f.since, f.until, step / 1000000)) {
-    if (part.span == 0) {
-      auto w = f;
-      w.since = part.from;
-      w.until = part.to;
-      for (const auto& r : repo_.seriesAll(c, w, step)) {
-        auto& t = out[r.bucket];
-        t.events += r.events;
-        t.errors += r.errors;
-        t.inputTokens += r.tokens;
-        t.costNanos += r.costNanos;
-      }
-      for (const auto& [bucket, d] : repo_.durations(c, w, step)) {
-        auto& t = out[bucket];
-        ++t.durations;
-        t.sketch.add(d);
-      }
-      continue;
-    }
-    for (auto& [bucket, t] : rollups_.bySeriesBucket(c, scope, part.span, part.from, part.to, step)) out[bucket].add(t);
+    if (part.span == 0)
+      raw.push_back({part.from, part.to});
+    else
+      rolled.push_back({part.span, part.from, part.to});
   }
+  const bool counts = need != SeriesNeed::Sketches, sketches = need != SeriesNeed::Counts;
+  std::map<std::int64_t, store::RollupTotals> out;
+  if (counts) {
+    for (const auto& r : repo_.seriesAll(c, f, raw, step)) {
+      auto& t = out[r.bucket];
+      t.events += r.events;
+      t.errors += r.errors;
+      t.inputTokens += r.tokens;
+      t.costNanos += r.costNanos;
+    }
+  }
+  if (sketches) {
+    for (const auto& [bucket, d] : repo_.durations(c, f, raw, step)) {
+      auto& t = out[bucket];
+      ++t.durations;
+      t.sketch.add(d);
+    }
+  }
+  for (auto& [bucket, t] : rollups_.bySeriesBucket(c, scope, rolled, step, sketches)) out[bucket].add(t);
   return out;
 }
 
@@ -353,8 +358,10 @@ Series AnalyticsService::timeseries(const Query& q, const std::string& metric, c
   Series out{metric, interval, {}};
   auto conn = db_.acquire();
   if (auto scope = rollupScope(*conn, b.filter, std::nullopt)) {
-    const auto series = rollupSeries(*conn, b.filter, *scope, b.step);
-    if (metric == "latency_p50_ms" || metric == "latency_p95_ms") {
+    const bool percentiles = metric == "latency_p50_ms" || metric == "latency_p95_ms";
+    const auto series =
+        rollupSeries(*conn, b.filter, *scope, b.step, percentiles ? SeriesNeed::Sketches : SeriesNeed::Counts);
+    if (percentiles) {
       for (const auto& [ts, t] : series)
         if (t.durations > 0) out.points.push_back({ts, t.sketch.quantile(metric == "latency_p50_ms" ? 50 : 95)});
       return out;
@@ -406,7 +413,7 @@ Latency AnalyticsService::latency(const Query& q) {
   if (auto scope = rollupScope(*conn, f, std::nullopt)) {
     LatencySketch all;
     std::int64_t count = 0;
-    for (const auto& [_, t] : rollupSeries(*conn, f, *scope, kDaySeconds * 1000000)) {
+    for (const auto& [_, t] : rollupSeries(*conn, f, *scope, kDaySeconds * 1000000, SeriesNeed::Sketches)) {
       all.merge(t.sketch);
       count += t.durations;
     }
@@ -420,7 +427,7 @@ Latency AnalyticsService::latencyOfKind(store::Connection& c, store::AnalyticsFi
   if (auto scope = rollupScope(c, f, std::nullopt)) {
     LatencySketch all;
     std::int64_t count = 0;
-    for (const auto& [_, t] : rollupSeries(c, f, *scope, kDaySeconds * 1000000)) {
+    for (const auto& [_, t] : rollupSeries(c, f, *scope, kDaySeconds * 1000000, SeriesNeed::Sketches)) {
       all.merge(t.sketch);
       count += t.durations;
     }
@@ -440,7 +447,7 @@ Overview AnalyticsService::overview(const Query& q, const std::string& interval)
     std::vector<SeriesPoint> p50, p95;
     LatencySketch all;
     std::int64_t durations = 0;
-    for (const auto& [ts, t] : rollupSeries(*conn, b.filter, *scope, b.step)) {
+    for (const auto& [ts, t] : rollupSeries(*conn, b.filter, *scope, b.step, SeriesNeed::Both)) {
       if (t.events > 0) {
         events[ts] = static_cast<double>(t.events);
         errors[ts] = static_cast<double>(t.errors);

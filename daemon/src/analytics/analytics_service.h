@@ -99,10 +99,15 @@ class AnalyticsService {
   // backfill not done, or filters the rollups cannot combine).
   std::optional<store::RollupScope> rollupScope(store::Connection& c, const store::AnalyticsFilter& f,
                                                 const std::optional<std::string>& breakdownDimension);
+  // What a caller of rollupSeries reads: the counts and sums, the latency sketches, or both
+  // (what it does not read is not fetched: the raw edges' durations, the rollups' sketches).
+  enum class SeriesNeed { Counts, Sketches, Both };
   // Counts, sums and sketches per series bucket of `step` µs (a minute, an hour or a UTC
-  // day), raw edges and rollups of spans up to the step merged.
+  // day), raw edges and rollups of spans up to the step merged: at most three statements
+  // (the raw edges' counts, their durations, every rollup span), whatever the window.
   std::map<std::int64_t, store::RollupTotals> rollupSeries(store::Connection& c, const store::AnalyticsFilter& f,
-                                                           const store::RollupScope& scope, std::int64_t step);
+                                                           const store::RollupScope& scope, std::int64_t step,
+                                                           SeriesNeed need);
 
   // Percentiles of the events of semantic kind `kind` the filter keeps: from the rollups'
   // semanticKind sketches when they serve the filter plus that kind, else raw events.

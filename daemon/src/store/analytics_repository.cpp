@@ -158,10 +158,27 @@ std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::series(Connect
 
 std::vector<SeriesRow> AnalyticsRepository::seriesAll(Connection& c, const AnalyticsFilter& f,
                                                       std::int64_t bucketMicros) {
-  Params params{bucketMicros, bucketMicros};
-  std::string sql = std::string("SELECT (e.ts / ?) * ? AS bucket, ") + kEventCount + " AS n, " + kErrorCount +
-                    " AS errors, " + kTokens + " AS tokens, " + costNanos(c.dialect()) + " AS cost FROM events e" +
-                    analyticsWhereOf(f, params) + " GROUP BY bucket ORDER BY bucket";
+  return seriesAll(c, f, {{f.since, f.until}}, bucketMicros);
+}
+
+std::vector<SeriesRow> AnalyticsRepository::seriesAll(Connection& c, const AnalyticsFilter& f,
+                                                      const std::vector<TimeRange>& windows,
+                                                      std::int64_t bucketMicros) {
+  if (windows.empty()) return {};
+  Params params;
+  std::string sql;
+  for (const auto& w : windows) {
+    auto part = f;
+    part.since = w.from;
+    part.until = w.to;
+    params.emplace_back(bucketMicros);
+    params.emplace_back(bucketMicros);
+    if (!sql.empty()) sql += " UNION ALL ";
+    sql += std::string("SELECT (e.ts / ?) * ? AS bucket, ") + kEventCount + " AS n, " + kErrorCount + " AS errors, " +
+           kTokens + " AS tokens, " + costNanos(c.dialect()) + " AS cost FROM events e" +
+           analyticsWhereOf(part, params) + " GROUP BY bucket";
+  }
+  sql += " ORDER BY bucket";
   std::vector<SeriesRow> out;
   for (const auto& r : c.query(sql, std::move(params)))
     out.push_back({r.i64("bucket"), r.i64("n"), r.i64("errors"), r.i64("tokens"), r.i64("cost")});
@@ -170,17 +187,32 @@ std::vector<SeriesRow> AnalyticsRepository::seriesAll(Connection& c, const Analy
 
 std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::durations(Connection& c, const AnalyticsFilter& f,
                                                                             std::int64_t bucketMicros) {
+  return durations(c, f, {{f.since, f.until}}, bucketMicros);
+}
+
+std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::durations(Connection& c, const AnalyticsFilter& f,
+                                                                            const std::vector<TimeRange>& windows,
+                                                                            std::int64_t bucketMicros) {
+  if (windows.empty()) return {};
   Params params;
-  std::string bucket = "0";
-  if (bucketMicros > 0) {
-    bucket = "(e.ts / ?) * ?";
-    params = {bucketMicros, bucketMicros};
+  std::string sql;
+  for (const auto& w : windows) {
+    auto part = f;
+    part.since = w.from;
+    part.until = w.to;
+    std::string bucket = "0";
+    if (bucketMicros > 0) {
+      bucket = "(e.ts / ?) * ?";
+      params.emplace_back(bucketMicros);
+      params.emplace_back(bucketMicros);
+    }
+    if (!sql.empty()) sql += " UNION ALL ";
+    sql += "SELECT " + bucket + " AS bucket, e.duration_ms AS d FROM events e" + analyticsWhereOf(part, params) +
+           " AND e.duration_ms IS NOT NULL";
   }
   // Sorted here rather than by ORDER BY: SQLite's sorter spills the window's rows to a
   // temporary file (its memory is the page cache), where std::sort of the pairs takes a
   // few milliseconds (bench/console_1m.sh).
-  std::string sql = "SELECT " + bucket + " AS bucket, e.duration_ms AS d FROM events e" + analyticsWhereOf(f, params) +
-                    " AND e.duration_ms IS NOT NULL";
   std::vector<std::pair<std::int64_t, double>> out;
   for (const auto& r : c.query(sql, std::move(params))) out.emplace_back(r.i64("bucket"), r.f64("d"));
   std::sort(out.begin(), out.end());

@@ -50,6 +50,11 @@ struct AttributeKeyRow {
 
 enum class SeriesMetric { EventCount, ErrorCount, Tokens, CostUsd };
 
+// [from, to) in µs.
+struct TimeRange {
+  std::int64_t from = 0, to = 0;
+};
+
 // Every count and sum of one bucket (seriesAll).
 struct SeriesRow {
   std::int64_t bucket = 0;  // start, µs
@@ -72,9 +77,17 @@ class AnalyticsRepository {
   // The four counts and sums of each bucket with events, oldest first: one scan where
   // series() would make four.
   std::vector<SeriesRow> seriesAll(Connection& c, const AnalyticsFilter& f, std::int64_t bucketMicros);
+  // The same over several windows [since, until) of the filter in one statement (a
+  // UNION ALL: one round trip to PostgreSQL); a bucket two windows share comes twice.
+  std::vector<SeriesRow> seriesAll(Connection& c, const AnalyticsFilter& f, const std::vector<TimeRange>& windows,
+                                   std::int64_t bucketMicros);
   // Every duration_ms in the window with its bucket start, ordered by bucket then
   // duration (bucketMicros 0: one bucket, start 0), for percentiles.
   std::vector<std::pair<std::int64_t, double>> durations(Connection& c, const AnalyticsFilter& f,
+                                                         std::int64_t bucketMicros);
+  // The same over several windows of the filter in one statement.
+  std::vector<std::pair<std::int64_t, double>> durations(Connection& c, const AnalyticsFilter& f,
+                                                         const std::vector<TimeRange>& windows,
                                                          std::int64_t bucketMicros);
   // Custom attribute keys seen (environment "" = any environment), newest first.
   std::vector<AttributeKeyRow> attributeKeys(Connection& c, std::int64_t orgId,

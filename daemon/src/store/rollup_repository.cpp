@@ -63,19 +63,25 @@ std::map<std::string, RollupTotals> RollupRepository::byValue(Connection& c, con
 }
 
 std::map<std::int64_t, RollupTotals> RollupRepository::bySeriesBucket(Connection& c, const RollupScope& s,
-                                                                      std::int64_t spanSeconds, std::int64_t from,
-                                                                      std::int64_t to, std::int64_t step) {
-  Params p;
-  const std::string sql =
-      "SELECT r.bucket, r.events, r.errors, r.input_tokens, r.output_tokens, r.cost_nanos, r.durations, "
-      "r.duration_micros, " +
-      rollupSketchColumnSql(c.dialect(), "r.sketch") + " AS sketch FROM analytics_rollups r" +
-      whereOf(s, spanSeconds, from, to, p);
+                                                                      const std::vector<RollupRange>& ranges,
+                                                                      std::int64_t step, bool sketches) {
   std::map<std::int64_t, RollupTotals> out;
+  if (ranges.empty()) return out;
+  Params p;
+  std::string sql;
+  const std::string columns =
+      "SELECT r.bucket, r.events, r.errors, r.input_tokens, r.output_tokens, r.cost_nanos, r.durations, "
+      "r.duration_micros" +
+      (sketches ? ", " + rollupSketchColumnSql(c.dialect(), "r.sketch") + " AS sketch" : std::string()) +
+      " FROM analytics_rollups r";
+  for (const auto& range : ranges) {
+    if (!sql.empty()) sql += " UNION ALL ";
+    sql += columns + whereOf(s, range.spanSeconds, range.from, range.to, p);
+  }
   for (const auto& r : c.query(sql, std::move(p))) {
     auto& t = out[rollupBucketOf(r.i64("bucket"), step / 1000000)];
     readCounts(r, t);
-    if (r.i64("durations") > 0) t.sketch.merge(rollupSketchOf(c.dialect(), r, "sketch"));
+    if (sketches && r.i64("durations") > 0) t.sketch.merge(rollupSketchOf(c.dialect(), r, "sketch"));
   }
   return out;
 }

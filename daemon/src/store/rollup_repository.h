@@ -20,6 +20,11 @@ struct RollupScope {
   std::optional<std::vector<std::string>> environments;  // any of these
 };
 
+// Rollup buckets of `spanSeconds` starting in [from, to) (µs).
+struct RollupRange {
+  std::int64_t spanSeconds = 0, from = 0, to = 0;
+};
+
 class RollupRepository {
  public:
   // True once the backfill of events stored before the rollups existed is done.
@@ -27,10 +32,13 @@ class RollupRepository {
   // Sums per value over buckets of `spanSeconds` starting in [from, to) (no sketches).
   std::map<std::string, RollupTotals> byValue(Connection& c, const RollupScope& s, std::int64_t spanSeconds,
                                               std::int64_t from, std::int64_t to);
-  // Sums and merged sketches per `step`-µs series bucket, of the buckets of `spanSeconds`
-  // starting in [from, to).
-  std::map<std::int64_t, RollupTotals> bySeriesBucket(Connection& c, const RollupScope& s, std::int64_t spanSeconds,
-                                                      std::int64_t from, std::int64_t to, std::int64_t step);
+  // Sums and (with `sketches`) merged sketches per `step`-µs series bucket, of the buckets
+  // of each range's span starting in its [from, to): one statement for all the ranges
+  // (a UNION ALL: one round trip to PostgreSQL). Without `sketches` none is read or
+  // decoded (a count or sum series needs none).
+  std::map<std::int64_t, RollupTotals> bySeriesBucket(Connection& c, const RollupScope& s,
+                                                      const std::vector<RollupRange>& ranges, std::int64_t step,
+                                                      bool sketches);
 };
 
 }  // namespace aev::store
