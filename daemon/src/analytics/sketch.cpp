@@ -24,6 +24,11 @@ void appendVarint(std::string& out, std::uint64_t v) {
 
 // A canonical LEB128 varint (no padding bytes), at most 64 bits.
 bool readVarint(std::string_view bytes, std::size_t& at, std::uint64_t& v) {
+  // Most varints of a sketch (index steps, small counts) are one byte.
+  if (at < bytes.size() && !(static_cast<unsigned char>(bytes[at]) & 0x80)) {
+    v = static_cast<unsigned char>(bytes[at++]);
+    return true;
+  }
   v = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (at >= bytes.size()) return false;
@@ -192,7 +197,12 @@ bool LatencySketch::readStore(std::string_view bytes, std::size_t& at, Store& s,
   std::uint64_t buckets = 0;
   if (!readVarint(bytes, at, buckets)) return false;
   if (buckets > static_cast<std::uint64_t>(maxIndex() - minIndex() + 1)) return false;
+  // The indices ascend, so the dense counts are built by appending (a gap's zeros, then the
+  // count): no Store::add, no front inserts. Reading the rollups' sketches is what a
+  // percentile over a window mostly costs (bench/NOTEBOOK.md, 2026-11-28 15:40).
   std::int64_t index = 0;
+  std::vector<std::uint64_t> counts;
+  counts.reserve(static_cast<std::size_t>(buckets));
   for (std::uint64_t b = 0; b < buckets; ++b) {
     std::uint64_t step = 0, count = 0;
     if (!readVarint(bytes, at, step) || !readVarint(bytes, at, count)) return false;
@@ -204,8 +214,11 @@ bool LatencySketch::readStore(std::string_view bytes, std::size_t& at, Store& s,
     }
     if (index < minIndex() || index > maxIndex() || count == 0 || count > kMaxTotal - total) return false;
     total += count;
-    s.add(static_cast<int>(index), count);
+    if (b == 0) s.offset = static_cast<int>(index);
+    counts.resize(static_cast<std::size_t>(index - s.offset), 0);
+    counts.push_back(count);
   }
+  s.counts = std::move(counts);
   return true;
 }
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -58,20 +59,23 @@ std::string hexOf(const std::string& bytes) {
   return out;
 }
 
+// A table per byte rather than comparisons: every sketch a PostgreSQL percentile reads
+// comes through here (11 % of a 24-hour percentile's CPU before; bench/NOTEBOOK.md).
 std::optional<std::string> bytesOfHex(const std::string& hex) {
+  static constexpr auto kNibble = [] {
+    std::array<std::int8_t, 256> t{};
+    t.fill(-1);
+    for (int c = 0; c < 10; ++c) t['0' + c] = static_cast<std::int8_t>(c);
+    for (int c = 0; c < 6; ++c) t['a' + c] = t['A' + c] = static_cast<std::int8_t>(10 + c);
+    return t;
+  }();
   if (hex.size() % 2) return std::nullopt;
-  const auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  out.reserve(hex.size() / 2);
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out += static_cast<char>(hi * 16 + lo);
+  std::string out(hex.size() / 2, '\0');
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int hi = kNibble[static_cast<unsigned char>(hex[2 * i])],
+              lo = kNibble[static_cast<unsigned char>(hex[2 * i + 1])];
+    if ((hi | lo) < 0) return std::nullopt;
+    out[i] = static_cast<char>(hi * 16 + lo);
   }
   return out;
 }
