@@ -33,7 +33,8 @@ int main() {
       for (const auto& r : rows) all.merge(*LatencySketch::deserialize(r));
       p95 = all.quantile(95);
     }
-    best = std::min(best, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 200);
+    best =
+        std::min(best, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 200);
   }
   std::printf("%zu sketches, %zu bytes: %.1f us a merge (p95 %.3f)\n", rows.size(), bytes, best, p95);
 }
