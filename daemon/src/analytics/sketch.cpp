@@ -194,12 +194,14 @@ std::string LatencySketch::serialize() const {
 }
 
 bool LatencySketch::readStore(std::string_view bytes, std::size_t& at, Store& s, std::uint64_t& total) {
+  // The index bounds once a store, not per bucket: each is a logarithm (a third of a
+  // PostgreSQL percentile's CPU when read per bucket; bench/NOTEBOOK.md, 2026-11-28 15:40).
+  const std::int64_t lo = minIndex(), hi = maxIndex();
   std::uint64_t buckets = 0;
   if (!readVarint(bytes, at, buckets)) return false;
-  if (buckets > static_cast<std::uint64_t>(maxIndex() - minIndex() + 1)) return false;
+  if (buckets > static_cast<std::uint64_t>(hi - lo + 1)) return false;
   // The indices ascend, so the dense counts are built by appending (a gap's zeros, then the
-  // count): no Store::add, no front inserts. Reading the rollups' sketches is what a
-  // percentile over a window mostly costs (bench/NOTEBOOK.md, 2026-11-28 15:40).
+  // count): no Store::add, no front inserts.
   std::int64_t index = 0;
   std::vector<std::uint64_t> counts;
   counts.reserve(static_cast<std::size_t>(buckets));
@@ -209,13 +211,14 @@ bool LatencySketch::readStore(std::string_view bytes, std::size_t& at, Store& s,
     if (b == 0) {
       index = unzigzag(step);
     } else {
-      if (step == 0 || step > static_cast<std::uint64_t>(maxIndex() - minIndex())) return false;
+      if (step == 0 || step > static_cast<std::uint64_t>(hi - lo)) return false;
       index += static_cast<std::int64_t>(step);
     }
-    if (index < minIndex() || index > maxIndex() || count == 0 || count > kMaxTotal - total) return false;
+    if (index < lo || index > hi || count == 0 || count > kMaxTotal - total) return false;
     total += count;
     if (b == 0) s.offset = static_cast<int>(index);
-    counts.resize(static_cast<std::size_t>(index - s.offset), 0);
+    if (const auto position = static_cast<std::size_t>(index - s.offset); position > counts.size())
+      counts.resize(position, 0);
     counts.push_back(count);
   }
   s.counts = std::move(counts);
