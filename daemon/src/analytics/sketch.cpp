@@ -195,7 +195,7 @@ std::string LatencySketch::serialize() const {
 
 bool LatencySketch::readStore(std::string_view bytes, std::size_t& at, Store& s, std::uint64_t& total) {
   // The index bounds once a store, not per bucket: each is a logarithm (a third of a
-  // PostgreSQL percentile's CPU when read per bucket; bench/NOTEBOOK.md, 2026-11-28 15:40).
+  // PostgreSQL percentile's CPU when read per bucket; bench/NOTEBOOK.md, 2026-11-28 15:05).
   const std::int64_t lo = minIndex(), hi = maxIndex();
   std::uint64_t buckets = 0;
   if (!readVarint(bytes, at, buckets)) return false;
