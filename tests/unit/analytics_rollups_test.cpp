@@ -18,6 +18,7 @@
 #include "analytics/sketch.h"
 #include "events/event_writer.h"
 #include "store/app_repository.h"
+#include "store/organization_repository.h"
 #include "store/retention_repository.h"
 #include "store/schema_parts.h"
 #include "unit/store_test.h"
@@ -230,9 +231,19 @@ TEST_P(AnalyticsRollupsTest, DeletedChannelsAndRetentionTakeTheirEventsOut) {
     store::RetentionRepository().deleteBefore(c, org_, kT0 + 3 * kHour, 100000);
   });
   compareRandomWindows(8);
-  // An app takes its rollups with it.
-  db_->exec("DELETE FROM apps WHERE id = ?", {app2_});
+  // An app takes its rollups with it (by AppRepository::remove: no cascade on PostgreSQL).
+  db_->transaction([&](store::Connection& c) { store::AppRepository().remove(c, org_, app2_); });
+  EXPECT_EQ(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups WHERE app_id = ?", {app2_}).front().i64("n"), 0);
   compareRandomWindows(4);
+  // An organization too; the other one keeps its rows.
+  const auto othersRows = [&] {
+    return db_->query("SELECT COUNT(*) AS n FROM analytics_rollups WHERE org_id = ?", {other_}).front().i64("n");
+  };
+  const auto othersBefore = othersRows();
+  EXPECT_GT(othersBefore, 0);
+  db_->transaction([&](store::Connection& c) { store::OrganizationRepository().remove(c, org_); });
+  EXPECT_EQ(db_->query("SELECT COUNT(*) AS n FROM analytics_rollups WHERE org_id = ?", {org_}).front().i64("n"), 0);
+  EXPECT_EQ(othersRows(), othersBefore);
 }
 
 TEST_P(AnalyticsRollupsTest, QueriesReadRawEventsUntilTheBackfillIsDone) {

@@ -5,6 +5,7 @@
 // committed, and analytics reads raw events until the last chunk is done. Progress goes
 // to the log and to /metrics (agent_events_rollup_backfill_remaining,
 // agent_events_rollup_backfill_events_total).
+#include <chrono>
 #include <cstdint>
 #include <functional>
 
@@ -16,14 +17,24 @@ namespace aev::analytics {
 
 class RollupBackfill {
  public:
-  explicit RollupBackfill(store::Database& db, std::int64_t chunk = 2000) : db_(db), chunk_(chunk) {}
+  // Chunks sized to take about kTargetStep each: the size that keeps a transaction short
+  // depends on the store and on how dense the events are (a chunk that spans less than a
+  // minute rewrites the same rollup rows again at every step: bench/NOTEBOOK.md,
+  // 2026-11-28 16:00).
+  explicit RollupBackfill(store::Database& db) : db_(db), chunk_(kFirstChunk), adaptive_(true) {}
+  // Chunks of exactly `chunk` events (tests).
+  RollupBackfill(store::Database& db, std::int64_t chunk) : db_(db), chunk_(chunk), adaptive_(false) {}
   // Chunks until done or `keepGoing` says stop; true once everything is folded in.
   bool run(const std::function<bool()>& keepGoing = [] { return true; });
   bool finished() const { return finished_; }
 
  private:
+  static constexpr std::int64_t kFirstChunk = 2000, kMinChunk = 500, kMaxChunk = 32000;
+  static constexpr std::chrono::milliseconds kTargetStep{250};
+
   store::Database& db_;
   std::int64_t chunk_;
+  bool adaptive_;
   store::RollupWriter writer_;
   bool finished_ = false;
   BackfillProgress progress_{"analytics rollups", "agent_events_rollup_backfill",

@@ -44,6 +44,8 @@ void AppRepository::rename(Connection& c, std::int64_t orgId, std::int64_t id, c
 }
 
 void AppRepository::remove(Connection& c, std::int64_t orgId, std::int64_t id) {
+  // The rollups hold no foreign key on PostgreSQL (v24): they go here, not by cascade.
+  c.exec("DELETE FROM analytics_rollups WHERE org_id = ? AND app_id = ?", {orgId, id});
   c.exec("DELETE FROM apps WHERE org_id = ? AND id = ?", {orgId, id});
 }
 

@@ -183,6 +183,7 @@ std::vector<Migration> build(Dialect d) {
   list.push_back(spendRefusalsMigration(d));
   list.push_back(rollupDaysMigration(d));
   list.push_back(traceFacetsMigration(d));
+  list.push_back(rollupKeysMigration(d));
   return list;
 }
 

@@ -48,6 +48,8 @@ void OrganizationRepository::update(Connection& c, const OrganizationRecord& o) 
 }
 
 void OrganizationRepository::remove(Connection& c, std::int64_t id) {
+  // The rollups hold no foreign key on PostgreSQL (v24): they go here, not by cascade.
+  c.exec("DELETE FROM analytics_rollups WHERE org_id = ?", {id});
   c.exec("DELETE FROM organizations WHERE id = ?", {id});
 }
 

@@ -30,5 +30,6 @@ Migration rollupsMigration(Dialect d);        // v20: analytics rollups and thei
 Migration spendRefusalsMigration(Dialect d);  // v21: publishes refused by spend policies (count, newest rows)
 Migration rollupDaysMigration(Dialect d);     // v22: day rollups (the rollups rebuilt by the backfill)
 Migration traceFacetsMigration(Dialect d);    // v23: trace facets the trace lists filter by, and their backfill state
+Migration rollupKeysMigration(Dialect d);     // v24: no foreign keys on the rollups' rows (PostgreSQL)
 
 }  // namespace aev::store
