@@ -154,8 +154,10 @@ std::vector<FieldError> applyToTextPayload(const telemetry::Extractor& telemetry
   std::optional<telemetry::MessageLists> messages;
   if (telemetry::Extractor::carriesMessages(s.event, s.metadata))
     messages = telemetry.normalizeMessagesIntoText(s.event, s.metadata);
-  if (s.textsFromObjects && !messages)  // normalizeMessagesIntoText wrote it when it moved messages
-    s.event.metadataJson = s.metadata ? std::optional<std::string>(condensedJsonAnyOrder(s.metadata)) : std::nullopt;
+  // normalizeMessagesIntoText wrote it when it moved messages; the sorted writer, as there
+  // (a span's metadata holds no insertion-ordered object).
+  if (s.textsFromObjects && !messages)
+    s.event.metadataJson = s.metadata ? std::optional<std::string>(condensedJson(s.metadata)) : std::nullopt;
   s.textsFromObjects = false;
   if (messages) return telemetry.apply(s.event, *messages, s.metadata, s.location);
   static const Poco::JSON::Object::Ptr none;

@@ -109,7 +109,10 @@ std::optional<MessageLists> Extractor::normalizeMessagesIntoText(store::NewEvent
   e.payloadJson += "\"messages\":";
   messages->appendJson(e.payloadJson);
   e.payloadJson += '}';
-  e.metadataJson = condensedObject(metadata);
+  // A span's metadata is attribute objects only (otlp/attribute_json.h: keys in order, no
+  // insertion-ordered object): the sorted writer gives condensedJsonAnyOrder's bytes
+  // without learning each object's order (a copy of every key).
+  e.metadataJson = condensedJson(metadata);
   return messages;
 }
 
