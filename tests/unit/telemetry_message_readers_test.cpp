@@ -158,6 +158,22 @@ TEST(TelemetryMessageReaders, HugeMessagesAreCutAtTheBoundWithTheMarker) {
   EXPECT_TRUE(metadata->size() == 0);
 }
 
+// The flat reader names the keys takeMessages moves out in its one pass: isMessageKey's.
+TEST(TelemetryMessageReaders, TheKeysMovedOutAreTheMessageKeys) {
+  auto metadata = object(R"({"gen_ai.prompt":"p","gen_ai.prompt.0.content":"c","gen_ai.prompt.0.finish_reason":"x",
+    "gen_ai.completion.0.finish_reason":"stop","gen_ai.completion.1.content":"o","llm.input_messages.0.message.role":"u",
+    "llm.output_messages.x":1,"input.mime_type":"text/plain","output.mime_type":"json","input.value":"v",
+    "gen_ai.promptx":"not one","gen_ai.request.model":"m","ai.prompt.messages":"[]","ai.response.text":"t",
+    "langfuse.observation.input":"i","gen_ai.system_instructions":"s","gen_ai.input.messages":"[]"})");
+  std::vector<std::string> keys;
+  from_text::readMessages(*metadata, &keys);
+  std::vector<std::string> expected;
+  for (const auto& [key, value] : *metadata)
+    if (isMessageKey(key)) expected.push_back(key);
+  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(expected.size(), 13u);  // not the finish reasons, gen_ai.promptx nor the model
+}
+
 TEST(TelemetryMessageReaders, RequestedToolSkipsHandOffs) {
   auto lists = from_text::readMessages(*object(
       R"({"gen_ai.output.messages":"[{\"role\":\"assistant\",\"parts\":[)"

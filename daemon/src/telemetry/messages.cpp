@@ -17,23 +17,23 @@ using Poco::JSON::Array;
 using Poco::JSON::Object;
 
 // Exact keys that carry messages (either side), and indexed families.
-const char* const kMessageKeys[] = {"langfuse.observation.input",
-                                    "langfuse.observation.output",
-                                    "gen_ai.input.messages",
-                                    "gen_ai.output.messages",
-                                    "gen_ai.system_instructions",
-                                    "ai.prompt.messages",
-                                    "ai.prompt",
-                                    "ai.response.text",
-                                    "ai.response.toolCalls",
-                                    "input.value",
-                                    "output.value",
-                                    "input.mime_type",
-                                    "output.mime_type",
-                                    "gen_ai.prompt",
-                                    "gen_ai.completion"};
-const char* const kIndexedFamilies[] = {"llm.input_messages.", "llm.output_messages.", "gen_ai.prompt.",
-                                        "gen_ai.completion."};
+constexpr std::string_view kMessageKeys[] = {"langfuse.observation.input",
+                                             "langfuse.observation.output",
+                                             "gen_ai.input.messages",
+                                             "gen_ai.output.messages",
+                                             "gen_ai.system_instructions",
+                                             "ai.prompt.messages",
+                                             "ai.prompt",
+                                             "ai.response.text",
+                                             "ai.response.toolCalls",
+                                             "input.value",
+                                             "output.value",
+                                             "input.mime_type",
+                                             "output.mime_type",
+                                             "gen_ai.prompt",
+                                             "gen_ai.completion"};
+constexpr std::string_view kIndexedFamilies[] = {"llm.input_messages.", "llm.output_messages.", "gen_ai.prompt.",
+                                                 "gen_ai.completion."};
 
 bool hasPrefix(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -120,9 +120,9 @@ bool isHandoffRequest(const std::string& tool) { return hasPrefix(tool, "transfe
 
 bool isMessageKey(const std::string& key) {
   // The finish reasons of the indexed completion stay: they are telemetry, not text.
-  for (const char* k : kMessageKeys)
+  for (const auto k : kMessageKeys)
     if (key == k) return true;
-  for (const char* family : kIndexedFamilies)
+  for (const auto family : kIndexedFamilies)
     if (hasPrefix(key, family) && !hasSuffix(key, ".finish_reason")) return true;
   return false;
 }
@@ -190,20 +190,21 @@ bool carriesMessages(const Poco::JSON::Object::Ptr& metadata, const std::string&
 
 std::optional<MessageLists> takeMessages(Poco::JSON::Object& metadata, std::size_t maxChars) {
   std::optional<MessageLists> lists;
+  std::vector<std::string> keys;  // the message keys to move out (isMessageKey's)
   try {
     try {
-      lists = from_text::readMessages(metadata);
+      lists = from_text::readMessages(metadata, &keys);
     } catch (const from_text::NeedsTree&) {
       lists = from_tree::readMessages(metadata);
+      keys.clear();
+      for (const auto& [key, value] : metadata)
+        if (isMessageKey(key)) keys.push_back(key);
     }
   } catch (const Poco::Exception&) {
     return std::nullopt;  // not readable as messages: left as they came
   }
   if (lists->empty()) return std::nullopt;
   lists->bound(maxChars);
-  std::vector<std::string> keys;
-  for (const auto& [key, value] : metadata)
-    if (isMessageKey(key)) keys.push_back(key);
   for (const auto& key : keys) metadata.remove(key);
   return lists;
 }

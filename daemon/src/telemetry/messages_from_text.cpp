@@ -138,38 +138,52 @@ struct Sources {
 
 class Reader {
  public:
-  explicit Reader(const Object& metadata) {
+  // One pass over the metadata's members: each message attribute found, and (when `keys`
+  // is given) every key isMessageKey names, which takeMessages moves out.
+  Reader(const Object& metadata, std::vector<std::string>* keys) {
     static constexpr std::string_view kOiInput = "llm.input_messages.", kOiOutput = "llm.output_messages.",
                                       kPrompt = "gen_ai.prompt.", kCompletion = "gen_ai.completion.";
-    const std::pair<const char*, const Var**> exact[] = {{"langfuse.observation.input", &s_.langfuseInput},
-                                                         {"langfuse.observation.output", &s_.langfuseOutput},
-                                                         {"gen_ai.input.messages", &s_.inputMessages},
-                                                         {"gen_ai.output.messages", &s_.outputMessages},
-                                                         {"gen_ai.system_instructions", &s_.systemInstructions},
-                                                         {"ai.prompt.messages", &s_.aiPromptMessages},
-                                                         {"ai.prompt", &s_.aiPrompt},
-                                                         {"ai.response.text", &s_.aiResponseText},
-                                                         {"ai.response.toolCalls", &s_.aiResponseToolCalls},
-                                                         {"input.value", &s_.inputValue},
-                                                         {"output.value", &s_.outputValue},
-                                                         {"gen_ai.prompt", &s_.genAiPrompt},
-                                                         {"gen_ai.completion", &s_.genAiCompletion}};
+    const std::pair<std::string_view, const Var**> exact[] = {{"langfuse.observation.input", &s_.langfuseInput},
+                                                              {"langfuse.observation.output", &s_.langfuseOutput},
+                                                              {"gen_ai.input.messages", &s_.inputMessages},
+                                                              {"gen_ai.output.messages", &s_.outputMessages},
+                                                              {"gen_ai.system_instructions", &s_.systemInstructions},
+                                                              {"ai.prompt.messages", &s_.aiPromptMessages},
+                                                              {"ai.prompt", &s_.aiPrompt},
+                                                              {"ai.response.text", &s_.aiResponseText},
+                                                              {"ai.response.toolCalls", &s_.aiResponseToolCalls},
+                                                              {"input.value", &s_.inputValue},
+                                                              {"output.value", &s_.outputValue},
+                                                              {"gen_ai.prompt", &s_.genAiPrompt},
+                                                              {"gen_ai.completion", &s_.genAiCompletion},
+                                                              {"input.mime_type", nullptr},
+                                                              {"output.mime_type", nullptr}};
+    static constexpr std::string_view kFinishReason = ".finish_reason";
     for (const auto& [key, value] : metadata) {
       const std::string_view k = key;
+      Members* family = nullptr;
       if (k.substr(0, kOiInput.size()) == kOiInput)
-        s_.openInferenceInput.emplace(k, &value);
+        family = &s_.openInferenceInput;
       else if (k.substr(0, kOiOutput.size()) == kOiOutput)
-        s_.openInferenceOutput.emplace(k, &value);
+        family = &s_.openInferenceOutput;
       else if (k.substr(0, kPrompt.size()) == kPrompt)
-        s_.openLlmetryPrompt.emplace(k, &value);
+        family = &s_.openLlmetryPrompt;
       else if (k.substr(0, kCompletion.size()) == kCompletion)
-        s_.openLlmetryCompletion.emplace(k, &value);
-      else
-        for (const auto& [name, slot] : exact)
-          if (k == name) {
-            *slot = &value;
-            break;
-          }
+        family = &s_.openLlmetryCompletion;
+      if (family) {
+        family->emplace(k, &value);
+        // The finish reasons of the indexed completion stay: telemetry, not text.
+        const bool finishReason =
+            k.size() >= kFinishReason.size() && k.substr(k.size() - kFinishReason.size()) == kFinishReason;
+        if (keys && !finishReason) keys->push_back(key);
+        continue;
+      }
+      for (const auto& [name, slot] : exact)
+        if (k == name) {
+          if (slot) *slot = &value;
+          if (keys) keys->push_back(key);
+          break;
+        }
     }
   }
 
@@ -455,8 +469,8 @@ class Reader {
 
 }  // namespace
 
-MessageLists readMessages(const Object& metadata) {
-  Reader reader(metadata);
+MessageLists readMessages(const Object& metadata, std::vector<std::string>* keys) {
+  Reader reader(metadata, keys);
   MessageLists lists;
   lists.input = reader.input();
   lists.output = reader.output();

@@ -8,13 +8,17 @@
 // that is null, an array or an object.
 #include <Poco/JSON/Object.h>
 
+#include <string>
+#include <vector>
+
 #include "telemetry/messages.h"
 
 namespace aev::telemetry::from_text {
 
 struct NeedsTree {};
 
-// Both sides read from the metadata's message attributes, unbounded.
-MessageLists readMessages(const Poco::JSON::Object& metadata);
+// Both sides read from the metadata's message attributes, unbounded; `keys`, when given,
+// gets every message key of the metadata (isMessageKey's, found in the same pass).
+MessageLists readMessages(const Poco::JSON::Object& metadata, std::vector<std::string>* keys = nullptr);
 
 }  // namespace aev::telemetry::from_text
