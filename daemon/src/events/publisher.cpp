@@ -148,29 +148,28 @@ namespace {
 
 // extract() for a payload held as text (an OTLP span's): the messages are appended to the
 // text, no payload tree is built for them. What apply() reads of the payload is its
-// messages (an LLM call) or, for a tool call, its tool or name: the first handed over as
-// the only member of a small object, the second read from the payload parsed in its order.
-Poco::JSON::Object::Ptr extractTextPayload(const telemetry::Extractor& telemetry, Submission& s) {
-  Poco::JSON::Object::Ptr messages;
+// messages (an LLM call), handed over as they were moved, or, for a tool call, its tool or
+// name, read from the payload parsed in its order.
+std::vector<FieldError> applyToTextPayload(const telemetry::Extractor& telemetry, Submission& s) {
+  std::optional<telemetry::MessageLists> messages;
   if (telemetry::Extractor::carriesMessages(s.event, s.metadata))
     messages = telemetry.normalizeMessagesIntoText(s.event, s.metadata);
-  if (s.textsFromObjects && !messages)  // normalizeMessagesIntoText wrote it when it moved messages
-    s.event.metadataJson = s.metadata ? std::optional<std::string>(condensedJsonAnyOrder(s.metadata)) : std::nullopt;
+  // normalizeMessagesIntoText wrote it when it moved messages; the sorted writer, as there
+  // (a span's metadata holds no insertion-ordered object).
+  if (s.textsFromObjects && !messages)
+    s.event.metadataJson = s.metadata ? std::optional<std::string>(condensedJson(s.metadata)) : std::nullopt;
   s.textsFromObjects = false;
-  if (messages) {
-    Poco::JSON::Object::Ptr read = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    read->set("messages", messages);
-    return read;
-  }
-  if (telemetry::Extractor::readsPayload(s.event)) return s.payload();
-  return nullptr;
+  if (messages) return telemetry.apply(s.event, *messages, s.metadata, s.location);
+  static const Poco::JSON::Object::Ptr none;
+  return telemetry.apply(s.event, telemetry::Extractor::readsPayload(s.event) ? s.payload() : none, s.metadata,
+                         s.location);
 }
 
 }  // namespace
 
 void Publisher::extract(const telemetry::Extractor& telemetry, Submission& s) {
   if (s.payloadInTextOrder) {
-    auto tagProblems = telemetry.apply(s.event, extractTextPayload(telemetry, s), s.metadata, s.location);
+    auto tagProblems = applyToTextPayload(telemetry, s);
     if (s.problems.empty() && tagProblems.empty()) return;
     auto problems = std::move(s.problems);
     for (auto& p : tagProblems) problems.push_back(std::move(p));

@@ -231,7 +231,7 @@ std::string payloadText(const Span& span, const ScopeSpans& scope) {
     out += ",\"timeUnixNano\":\"";
     out += std::to_string(e.timeUnixNano);
     out += "\",\"attributes\":";
-    appendCondensedJsonAnyOrder(out, attributeObject(e.attributes));
+    appendCondensedJson(out, attributeObject(e.attributes));  // keys in order: the sorted writer's bytes
     out += '}';
   }
   out += "],\"links\":";

@@ -45,17 +45,20 @@ struct Path {
   throw IngestError(IngestFailure::Malformed, "The JSON request is malformed: " + path.str() + " " + why + ".");
 }
 
-std::string snakeCase(std::string_view camel) {
-  std::string out;
+// Whether `key` is the proto (snake_case) name of the lowerCamelCase `camel`: an
+// uppercase letter is "_" and its lowercase.
+bool isSnakeCaseOf(std::string_view key, std::string_view camel) {
+  std::size_t k = 0;
   for (char c : camel) {
     if (c >= 'A' && c <= 'Z') {
-      out += '_';
-      out += static_cast<char>(c - 'A' + 'a');
+      if (k + 2 > key.size() || key[k] != '_' || key[k + 1] != static_cast<char>(c - 'A' + 'a')) return false;
+      k += 2;
     } else {
-      out += c;
+      if (k >= key.size() || key[k] != c) return false;
+      ++k;
     }
   }
-  return out;
+  return k == key.size();
 }
 
 // Reads the request from the body's JsonView: no Poco value is built but for numbers,
@@ -67,12 +70,28 @@ class Reader {
   // The value of a field by its lowerCamelCase JSON name, else by its proto (snake_case)
   // name; none when absent or null (proto3 JSON reads null as the default). Of duplicate
   // names the last counts.
+  // One pass over the members for both spellings (a field that is absent, as most optional
+  // ones are, cost two passes and a snake_case string before).
   std::optional<Node> member(Node object, std::string_view camelName) const {
-    if (auto m = v_.member(object, camelName); m && v_.kind(*m) != JsonKind::Null) return m;
     bool upper = false;
     for (char c : camelName) upper = upper || (c >= 'A' && c <= 'Z');
-    if (!upper) return std::nullopt;
-    if (auto m = v_.member(object, snakeCase(camelName)); m && v_.kind(*m) != JsonKind::Null) return m;
+    std::optional<Node> camel, snake;
+    std::string decoded;
+    for (Node k = v_.firstChild(object); k != v_.endOf(object); k = v_.nextSibling(k + 1)) {
+      std::string_view key;
+      if (v_.node(k).verbatim) {
+        key = v_.verbatimString(k);
+      } else {
+        decoded = v_.string(k);
+        key = decoded;
+      }
+      if (key == camelName)
+        camel = k + 1;
+      else if (upper && isSnakeCaseOf(key, camelName))
+        snake = k + 1;
+    }
+    if (camel && v_.kind(*camel) != JsonKind::Null) return camel;
+    if (snake && v_.kind(*snake) != JsonKind::Null) return snake;
     return std::nullopt;
   }
 

@@ -91,25 +91,28 @@ bool Extractor::normalizeMessages(store::NewEvent& e, const Poco::JSON::Object::
   Poco::JSON::Object::Ptr writableMetadata = metadata, writablePayload = payload;
   auto messages = takeMessages(*writableMetadata, maxMessageChars_);
   if (!messages) return false;
-  writablePayload->set("messages", messages);
+  writablePayload->set("messages", messages->toObject());
   e.payloadJson = condensedObject(payload);
   e.metadataJson = condensedObject(metadata);
   return true;
 }
 
-Poco::JSON::Object::Ptr Extractor::normalizeMessagesIntoText(store::NewEvent& e,
-                                                             const Poco::JSON::Object::Ptr& metadata) const {
-  if (!metadata || e.payloadJson.size() < 2 || e.payloadJson.back() != '}') return nullptr;
+std::optional<MessageLists> Extractor::normalizeMessagesIntoText(store::NewEvent& e,
+                                                                 const Poco::JSON::Object::Ptr& metadata) const {
+  if (!metadata || e.payloadJson.size() < 2 || e.payloadJson.back() != '}') return std::nullopt;
   Poco::JSON::Object::Ptr writableMetadata = metadata;
   auto messages = takeMessages(*writableMetadata, maxMessageChars_);
-  if (!messages) return nullptr;
+  if (!messages) return std::nullopt;
   // The span payload's members never include "messages": appended last, where set() puts a new key.
   e.payloadJson.pop_back();
   if (e.payloadJson.size() > 1) e.payloadJson += ',';
   e.payloadJson += "\"messages\":";
-  appendCondensedJsonAnyOrder(e.payloadJson, messages);
+  messages->appendJson(e.payloadJson);
   e.payloadJson += '}';
-  e.metadataJson = condensedObject(metadata);
+  // A span's metadata is attribute objects only (otlp/attribute_json.h: keys in order, no
+  // insertion-ordered object): the sorted writer gives condensedJsonAnyOrder's bytes
+  // without learning each object's order (a copy of every key).
+  e.metadataJson = condensedJson(metadata);
   return messages;
 }
 
@@ -119,6 +122,17 @@ bool Extractor::readsPayload(const store::NewEvent& e) {
 
 std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                                          const Poco::JSON::Object::Ptr& metadata, const std::string& location) const {
+  return applyWith(e, payload, nullptr, metadata, location);
+}
+
+std::vector<FieldError> Extractor::apply(store::NewEvent& e, const MessageLists& messages,
+                                         const Poco::JSON::Object::Ptr& metadata, const std::string& location) const {
+  return applyWith(e, nullptr, &messages, metadata, location);
+}
+
+std::vector<FieldError> Extractor::applyWith(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                                             const MessageLists* messages, const Poco::JSON::Object::Ptr& metadata,
+                                             const std::string& location) const {
   const conventions::Lookup lookup(metadata);
   const auto text = [&lookup](Field f) { return lookup.text(f); };
   auto& t = e.telemetry;
@@ -137,8 +151,8 @@ std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::O
   }
   // A tool the model asked for (its output's tool calls) is the LLM call's tool when the
   // event names none; a hand-off names no tool.
-  if (!t.tool && payload && payload->has("messages") && text(Field::SemanticKind) != "handoff")
-    t.tool = requestedTool(payload->getObject("messages"));
+  if (!t.tool && (messages || (payload && payload->has("messages"))) && text(Field::SemanticKind) != "handoff")
+    t.tool = messages ? messages->requestedTool() : requestedTool(payload->getObject("messages"));
   t.finishReason = text(Field::FinishReason);
   t.semanticKind = text(Field::SemanticKind);
   t.service = text(Field::Service);

@@ -14,6 +14,7 @@
 
 #include "common/errors.h"
 #include "store/event_records.h"
+#include "telemetry/messages.h"
 #include "telemetry/prices.h"
 
 namespace aev::telemetry {
@@ -45,12 +46,18 @@ class Extractor {
   // the caller reports as a 422; nothing else about metadata is an error.
   std::vector<FieldError> apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                                 const Poco::JSON::Object::Ptr& metadata, const std::string& location) const;
+  // The same for an event whose messages were just moved out of its metadata as text
+  // (normalizeMessagesIntoText): apply() reads the tool the model asked for from `messages`
+  // rather than from a payload object.
+  std::vector<FieldError> apply(store::NewEvent& e, const MessageLists& messages,
+                                const Poco::JSON::Object::Ptr& metadata, const std::string& location) const;
 
   // The same for a payload held as text only (an OTLP span's, events::Submission::
   // payloadInTextOrder): the messages are appended to e.payloadJson as its last member, as
-  // setting them on the object would place them, and e.metadataJson written; the messages
-  // object, or null when there was nothing to move (then nothing changed).
-  Poco::JSON::Object::Ptr normalizeMessagesIntoText(store::NewEvent& e, const Poco::JSON::Object::Ptr& metadata) const;
+  // setting them on the object would place them, and e.metadataJson written; the messages,
+  // or none when there was nothing to move (then nothing changed).
+  std::optional<MessageLists> normalizeMessagesIntoText(store::NewEvent& e,
+                                                        const Poco::JSON::Object::Ptr& metadata) const;
 
   // Whether apply() may read e's payload (the tool of a tool call): a publish path that
   // holds the payload as text builds its object only then.
@@ -59,6 +66,10 @@ class Extractor {
   const PriceTable& prices() const { return prices_; }
 
  private:
+  std::vector<FieldError> applyWith(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                                    const MessageLists* messages, const Poco::JSON::Object::Ptr& metadata,
+                                    const std::string& location) const;
+
   PriceTable prices_;
   std::size_t maxMessageChars_;
 };

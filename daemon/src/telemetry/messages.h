@@ -17,28 +17,64 @@
 // Once normalised, every message attribute of every convention leaves the metadata, so
 // the text is stored (and screened by moderation) once. Text is bounded per event: strings
 // are cut, whole UTF-8 characters kept, with a visible marker "…[+N chars]".
+//
+// Two readers give the same lists: messages_from_text.h reads attribute values that are
+// text (JSON text included, through the flat JsonView) and is what every OTLP span takes;
+// messages_from_tree.h reads Poco values of any shape (an attribute that is itself a JSON
+// array or object, as POST /event's metadata may send) and is the first one's fallback.
 #include <Poco/JSON/Object.h>
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace aev::telemetry {
+
+struct ToolCall {
+  std::optional<std::string> id;
+  std::string name;
+  std::optional<std::string> arguments;
+};
+
+struct Message {
+  std::string role;
+  std::optional<std::string> content;  // null when the message had no text
+  std::vector<ToolCall> toolCalls;
+  std::optional<std::string> toolCallId;
+};
+
+struct MessageLists {
+  std::vector<Message> input, output;
+
+  bool empty() const { return input.empty() && output.empty(); }
+  // Every string (content, then each tool call's arguments, in order) cut to one budget.
+  void bound(std::size_t maxChars);
+  // The condensed JSON text of the shape above (members in that order, strings escaped as
+  // Poco writes them): what condensing toObject() gives, without building it.
+  void appendJson(std::string& out) const;
+  Poco::JSON::Object::Ptr toObject() const;
+  // The first tool the model asked for in the output (a hand-off request, a tool named
+  // transfer_to_*, is not a tool).
+  std::optional<std::string> requestedTool() const;
+};
 
 // Whether the event's metadata holds message attributes worth normalising: an LLM call by
 // the convention table (or an agent.message event) with at least one message key.
 bool carriesMessages(const Poco::JSON::Object::Ptr& metadata, const std::string& eventType,
                      const std::string& identifier);
 
-// Moves the message attributes out of `metadata` into the normalised object, or returns
-// null (and changes nothing) when none could be read.
-Poco::JSON::Object::Ptr takeMessages(Poco::JSON::Object& metadata, std::size_t maxChars);
+// Moves the message attributes out of `metadata` into the normalised lists (bounded to
+// maxChars), or returns none (and changes nothing) when none could be read.
+std::optional<MessageLists> takeMessages(Poco::JSON::Object& metadata, std::size_t maxChars);
 
-// The first tool the model asked for in `messages.output` (a hand-off request, a tool named
-// transfer_to_*, is not a tool).
+// MessageLists::requestedTool of a messages object (payload.messages).
 std::optional<std::string> requestedTool(const Poco::JSON::Object::Ptr& messages);
 
 // `text` cut to `budget` characters with the marker "…[+N chars]"; budget is reduced.
 std::string bounded(const std::string& text, std::size_t& budget);
+
+// Whether a metadata key is one the normalisers read (and takeMessages moves out).
+bool isMessageKey(const std::string& key);
 
 }  // namespace aev::telemetry
