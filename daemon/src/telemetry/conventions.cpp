@@ -365,6 +365,12 @@ std::optional<std::string> flatString(const Object::Ptr& attributes, const char*
   return v.extract<std::string>();
 }
 
+std::optional<std::string> flatString(const Lookup& attributes, const char* key) {
+  auto v = attributes.member(key);
+  if (!v || !v->isString()) return std::nullopt;
+  return v->extract<std::string>();
+}
+
 bool endsWith(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
@@ -372,7 +378,8 @@ bool endsWith(std::string_view s, std::string_view tail) {
 constexpr std::string_view kHandoffSpanPrefix = "handoff to ";
 constexpr std::string_view kHandoffToolPrefix = "handoff_to_";
 
-bool isHandoffTool(const Object::Ptr& attributes, std::string_view spanName) {
+template <typename Attributes>
+bool isHandoffTool(const Attributes& attributes, std::string_view spanName) {
   if (flatString(attributes, "gen_ai.transfer.mode").value_or("") == "pass_control") return true;
   if (flatString(attributes, "openinference.span.kind").value_or("") != "TOOL") return false;
   return spanName.rfind(kHandoffSpanPrefix, 0) == 0 ||
@@ -392,21 +399,28 @@ std::vector<Row> rowsOf(Field field) {
 
 namespace {
 
-// A dotted key ("usage.input_tokens") as a path through nested objects.
-std::optional<Var> nestedLookup(const Object::Ptr& metadata, std::string_view key) {
-  Object::Ptr node = metadata;
-  std::size_t start = 0;
+// The rest of a dotted key ("input_tokens" of "usage.input_tokens") as a path from `node`,
+// the object its first segment named.
+std::optional<Var> pathFrom(Object::Ptr node, std::string_view key, std::size_t start) {
+  if (!node) return std::nullopt;
   for (;;) {
     const auto dot = key.find('.', start);
     if (dot == std::string_view::npos) {
       const std::string last(key.substr(start));
-      if (start == 0 || !node->has(last)) return std::nullopt;
+      if (!node->has(last)) return std::nullopt;
       return node->get(last);
     }
     node = node->getObject(std::string(key.substr(start, dot - start)));
     if (!node) return std::nullopt;
     start = dot + 1;
   }
+}
+
+// A dotted key ("usage.input_tokens") as a path through nested objects.
+std::optional<Var> nestedLookup(const Object::Ptr& metadata, std::string_view key) {
+  const auto dot = key.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  return pathFrom(metadata->getObject(std::string(key.substr(0, dot))), key, dot + 1);
 }
 
 }  // namespace
@@ -447,12 +461,43 @@ Lookup::Lookup(const Object::Ptr& metadata) : metadata_(metadata) {
   if (!metadata_) return;
   flat_.reserve(metadata_->size());
   // The object's members in key order (its map's order: bytewise, as string_view compares).
-  for (const auto& member : *metadata_) {
-    const std::string& key = member.first;
-    flat_.emplace_back(key, &member.second);
-    const std::string_view head = std::string_view(key).substr(0, key.find('.'));
+  for (const auto& member : *metadata_) flat_.push_back({member.first, &member.second, nullptr});
+  addHeads();
+}
+
+Lookup::Lookup(std::vector<FlatMember> members, Materialize materialize) : materialize_(materialize) {
+  flat_.reserve(members.size());
+  for (const auto& m : members) flat_.push_back({m.key, nullptr, m.value});
+  // In key order; of equal keys the last one set, as Object::set replaces a member's value.
+  std::stable_sort(flat_.begin(), flat_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < flat_.size(); ++i) {
+    if (kept > 0 && flat_[kept - 1].key == flat_[i].key)
+      flat_[kept - 1] = flat_[i];
+    else
+      flat_[kept++] = flat_[i];
+  }
+  flat_.resize(kept);
+  addHeads();
+}
+
+void Lookup::addHeads() {
+  for (const auto& entry : flat_) {
+    const std::string_view head = entry.key.substr(0, entry.key.find('.'));
     if (std::find(heads_.begin(), heads_.end(), head) == heads_.end()) heads_.push_back(head);
   }
+}
+
+const Lookup::Entry* Lookup::find(std::string_view key) const {
+  auto it =
+      std::lower_bound(flat_.begin(), flat_.end(), key, [](const Entry& m, std::string_view k) { return m.key < k; });
+  return it != flat_.end() && it->key == key ? &*it : nullptr;
+}
+
+std::optional<Var> Lookup::member(std::string_view key) const {
+  const Entry* entry = find(key);
+  if (!entry) return std::nullopt;
+  return std::optional<Var>(std::in_place, entry->var ? *entry->var : materialize_(entry->other));
 }
 
 bool Lookup::hasHead(const CompiledRow& c) const {
@@ -463,12 +508,20 @@ bool Lookup::hasHead(const CompiledRow& c) const {
 // through nested objects (then copied into `nested`).
 const Var* Lookup::raw(const CompiledRow& c, std::optional<Var>& nested) const {
   const std::string_view key = c.key;
-  auto it = std::lower_bound(
-      flat_.begin(), flat_.end(), key,
-      [](const std::pair<std::string_view, const Var*>& m, std::string_view k) { return m.first < k; });
-  if (it != flat_.end() && it->first == key) return it->second;
-  if (key.find('.') == std::string_view::npos) return nullptr;
-  nested = nestedLookup(metadata_, key);
+  if (const Entry* entry = find(key)) {
+    if (entry->var) return entry->var;
+    nested = materialize_(entry->other);
+    return &*nested;
+  }
+  const auto dot = key.find('.');
+  if (dot == std::string_view::npos) return nullptr;
+  if (metadata_) {
+    nested = nestedLookup(metadata_, key);
+  } else if (const Entry* first = find(key.substr(0, dot))) {
+    // A view: the member its first segment names, when that is an object (an OTLP kvlist).
+    const Var head = first->var ? *first->var : materialize_(first->other);
+    if (head.type() == typeid(Object::Ptr)) nested = pathFrom(head.extract<Object::Ptr>(), key, dot + 1);
+  }
   return nested ? &*nested : nullptr;
 }
 
@@ -558,7 +611,11 @@ std::string_view kindName(Kind kind) {
   return "";
 }
 
-Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) {
+namespace {
+
+// kindOf over an object's members or a flat view (`Attributes`: what flatString reads).
+template <typename Attributes>
+Kind kindIn(const Attributes& attributes, std::string_view spanName) {
   Kind kind = Kind::Unknown;
   // The rules of one key are consecutive: each key is read once, not once per rule (a span's
   // kind is asked for on every publish, up to three times).
@@ -579,8 +636,11 @@ Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) {
   return kind;
 }
 
-std::optional<std::string> handoffTarget(const Object::Ptr& attributes, std::string_view spanName) {
-  if (auto t = text(attributes, Field::HandoffTarget)) return t;
+// handoffTarget over an object or a flat view; `target` is the table's HandoffTarget rows' value.
+template <typename Attributes>
+std::optional<std::string> handoffIn(const Attributes& attributes, std::optional<std::string> target,
+                                     std::string_view spanName) {
+  if (target) return target;
   if (auto out = flatString(attributes, "output.value"); out && !out->empty()) {
     if (auto object = jsonObject(Var(*out))) {
       if (object->has("to_agent"))
@@ -592,6 +652,20 @@ std::optional<std::string> handoffTarget(const Object::Ptr& attributes, std::str
   if (spanName.rfind(kHandoffSpanPrefix, 0) == 0 && spanName.size() > kHandoffSpanPrefix.size())
     return std::string(spanName.substr(kHandoffSpanPrefix.size()));
   return std::nullopt;
+}
+
+}  // namespace
+
+Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) { return kindIn(attributes, spanName); }
+
+Kind kindOf(const Lookup& attributes, std::string_view spanName) { return kindIn(attributes, spanName); }
+
+std::optional<std::string> handoffTarget(const Object::Ptr& attributes, std::string_view spanName) {
+  return handoffIn(attributes, text(attributes, Field::HandoffTarget), spanName);
+}
+
+std::optional<std::string> handoffTarget(const Lookup& attributes, std::string_view spanName) {
+  return handoffIn(attributes, attributes.text(Field::HandoffTarget), spanName);
 }
 
 std::string eventTypeFor(Kind kind, bool failed) {
