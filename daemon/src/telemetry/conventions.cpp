@@ -434,21 +434,45 @@ std::optional<Var> lookup(const Object::Ptr& metadata, std::string_view key) {
 
 // The table compiled once: per field, its rows with the key as a string and the key's first
 // segment ("langfuse" of "langfuse.trace.name"), which any metadata holding the key (flat or
-// nested) has as the first segment of one of its own keys.
+// nested) has as the first segment of one of its own keys. Each distinct head has a number,
+// its position in heads(): a Lookup marks the heads its members have once, and a row's head
+// is then one look at a flag, not a string compare.
 struct CompiledRow {
   const Row* row;
   std::string key;
-  std::string head;
+  std::size_t head;
 };
 
 namespace {
+
+// The table's distinct heads, in order (for a binary search by a member's head).
+const std::vector<std::string>& heads() {
+  static const auto sorted = [] {
+    std::vector<std::string> out;
+    for (const auto& r : kConventionTable) {
+      const std::string_view key = r.key;
+      out.emplace_back(key.substr(0, key.find('.')));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }();
+  return sorted;
+}
+
+std::size_t headNumber(std::string_view head) {
+  const auto& all = heads();
+  const auto it = std::lower_bound(all.begin(), all.end(), head,
+                                   [](const std::string& h, std::string_view k) { return std::string_view(h) < k; });
+  return it != all.end() && *it == head ? static_cast<std::size_t>(it - all.begin()) : all.size();
+}
 
 const std::vector<std::vector<CompiledRow>>& compiled() {
   static const auto rows = [] {
     std::vector<std::vector<CompiledRow>> out(static_cast<std::size_t>(Field::DurationMs) + 1);
     for (const auto& r : kConventionTable) {
       const std::string key = r.key;
-      out[static_cast<std::size_t>(r.field)].push_back({&r, key, key.substr(0, key.find('.'))});
+      out[static_cast<std::size_t>(r.field)].push_back({&r, key, headNumber(key.substr(0, key.find('.')))});
     }
     return out;
   }();
@@ -482,9 +506,12 @@ Lookup::Lookup(std::vector<FlatMember> members, Materialize materialize) : mater
 }
 
 void Lookup::addHeads() {
+  const std::size_t count = heads().size();
   for (const auto& entry : flat_) {
-    const std::string_view head = entry.key.substr(0, entry.key.find('.'));
-    if (std::find(heads_.begin(), heads_.end(), head) == heads_.end()) heads_.push_back(head);
+    const std::size_t head = headNumber(entry.key.substr(0, entry.key.find('.')));
+    if (head == count) continue;  // the head of no row
+    if (heads_.empty()) heads_.assign(count, false);
+    heads_[head] = true;
   }
 }
 
@@ -500,14 +527,21 @@ std::optional<Var> Lookup::member(std::string_view key) const {
   return std::optional<Var>(std::in_place, entry->var ? *entry->var : materialize_(entry->other));
 }
 
-bool Lookup::hasHead(const CompiledRow& c) const {
-  return std::find(heads_.begin(), heads_.end(), std::string_view(c.head)) != heads_.end();
-}
+bool Lookup::hasHead(const CompiledRow& c) const { return !heads_.empty() && heads_[c.head]; }
 
 // The row's key: a flat member of the object as it was when the Lookup was made, else a path
 // through nested objects (then copied into `nested`).
-const Var* Lookup::raw(const CompiledRow& c, std::optional<Var>& nested) const {
-  const std::string_view key = c.key;
+const Var* Lookup::raw(const CompiledRow& c, std::optional<Var>& nested) const { return keyed(c.key, nested); }
+
+std::optional<Var> Lookup::at(std::string_view key) const {
+  std::optional<Var> nested;
+  const Var* v = keyed(key, nested);
+  if (!v) return std::nullopt;
+  if (!nested) nested.emplace(*v);
+  return nested;
+}
+
+const Var* Lookup::keyed(std::string_view key, std::optional<Var>& nested) const {
   if (const Entry* entry = find(key)) {
     if (entry->var) return entry->var;
     nested = materialize_(entry->other);
@@ -534,7 +568,7 @@ std::optional<Var> Lookup::value(const CompiledRow& c) const {
 }
 
 std::optional<std::string> Lookup::text(Field field, bool conventionsOnly) const {
-  if (heads_.empty()) return std::nullopt;  // most events: nothing to look up
+  if (heads_.empty()) return std::nullopt;  // most events: no member a row could read
   for (const auto& c : compiled()[static_cast<std::size_t>(field)]) {
     if (conventionsOnly && c.row->convention == C::AgentEvents) continue;
     if (!hasHead(c)) continue;

@@ -102,6 +102,8 @@ class Lookup {
   Lookup(std::vector<FlatMember> members, Materialize materialize);
   // A flat member's value, as the object would hold it.
   std::optional<Poco::Dynamic::Var> member(std::string_view key) const;
+  // Any key as lookup() reads it: a flat member, else a dotted path through nested objects.
+  std::optional<Poco::Dynamic::Var> at(std::string_view key) const;
   std::optional<std::string> text(Field field, bool conventionsOnly = false) const;
   std::optional<double> number(Field field, bool conventionsOnly = false) const;
   std::vector<std::string> textList(Field field) const;
@@ -116,13 +118,15 @@ class Lookup {
     const void* other;
   };
   const Entry* find(std::string_view key) const;
+  const Poco::Dynamic::Var* keyed(std::string_view key, std::optional<Poco::Dynamic::Var>& nested) const;
   void addHeads();
   Poco::JSON::Object::Ptr metadata_;
   Materialize materialize_ = nullptr;
   // The members as they were when made, in key order: a row's key is one binary search, no
   // key string built and no object member copied (views into metadata_'s map nodes).
   std::vector<Entry> flat_;
-  std::vector<std::string_view> heads_;  // views into the members' keys
+  // Which of the table's key heads the members' keys have, by head number (empty: none).
+  std::vector<bool> heads_;
 };
 
 // The first usable value of a field. `conventionsOnly` skips the agent-events rows (for the
