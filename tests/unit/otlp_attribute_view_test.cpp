@@ -104,8 +104,8 @@ void expectSameReadings(const std::vector<KeyValue>& attributes, const std::stri
   }
   EXPECT_FALSE(view.member("no.such.key"));
   // Any key, flat or a path (what apply() reads beside the table: usage, the Langfuse level).
-  std::vector<std::string> keys = {"usage", "usage.input_tokens", "langfuse.observation.level", "langfuse.trace.name",
-                                   "no.such.key", "gen_ai"};
+  std::vector<std::string> keys = {
+      "usage", "usage.input_tokens", "langfuse.observation.level", "langfuse.trace.name", "no.such.key", "gen_ai"};
   for (const auto& kv : attributes) keys.push_back(kv.key);
   for (const auto& key : keys) {
     const auto expected = shown(conventions::lookup(object, key));
