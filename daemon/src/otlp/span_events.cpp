@@ -283,6 +283,13 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
   e.metadata = metadataObject(span, resource, attributes, resourceLookup, kind);
+  // The duplicate-span check's key, from the attributes: the keys the metadata adds to them
+  // (the short aliases, resource, service.name, exception.*) are the prefix of no model or
+  // token row, so these are the readings of the object.
+  if (e.metadata->optValue<std::string>("semantic_kind", "") == "llm")
+    e.llmUsage = CallUsage{attributes.text(conventions::Field::Model, true),
+                           attributes.number(conventions::Field::InputTokens, true),
+                           attributes.number(conventions::Field::OutputTokens, true)};
   if (texts == SpanTexts::Condensed) {
     e.payload = payloadObject(span, scope);
     e.metadataJson = condensedJsonAnyOrder(e.metadata);
