@@ -507,8 +507,16 @@ Lookup::Lookup(std::vector<FlatMember> members, Materialize materialize) : mater
 
 void Lookup::addHeads() {
   const std::size_t count = heads().size();
+  // flat_ is in key order, so the keys of one head are (nearly always) neighbours: a search
+  // for each run of one head, not for each member.
+  std::string_view previous;
+  bool first = true;
   for (const auto& entry : flat_) {
-    const std::size_t head = headNumber(entry.key.substr(0, entry.key.find('.')));
+    const std::string_view name = entry.key.substr(0, entry.key.find('.'));
+    if (!first && name == previous) continue;
+    first = false;
+    previous = name;
+    const std::size_t head = headNumber(name);
     if (head == count) continue;  // the head of no row
     if (heads_.empty()) heads_.assign(count, false);
     heads_[head] = true;
