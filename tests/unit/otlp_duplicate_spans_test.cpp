@@ -96,6 +96,30 @@ TEST(OtlpDuplicateSpans, TwoInstrumentationsOfOneCallCountItsUsageOnce) {
   EXPECT_FALSE(repeated.telemetry.costUsd);
 }
 
+// The mapping reads an LLM span's model and usage from the decoded attributes (llmUsage);
+// events without it (made elsewhere) are read from the metadata object: the same answer.
+TEST(OtlpDuplicateSpans, TheMappingsReadingOfTheCallIsTheMetadataObjects) {
+  const char* oi = "@arizeai/openinference-instrumentation-openai";
+  const char* tl = "@traceloop/instrumentation-openai";
+  auto events =
+      eventsOf({{oi, llmSpan('\x22', openInference(), 0, 900)}, {tl, llmSpan('\x33', openLlmetry(), 5, 905)}});
+  ASSERT_EQ(events.size(), 2u);
+  for (const auto& e : events) {
+    ASSERT_TRUE(e.llmUsage);
+    EXPECT_EQ(e.llmUsage->model, "gpt-4o-mini");
+    EXPECT_EQ(e.llmUsage->inputTokens, 12);
+    EXPECT_EQ(e.llmUsage->outputTokens, 7);
+  }
+  auto withoutReading = events;
+  for (auto& e : withoutReading) e.llmUsage.reset();
+  EXPECT_EQ(markDuplicateLlmSpans(withoutReading), 1u);
+  EXPECT_EQ(withoutReading[1].metadata->getValue<std::string>("duplicate_of"), events[0].spanId);
+  // A span that is no LLM call carries no reading.
+  Span tool = llmSpan('\x44', openInference(), 0, 900);
+  tool.attributes.push_back({"openinference.span.kind", text("TOOL")});  // the last of a key counts
+  EXPECT_FALSE(eventsOf({{oi, tool}}).front().llmUsage);
+}
+
 TEST(OtlpDuplicateSpans, OnlyTheSameCallFromAnotherInstrumentationIsADuplicate) {
   const char* oi = "@arizeai/openinference-instrumentation-openai";
   const char* tl = "@traceloop/instrumentation-openai";

@@ -24,11 +24,17 @@ struct Call {
 using CallKey = std::tuple<std::string, std::string, double, double>;  // trace, model, input, output
 
 std::optional<CallKey> keyOf(const SpanEvent& e) {
-  if (!e.metadata || e.metadata->optValue<std::string>("semantic_kind", "") != "llm") return std::nullopt;
-  const telemetry::conventions::Lookup lookup(e.metadata);
-  auto model = lookup.text(Field::Model, true);
-  auto input = lookup.number(Field::InputTokens, true);
-  auto output = lookup.number(Field::OutputTokens, true);
+  if (!e.metadata) return std::nullopt;
+  CallUsage usage;
+  if (e.llmUsage) {  // the mapping read them from the decoded attributes
+    usage = *e.llmUsage;
+  } else {
+    if (e.metadata->optValue<std::string>("semantic_kind", "") != "llm") return std::nullopt;
+    const telemetry::conventions::Lookup lookup(e.metadata);
+    usage = {lookup.text(Field::Model, true), lookup.number(Field::InputTokens, true),
+             lookup.number(Field::OutputTokens, true)};
+  }
+  auto& [model, input, output] = usage;
   // A call that reports no usage has nothing to count twice.
   if (!model || (!input && !output)) return std::nullopt;
   return CallKey{e.traceId, *model, input.value_or(-1), output.value_or(-1)};

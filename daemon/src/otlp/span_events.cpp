@@ -69,39 +69,62 @@ void setIfAbsent(Object& object, const std::string& key, const Poco::Dynamic::Va
 }
 
 // The first exception event's attribute `key` (exception.type / exception.message).
-std::optional<Poco::Dynamic::Var> exceptionAttribute(const Span& span, std::string_view key) {
+const AnyValue* exceptionAttribute(const Span& span, std::string_view key) {
   for (const auto& e : span.events)
     if (e.name == "exception")
-      if (const AnyValue* v = findAttribute(e.attributes, key)) return jsonValue(*v);
-  return std::nullopt;
+      if (const AnyValue* v = findAttribute(e.attributes, key)) return v;
+  return nullptr;
 }
 
-// A string attribute of the flat metadata, or none.
-std::optional<std::string> attributeString(const Object::Ptr& metadata, const char* key) {
-  if (!metadata->has(key)) return std::nullopt;
-  auto v = metadata->get(key);
-  if (!v.isString() || v.extract<std::string>().empty()) return std::nullopt;
-  return v.extract<std::string>();
+constexpr const char* kExceptionKeys[] = {"exception.type", "exception.message"};
+
+Poco::Dynamic::Var attributeValue(const void* value) { return jsonValue(*static_cast<const AnyValue*>(value)); }
+
+// The convention table's view of a span's metadata before its aliases: its attributes and
+// the first exception event's exception.type / exception.message where the span has none
+// (the keys metadataObject adds before it reads an alias; the resource and service.name are
+// the prefix of no row it reads). Read from the decoded attributes: no object is built.
+conventions::Lookup attributeView(const Span& span) {
+  std::vector<conventions::FlatMember> members;
+  members.reserve(span.attributes.size() + 2);
+  for (const auto& kv : span.attributes) members.push_back({kv.key, &kv.value});
+  if (!span.events.empty())
+    for (const char* key : kExceptionKeys)
+      if (!findAttribute(span.attributes, key))
+        if (const AnyValue* v = exceptionAttribute(span, key)) members.push_back({key, v});
+  return conventions::Lookup(std::move(members), attributeValue);
+}
+
+conventions::Lookup resourceView(const std::vector<KeyValue>& resource) {
+  std::vector<conventions::FlatMember> members;
+  members.reserve(resource.size());
+  for (const auto& kv : resource) members.push_back({kv.key, &kv.value});
+  return conventions::Lookup(std::move(members), attributeValue);
+}
+
+// A string attribute of the flat view, or none.
+std::optional<std::string> attributeString(const conventions::Lookup& attributes, const char* key) {
+  auto v = attributes.member(key);
+  if (!v || !v->isString() || v->extract<std::string>().empty()) return std::nullopt;
+  return v->extract<std::string>();
 }
 
 // The span's attributes as flat metadata keys, with the aliases of the header: every
 // short name is read through the convention table (telemetry/conventions.h), so an
 // OpenInference, OpenLLMetry, AI SDK or Langfuse span gets the same keys as a gen_ai one.
-// `metadata` is attributeObject(span.attributes), which the kind and agent were read from
-// before: completed here rather than built a second time.
-Object::Ptr metadataObject(Object::Ptr metadata, const Span& span, const std::vector<KeyValue>& resource, Kind kind) {
+// The aliases are read from `lookup`, attributeView(span), as from the object: the keys this
+// function adds (the short names) are the prefix of no convention row these aliases read, so
+// what it finds is what a lookup in the object would find.
+Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resource, const conventions::Lookup& lookup,
+                           const conventions::Lookup& resourceLookup, Kind kind) {
   using conventions::Field;
-  const Object::Ptr resourceObject = attributeObject(resource);
-  if (!resource.empty()) setIfAbsent(*metadata, "resource", resourceObject);
+  Object::Ptr metadata = attributeObject(span.attributes);
+  if (!resource.empty()) setIfAbsent(*metadata, "resource", attributeObject(resource));
   if (const AnyValue* service = findAttribute(resource, "service.name"))
     setIfAbsent(*metadata, "service.name", jsonValue(*service));
-  for (const char* key : {"exception.type", "exception.message"})
-    if (auto v = exceptionAttribute(span, key)) setIfAbsent(*metadata, key, *v);
-  // One lookup for every alias below: it reads the attributes' key prefixes once. The keys
-  // this function adds afterwards (the short names) are the prefix of no convention row
-  // these aliases read, so what it finds is what a fresh lookup would find.
-  const conventions::Lookup lookup(metadata);
-  const conventions::Lookup resourceLookup(resourceObject);
+  if (!span.events.empty())
+    for (const char* key : kExceptionKeys)
+      if (const AnyValue* v = exceptionAttribute(span, key)) setIfAbsent(*metadata, key, jsonValue(*v));
   // Resource-level fields: the span's own attribute first, then the resource's.
   for (const auto& [key, field] :
        {std::pair{"environment", Field::Environment}, std::pair{"release", Field::Release}}) {
@@ -123,7 +146,7 @@ Object::Ptr metadataObject(Object::Ptr metadata, const Span& span, const std::ve
     // A tool span without a tool attribute is named after its tool (Langfuse observations,
     // OpenLLMetry's decorated tools).
     if (!tool && kind == Kind::Tool) {
-      if (auto entity = attributeString(metadata, "traceloop.entity.name"))
+      if (auto entity = attributeString(lookup, "traceloop.entity.name"))
         tool = entity;
       else if (!span.name.empty())
         tool = span.name.rfind("execute_tool ", 0) == 0 ? span.name.substr(13) : span.name;
@@ -134,7 +157,7 @@ Object::Ptr metadataObject(Object::Ptr metadata, const Span& span, const std::ve
   if (!metadata->has("tool_call_id"))
     if (auto id = lookup.text(Field::ToolCallId, true)) metadata->set("tool_call_id", *id);
   if (kind == Kind::Handoff && !metadata->has("handoff_to"))
-    if (auto v = conventions::handoffTarget(metadata, span.name)) metadata->set("handoff_to", *v);
+    if (auto v = conventions::handoffTarget(lookup, span.name)) metadata->set("handoff_to", *v);
   if (kind != Kind::Unknown) setIfAbsent(*metadata, "semantic_kind", std::string(conventions::kindName(kind)));
   if (span.statusCode == kStatusError && !metadata->has("error_message")) {
     auto message = span.statusMessage.empty() ? lookup.text(Field::ErrorMessage, true)
@@ -152,8 +175,9 @@ Object::Ptr metadataObject(Object::Ptr metadata, const Span& span, const std::ve
 // The agent a span belongs to: the conventions' agent name; an agent span without one is
 // named by its graph node (OpenInference's Agents bridge).
 // Names are strings: other attribute kinds name nothing.
-std::optional<std::string> agentOf(const Object::Ptr& attributes, Kind kind) {
-  for (const auto& row : conventions::rowsOf(conventions::Field::Agent))
+std::optional<std::string> agentOf(const conventions::Lookup& attributes, Kind kind) {
+  static const auto rows = conventions::rowsOf(conventions::Field::Agent);
+  for (const auto& row : rows)
     if (auto name = attributeString(attributes, row.key)) return name;
   if (kind == Kind::Agent) return attributeString(attributes, "graph.node.id");
   return std::nullopt;
@@ -244,9 +268,10 @@ std::string payloadText(const Span& span, const ScopeSpans& scope) {
   return out;
 }
 
-SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource, SpanTexts texts) {
+SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource,
+                  const conventions::Lookup& resourceLookup, SpanTexts texts) {
   SpanEvent e;
-  Object::Ptr attributes = attributeObject(span.attributes);
+  const conventions::Lookup attributes = attributeView(span);
   const Kind kind = conventions::kindOf(attributes, span.name);
   e.identifier = span.name;
   e.agentId = agentOf(attributes, kind);
@@ -257,7 +282,14 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = hexEncode(span.parentSpanId);
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
-  e.metadata = metadataObject(std::move(attributes), span, resource, kind);
+  e.metadata = metadataObject(span, resource, attributes, resourceLookup, kind);
+  // The duplicate-span check's key, from the attributes: the keys the metadata adds to them
+  // (the short aliases, resource, service.name, exception.*) are the prefix of no model or
+  // token row, so these are the readings of the object.
+  if (e.metadata->optValue<std::string>("semantic_kind", "") == "llm")
+    e.llmUsage = CallUsage{attributes.text(conventions::Field::Model, true),
+                           attributes.number(conventions::Field::InputTokens, true),
+                           attributes.number(conventions::Field::OutputTokens, true)};
   if (texts == SpanTexts::Condensed) {
     e.payload = payloadObject(span, scope);
     e.metadataJson = condensedJsonAnyOrder(e.metadata);
@@ -281,12 +313,13 @@ SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts) {
   SpanBatch batch;
   std::size_t index = 0;
   for (const auto& rs : request.resourceSpans) {
+    const conventions::Lookup resourceLookup = resourceView(rs.resourceAttributes);  // one for its spans
     for (const auto& ss : rs.scopeSpans) {
       for (const auto& span : ss.spans) {
         if (auto problem = spanProblem(span))
           batch.rejected.push_back({index, std::move(*problem)});
         else
-          batch.events.push_back(toEvent(span, ss, rs.resourceAttributes, texts));
+          batch.events.push_back(toEvent(span, ss, rs.resourceAttributes, resourceLookup, texts));
         ++index;
       }
     }

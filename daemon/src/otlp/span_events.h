@@ -63,6 +63,13 @@
 
 namespace aev::otlp {
 
+// An LLM span's model and usage by the table's convention rows (conventionsOnly), the key
+// by which otlp/duplicate_spans.h matches two instrumentations' spans of one call.
+struct CallUsage {
+  std::optional<std::string> model;
+  std::optional<double> inputTokens, outputTokens;
+};
+
 struct SpanEvent {
   std::string identifier;
   std::string payloadJson;   // condensed JSON object
@@ -78,6 +85,9 @@ struct SpanEvent {
   std::optional<std::string> parentSpanId;
   std::optional<std::int64_t> occurredAtMicros;
   bool isError = false;  // status ERROR (NewEvent.isError)
+  // Read by the mapping, from the decoded attributes, when metadata.semantic_kind is "llm";
+  // absent otherwise (markDuplicateLlmSpans then reads the metadata object).
+  std::optional<CallUsage> llmUsage;
 };
 
 struct RejectedSpan {

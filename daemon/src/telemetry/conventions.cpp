@@ -365,6 +365,12 @@ std::optional<std::string> flatString(const Object::Ptr& attributes, const char*
   return v.extract<std::string>();
 }
 
+std::optional<std::string> flatString(const Lookup& attributes, const char* key) {
+  auto v = attributes.member(key);
+  if (!v || !v->isString()) return std::nullopt;
+  return v->extract<std::string>();
+}
+
 bool endsWith(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
@@ -372,7 +378,8 @@ bool endsWith(std::string_view s, std::string_view tail) {
 constexpr std::string_view kHandoffSpanPrefix = "handoff to ";
 constexpr std::string_view kHandoffToolPrefix = "handoff_to_";
 
-bool isHandoffTool(const Object::Ptr& attributes, std::string_view spanName) {
+template <typename Attributes>
+bool isHandoffTool(const Attributes& attributes, std::string_view spanName) {
   if (flatString(attributes, "gen_ai.transfer.mode").value_or("") == "pass_control") return true;
   if (flatString(attributes, "openinference.span.kind").value_or("") != "TOOL") return false;
   return spanName.rfind(kHandoffSpanPrefix, 0) == 0 ||
@@ -392,21 +399,28 @@ std::vector<Row> rowsOf(Field field) {
 
 namespace {
 
-// A dotted key ("usage.input_tokens") as a path through nested objects.
-std::optional<Var> nestedLookup(const Object::Ptr& metadata, std::string_view key) {
-  Object::Ptr node = metadata;
-  std::size_t start = 0;
+// The rest of a dotted key ("input_tokens" of "usage.input_tokens") as a path from `node`,
+// the object its first segment named.
+std::optional<Var> pathFrom(Object::Ptr node, std::string_view key, std::size_t start) {
+  if (!node) return std::nullopt;
   for (;;) {
     const auto dot = key.find('.', start);
     if (dot == std::string_view::npos) {
       const std::string last(key.substr(start));
-      if (start == 0 || !node->has(last)) return std::nullopt;
+      if (!node->has(last)) return std::nullopt;
       return node->get(last);
     }
     node = node->getObject(std::string(key.substr(start, dot - start)));
     if (!node) return std::nullopt;
     start = dot + 1;
   }
+}
+
+// A dotted key ("usage.input_tokens") as a path through nested objects.
+std::optional<Var> nestedLookup(const Object::Ptr& metadata, std::string_view key) {
+  const auto dot = key.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  return pathFrom(metadata->getObject(std::string(key.substr(0, dot))), key, dot + 1);
 }
 
 }  // namespace
@@ -420,21 +434,45 @@ std::optional<Var> lookup(const Object::Ptr& metadata, std::string_view key) {
 
 // The table compiled once: per field, its rows with the key as a string and the key's first
 // segment ("langfuse" of "langfuse.trace.name"), which any metadata holding the key (flat or
-// nested) has as the first segment of one of its own keys.
+// nested) has as the first segment of one of its own keys. Each distinct head has a number,
+// its position in heads(): a Lookup marks the heads its members have once, and a row's head
+// is then one look at a flag, not a string compare.
 struct CompiledRow {
   const Row* row;
   std::string key;
-  std::string head;
+  std::size_t head;
 };
 
 namespace {
+
+// The table's distinct heads, in order (for a binary search by a member's head).
+const std::vector<std::string>& heads() {
+  static const auto sorted = [] {
+    std::vector<std::string> out;
+    for (const auto& r : kConventionTable) {
+      const std::string_view key = r.key;
+      out.emplace_back(key.substr(0, key.find('.')));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }();
+  return sorted;
+}
+
+std::size_t headNumber(std::string_view head) {
+  const auto& all = heads();
+  const auto it = std::lower_bound(all.begin(), all.end(), head,
+                                   [](const std::string& h, std::string_view k) { return std::string_view(h) < k; });
+  return it != all.end() && *it == head ? static_cast<std::size_t>(it - all.begin()) : all.size();
+}
 
 const std::vector<std::vector<CompiledRow>>& compiled() {
   static const auto rows = [] {
     std::vector<std::vector<CompiledRow>> out(static_cast<std::size_t>(Field::DurationMs) + 1);
     for (const auto& r : kConventionTable) {
       const std::string key = r.key;
-      out[static_cast<std::size_t>(r.field)].push_back({&r, key, key.substr(0, key.find('.'))});
+      out[static_cast<std::size_t>(r.field)].push_back({&r, key, headNumber(key.substr(0, key.find('.')))});
     }
     return out;
   }();
@@ -447,28 +485,85 @@ Lookup::Lookup(const Object::Ptr& metadata) : metadata_(metadata) {
   if (!metadata_) return;
   flat_.reserve(metadata_->size());
   // The object's members in key order (its map's order: bytewise, as string_view compares).
-  for (const auto& member : *metadata_) {
-    const std::string& key = member.first;
-    flat_.emplace_back(key, &member.second);
-    const std::string_view head = std::string_view(key).substr(0, key.find('.'));
-    if (std::find(heads_.begin(), heads_.end(), head) == heads_.end()) heads_.push_back(head);
+  for (const auto& member : *metadata_) flat_.push_back({member.first, &member.second, nullptr});
+  addHeads();
+}
+
+Lookup::Lookup(std::vector<FlatMember> members, Materialize materialize) : materialize_(materialize) {
+  flat_.reserve(members.size());
+  for (const auto& m : members) flat_.push_back({m.key, nullptr, m.value});
+  // In key order; of equal keys the last one set, as Object::set replaces a member's value.
+  std::stable_sort(flat_.begin(), flat_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < flat_.size(); ++i) {
+    if (kept > 0 && flat_[kept - 1].key == flat_[i].key)
+      flat_[kept - 1] = flat_[i];
+    else
+      flat_[kept++] = flat_[i];
+  }
+  flat_.resize(kept);
+  addHeads();
+}
+
+void Lookup::addHeads() {
+  const std::size_t count = heads().size();
+  // flat_ is in key order, so the keys of one head are (nearly always) neighbours: a search
+  // for each run of one head, not for each member.
+  std::string_view previous;
+  bool first = true;
+  for (const auto& entry : flat_) {
+    const std::string_view name = entry.key.substr(0, entry.key.find('.'));
+    if (!first && name == previous) continue;
+    first = false;
+    previous = name;
+    const std::size_t head = headNumber(name);
+    if (head == count) continue;  // the head of no row
+    if (heads_.empty()) heads_.assign(count, false);
+    heads_[head] = true;
   }
 }
 
-bool Lookup::hasHead(const CompiledRow& c) const {
-  return std::find(heads_.begin(), heads_.end(), std::string_view(c.head)) != heads_.end();
+const Lookup::Entry* Lookup::find(std::string_view key) const {
+  auto it =
+      std::lower_bound(flat_.begin(), flat_.end(), key, [](const Entry& m, std::string_view k) { return m.key < k; });
+  return it != flat_.end() && it->key == key ? &*it : nullptr;
 }
+
+std::optional<Var> Lookup::member(std::string_view key) const {
+  const Entry* entry = find(key);
+  if (!entry) return std::nullopt;
+  return std::optional<Var>(std::in_place, entry->var ? *entry->var : materialize_(entry->other));
+}
+
+bool Lookup::hasHead(const CompiledRow& c) const { return !heads_.empty() && heads_[c.head]; }
 
 // The row's key: a flat member of the object as it was when the Lookup was made, else a path
 // through nested objects (then copied into `nested`).
-const Var* Lookup::raw(const CompiledRow& c, std::optional<Var>& nested) const {
-  const std::string_view key = c.key;
-  auto it = std::lower_bound(
-      flat_.begin(), flat_.end(), key,
-      [](const std::pair<std::string_view, const Var*>& m, std::string_view k) { return m.first < k; });
-  if (it != flat_.end() && it->first == key) return it->second;
-  if (key.find('.') == std::string_view::npos) return nullptr;
-  nested = nestedLookup(metadata_, key);
+const Var* Lookup::raw(const CompiledRow& c, std::optional<Var>& nested) const { return keyed(c.key, nested); }
+
+std::optional<Var> Lookup::at(std::string_view key) const {
+  std::optional<Var> nested;
+  const Var* v = keyed(key, nested);
+  if (!v) return std::nullopt;
+  if (!nested) nested.emplace(*v);
+  return nested;
+}
+
+const Var* Lookup::keyed(std::string_view key, std::optional<Var>& nested) const {
+  if (const Entry* entry = find(key)) {
+    if (entry->var) return entry->var;
+    nested = materialize_(entry->other);
+    return &*nested;
+  }
+  const auto dot = key.find('.');
+  if (dot == std::string_view::npos) return nullptr;
+  if (metadata_) {
+    nested = nestedLookup(metadata_, key);
+  } else if (const Entry* first = find(key.substr(0, dot))) {
+    // A view: the member its first segment names, when that is an object (an OTLP kvlist).
+    const Var head = first->var ? *first->var : materialize_(first->other);
+    if (head.type() == typeid(Object::Ptr)) nested = pathFrom(head.extract<Object::Ptr>(), key, dot + 1);
+  }
   return nested ? &*nested : nullptr;
 }
 
@@ -481,7 +576,7 @@ std::optional<Var> Lookup::value(const CompiledRow& c) const {
 }
 
 std::optional<std::string> Lookup::text(Field field, bool conventionsOnly) const {
-  if (heads_.empty()) return std::nullopt;  // most events: nothing to look up
+  if (heads_.empty()) return std::nullopt;  // most events: no member a row could read
   for (const auto& c : compiled()[static_cast<std::size_t>(field)]) {
     if (conventionsOnly && c.row->convention == C::AgentEvents) continue;
     if (!hasHead(c)) continue;
@@ -558,7 +653,11 @@ std::string_view kindName(Kind kind) {
   return "";
 }
 
-Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) {
+namespace {
+
+// kindOf over an object's members or a flat view (`Attributes`: what flatString reads).
+template <typename Attributes>
+Kind kindIn(const Attributes& attributes, std::string_view spanName) {
   Kind kind = Kind::Unknown;
   // The rules of one key are consecutive: each key is read once, not once per rule (a span's
   // kind is asked for on every publish, up to three times).
@@ -579,8 +678,11 @@ Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) {
   return kind;
 }
 
-std::optional<std::string> handoffTarget(const Object::Ptr& attributes, std::string_view spanName) {
-  if (auto t = text(attributes, Field::HandoffTarget)) return t;
+// handoffTarget over an object or a flat view; `target` is the table's HandoffTarget rows' value.
+template <typename Attributes>
+std::optional<std::string> handoffIn(const Attributes& attributes, std::optional<std::string> target,
+                                     std::string_view spanName) {
+  if (target) return target;
   if (auto out = flatString(attributes, "output.value"); out && !out->empty()) {
     if (auto object = jsonObject(Var(*out))) {
       if (object->has("to_agent"))
@@ -592,6 +694,20 @@ std::optional<std::string> handoffTarget(const Object::Ptr& attributes, std::str
   if (spanName.rfind(kHandoffSpanPrefix, 0) == 0 && spanName.size() > kHandoffSpanPrefix.size())
     return std::string(spanName.substr(kHandoffSpanPrefix.size()));
   return std::nullopt;
+}
+
+}  // namespace
+
+Kind kindOf(const Object::Ptr& attributes, std::string_view spanName) { return kindIn(attributes, spanName); }
+
+Kind kindOf(const Lookup& attributes, std::string_view spanName) { return kindIn(attributes, spanName); }
+
+std::optional<std::string> handoffTarget(const Object::Ptr& attributes, std::string_view spanName) {
+  return handoffIn(attributes, text(attributes, Field::HandoffTarget), spanName);
+}
+
+std::optional<std::string> handoffTarget(const Lookup& attributes, std::string_view spanName) {
+  return handoffIn(attributes, attributes.text(Field::HandoffTarget), spanName);
 }
 
 std::string eventTypeFor(Kind kind, bool failed) {

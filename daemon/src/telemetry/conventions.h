@@ -80,6 +80,14 @@ std::optional<Poco::Dynamic::Var> lookup(const Poco::JSON::Object::Ptr& metadata
 
 struct CompiledRow;
 
+// A member of a flat view that is not a Poco object (an OTLP span's decoded attributes): its
+// key, and its value as the view's `Materialize` reads it, only when a row asks for it.
+struct FlatMember {
+  std::string_view key;
+  const void* value;
+};
+using Materialize = Poco::Dynamic::Var (*)(const void* value);
+
 // Lookups in one event's metadata: the keys' first segments are read once, so a row whose
 // convention the metadata does not speak costs no map lookup (an event of agent-events'
 // own keys pays for those only). Holds `metadata` by reference count; sees its members as
@@ -87,6 +95,15 @@ struct CompiledRow;
 class Lookup {
  public:
   explicit Lookup(const Poco::JSON::Object::Ptr& metadata);
+  // The same lookups in flat members that were never made an object: read as the object
+  // set() would build from them in this order (a duplicate key: its last value), a row's
+  // dotted key that is no member as a path through the member named by its first segment.
+  // The keys and values must outlive the Lookup.
+  Lookup(std::vector<FlatMember> members, Materialize materialize);
+  // A flat member's value, as the object would hold it.
+  std::optional<Poco::Dynamic::Var> member(std::string_view key) const;
+  // Any key as lookup() reads it: a flat member, else a dotted path through nested objects.
+  std::optional<Poco::Dynamic::Var> at(std::string_view key) const;
   std::optional<std::string> text(Field field, bool conventionsOnly = false) const;
   std::optional<double> number(Field field, bool conventionsOnly = false) const;
   std::vector<std::string> textList(Field field) const;
@@ -95,11 +112,21 @@ class Lookup {
   bool hasHead(const CompiledRow& row) const;
   const Poco::Dynamic::Var* raw(const CompiledRow& row, std::optional<Poco::Dynamic::Var>& nested) const;
   std::optional<Poco::Dynamic::Var> value(const CompiledRow& row) const;
+  struct Entry {
+    std::string_view key;
+    const Poco::Dynamic::Var* var;  // an object's member; else `other`, read by materialize_
+    const void* other;
+  };
+  const Entry* find(std::string_view key) const;
+  const Poco::Dynamic::Var* keyed(std::string_view key, std::optional<Poco::Dynamic::Var>& nested) const;
+  void addHeads();
   Poco::JSON::Object::Ptr metadata_;
-  // metadata_'s members as they were when made, in key order: a row's key is one binary
-  // search, no key string built and no value copied (views into metadata_'s map nodes).
-  std::vector<std::pair<std::string_view, const Poco::Dynamic::Var*>> flat_;
-  std::vector<std::string_view> heads_;  // views into metadata_'s keys
+  Materialize materialize_ = nullptr;
+  // The members as they were when made, in key order: a row's key is one binary search, no
+  // key string built and no object member copied (views into metadata_'s map nodes).
+  std::vector<Entry> flat_;
+  // Which of the table's key heads the members' keys have, by head number (empty: none).
+  std::vector<bool> heads_;
 };
 
 // The first usable value of a field. `conventionsOnly` skips the agent-events rows (for the
@@ -121,10 +148,12 @@ std::string_view kindName(Kind kind);
 // (a tool span that transfers control: gen_ai.transfer.mode pass_control, an OpenInference
 // TOOL span named "handoff to <agent>" or with tool.name "handoff_to_<agent>").
 Kind kindOf(const Poco::JSON::Object::Ptr& attributes, std::string_view spanName);
+Kind kindOf(const Lookup& attributes, std::string_view spanName);
 
 // Where the hand-off of a hand-off span goes (gen_ai.transfer.target.name, gen_ai.handoff.to_agent,
 // OpenInference output.value {"to_agent"} or text, or the span name "handoff to <agent>").
 std::optional<std::string> handoffTarget(const Poco::JSON::Object::Ptr& attributes, std::string_view spanName);
+std::optional<std::string> handoffTarget(const Lookup& attributes, std::string_view spanName);
 
 // The event type of a span of this kind: agent.error for a failed span; llm → agent.message,
 // tool → agent.tool_call.end, agent → agent.end, handoff → agent.handoff, else custom.

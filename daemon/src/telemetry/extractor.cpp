@@ -143,18 +143,18 @@ std::vector<FieldError> Extractor::applyWith(store::NewEvent& e, const Poco::JSO
   t.session = text(Field::Session);
   t.traceName = text(Field::TraceName);
   t.agent = e.agentId && !e.agentId->empty() ? e.agentId : text(Field::Agent);
+  t.semanticKind = text(Field::SemanticKind);
   t.tool = text(Field::Tool);
-  if (t.tool && text(Field::SemanticKind) == "handoff") t.tool.reset();  // a hand-off is not a tool
+  if (t.tool && t.semanticKind == "handoff") t.tool.reset();  // a hand-off is not a tool
   if (!t.tool && readsPayload(e) && payload) {
     for (const char* k : {"tool", "name"})
       if (payload->has(k) && (t.tool = keyText(payload->get(k)))) break;
   }
   // A tool the model asked for (its output's tool calls) is the LLM call's tool when the
   // event names none; a hand-off names no tool.
-  if (!t.tool && (messages || (payload && payload->has("messages"))) && text(Field::SemanticKind) != "handoff")
+  if (!t.tool && (messages || (payload && payload->has("messages"))) && t.semanticKind != "handoff")
     t.tool = messages ? messages->requestedTool() : requestedTool(payload->getObject("messages"));
   t.finishReason = text(Field::FinishReason);
-  t.semanticKind = text(Field::SemanticKind);
   t.service = text(Field::Service);
   t.operation = text(Field::Operation);
   if (!t.operation && e.source == "otlp" && !e.identifier.empty()) t.operation = e.identifier;
@@ -162,7 +162,7 @@ std::vector<FieldError> Extractor::applyWith(store::NewEvent& e, const Poco::JSO
   t.environment = text(Field::Environment);
   t.release = text(Field::Release);
   t.status = eventType == "agent.error" ? std::optional<std::string>("error") : text(Field::Status);
-  if (!t.status && keyText(conventions::lookup(metadata, "langfuse.observation.level")) == "ERROR") t.status = "error";
+  if (!t.status && keyText(lookup.at("langfuse.observation.level")) == "ERROR") t.status = "error";
   if (!t.status) t.status = "ok";
   e.isError = *t.status == "error";
 
@@ -178,8 +178,7 @@ std::vector<FieldError> Extractor::applyWith(store::NewEvent& e, const Poco::JSO
     }
     // Agent and chain spans of some conventions repeat their children's usage: counted
     // once, on the LLM calls. An agent-events `usage` object always counts.
-    if (!conventions::lookup(metadata, "usage") &&
-        !conventions::ownsUsage(conventions::kindOf(metadata, e.identifier))) {
+    if (!lookup.at("usage") && !conventions::ownsUsage(conventions::kindOf(lookup, e.identifier))) {
       t.inputTokens.reset();
       t.outputTokens.reset();
       t.cachedInputTokens.reset();
