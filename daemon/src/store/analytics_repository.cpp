@@ -65,6 +65,22 @@ std::string analyticsWhereOf(const AnalyticsFilter& f, Params& params) {
   return sql;
 }
 
+// One SELECT per window [since, until) of the filter (each written by `select`, which
+// appends its parameters in text order), joined by UNION ALL: one statement, so one round
+// trip to PostgreSQL, for a window's separate raw edges.
+template <class Select>
+std::string unionOverWindows(const AnalyticsFilter& f, const std::vector<TimeRange>& windows, Select select) {
+  std::string sql;
+  for (const auto& w : windows) {
+    auto part = f;
+    part.since = w.from;
+    part.until = w.to;
+    if (!sql.empty()) sql += " UNION ALL ";
+    sql += select(part);
+  }
+  return sql;
+}
+
 std::string aggregates(Dialect d) {
   return "COUNT(*) AS n, SUM(CASE WHEN e.status = 'error' THEN 1 ELSE 0 END) AS errors, "
          "COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens, " +
@@ -166,18 +182,13 @@ std::vector<SeriesRow> AnalyticsRepository::seriesAll(Connection& c, const Analy
                                                       std::int64_t bucketMicros) {
   if (windows.empty()) return {};
   Params params;
-  std::string sql;
-  for (const auto& w : windows) {
-    auto part = f;
-    part.since = w.from;
-    part.until = w.to;
+  std::string sql = unionOverWindows(f, windows, [&](const AnalyticsFilter& part) {
     params.emplace_back(bucketMicros);
     params.emplace_back(bucketMicros);
-    if (!sql.empty()) sql += " UNION ALL ";
-    sql += std::string("SELECT (e.ts / ?) * ? AS bucket, ") + kEventCount + " AS n, " + kErrorCount + " AS errors, " +
+    return std::string("SELECT (e.ts / ?) * ? AS bucket, ") + kEventCount + " AS n, " + kErrorCount + " AS errors, " +
            kTokens + " AS tokens, " + costNanos(c.dialect()) + " AS cost FROM events e" +
            analyticsWhereOf(part, params) + " GROUP BY bucket";
-  }
+  });
   sql += " ORDER BY bucket";
   std::vector<SeriesRow> out;
   for (const auto& r : c.query(sql, std::move(params)))
@@ -195,21 +206,16 @@ std::vector<std::pair<std::int64_t, double>> AnalyticsRepository::durations(Conn
                                                                             std::int64_t bucketMicros) {
   if (windows.empty()) return {};
   Params params;
-  std::string sql;
-  for (const auto& w : windows) {
-    auto part = f;
-    part.since = w.from;
-    part.until = w.to;
+  const std::string sql = unionOverWindows(f, windows, [&](const AnalyticsFilter& part) {
     std::string bucket = "0";
     if (bucketMicros > 0) {
       bucket = "(e.ts / ?) * ?";
       params.emplace_back(bucketMicros);
       params.emplace_back(bucketMicros);
     }
-    if (!sql.empty()) sql += " UNION ALL ";
-    sql += "SELECT " + bucket + " AS bucket, e.duration_ms AS d FROM events e" + analyticsWhereOf(part, params) +
+    return "SELECT " + bucket + " AS bucket, e.duration_ms AS d FROM events e" + analyticsWhereOf(part, params) +
            " AND e.duration_ms IS NOT NULL";
-  }
+  });
   // Sorted here rather than by ORDER BY: SQLite's sorter spills the window's rows to a
   // temporary file (its memory is the page cache), where std::sort of the pairs takes a
   // few milliseconds (bench/console_1m.sh).
