@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/json_view.h"
+#include "telemetry/message_spellings.h"
 
 namespace aev::telemetry::from_text {
 
@@ -85,26 +86,6 @@ Value at(const Members& members, const char* name) {
   auto it = members.find(name);
   return it == members.end() ? Value{} : Value{it->second};
 }
-
-// How a flattened family spells a message's members (as the tree reader).
-struct Dialect {
-  const char* role;
-  const char* content;
-  const char* toolCallId;
-  const char* toolCalls;  // prefix of the indexed tool calls
-  const char* callId;
-  const char* callName;
-  const char* callArguments;
-  const char* contents;  // prefix of indexed content parts, or nullptr
-  const char* contentText;
-};
-
-constexpr Dialect kOpenInference{
-    "message.role",        "message.content",         "message.tool_call_id",         "message.tool_calls.",
-    "tool_call.id",        "tool_call.function.name", "tool_call.function.arguments", "message.contents.",
-    "message_content.text"};
-constexpr Dialect kOpenLlmetry{"role", "content",   "tool_call_id", "tool_calls.", "id",
-                               "name", "arguments", nullptr,        nullptr};
 
 struct Content {
   std::optional<std::string> text;
@@ -439,7 +420,7 @@ class Reader {
     return out;
   }
 
-  std::vector<Message> indexedList(const Members& flat, std::string_view family, const Dialect& d,
+  std::vector<Message> indexedList(const Members& flat, std::string_view family, const MessageSpelling& d,
                                    const std::string& defaultRole) {
     std::vector<Message> out;
     if (flat.empty()) return out;

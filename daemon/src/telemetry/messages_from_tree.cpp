@@ -8,6 +8,7 @@
 
 #include "common/json_condense.h"
 #include "common/json_parse.h"
+#include "telemetry/message_spellings.h"
 
 namespace aev::telemetry::from_tree {
 
@@ -196,26 +197,6 @@ Array::Ptr messageList(const Var& raw, const std::string& defaultRole) {
 
 // ------------------------------------------------------------------ indexed families
 
-// How a flattened family spells a message's members.
-struct Dialect {
-  const char* role;
-  const char* content;
-  const char* toolCallId;
-  const char* toolCalls;  // prefix of the indexed tool calls
-  const char* callId;
-  const char* callName;
-  const char* callArguments;
-  const char* contents;  // prefix of indexed content parts, or nullptr
-  const char* contentText;
-};
-
-constexpr Dialect kOpenInference{
-    "message.role",        "message.content",         "message.tool_call_id",         "message.tool_calls.",
-    "tool_call.id",        "tool_call.function.name", "tool_call.function.arguments", "message.contents.",
-    "message_content.text"};
-constexpr Dialect kOpenLlmetry{"role", "content",   "tool_call_id", "tool_calls.", "id",
-                               "name", "arguments", nullptr,        nullptr};
-
 // "<index>.<rest>" → index; false when the key does not start with an index.
 bool splitIndex(const std::string& key, std::size_t from, std::size_t& index, std::string& rest) {
   std::size_t i = from;
@@ -240,7 +221,7 @@ std::map<std::size_t, Members> grouped(const Members& flat, const std::string& p
   return out;
 }
 
-Array::Ptr indexedList(const Object& metadata, const std::string& family, const Dialect& d,
+Array::Ptr indexedList(const Object& metadata, const std::string& family, const MessageSpelling& d,
                        const std::string& defaultRole) {
   Members flat;
   for (const auto& [key, value] : metadata)
