@@ -302,7 +302,7 @@ TEST_P(AnalyticsRollupsTest, BackfillFoldsOlderEventsInChunksAndResumes) {
   // Reads stay raw (and right) until the backfill is done.
   expectSameRows(fresh.breakdown(q, "model", std::nullopt, 100), raw_->breakdown(q, "model", std::nullopt, 100),
                  "half-way");
-  RollupBackfill resumed(*db_, 100);
+  RollupBackfill resumed(*db_);  // sized as the daemon sizes it (adaptive chunks)
   EXPECT_TRUE(resumed.run());
   EXPECT_TRUE(resumed.run());  // nothing left
   EXPECT_EQ(snapshot(), before);
