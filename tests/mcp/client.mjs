@@ -232,6 +232,54 @@ await check('list_traces', async () => {
   await expectToolError(client, 'list_traces', { since: seed.until, until: seed.since }, /after 'until'/);
 });
 
+await check('list_traces filters', async () => {
+  for (const [args, query] of [
+    [{ filterTagKey: 'team', filterTagValue: 'search' }, 'filterTagKey=team&filterTagValue=search'],
+    [{ filterTagKey: 'team', filterTagValue: 'nobody' }, 'filterTagKey=team&filterTagValue=nobody'],
+    [{ environment: 'production' }, 'environment=production'],
+    [{ model: 'claude-3-haiku' }, 'model=claude-3-haiku'],
+  ]) {
+    const r = (await call(client, 'list_traces', { ...win, ...args, limit: 50 })).structuredContent;
+    const list = await rest(`/traces?${windowQuery}&${query}&limit=50`, 'key');
+    assert.deepEqual(r.traces, list.data, query);
+    assert.equal(r.total, list.meta.total, query);
+  }
+  const tagged = (await call(client, 'list_traces', { ...win, filterTagKey: 'team', filterTagValue: 'search' })).structuredContent;
+  assert.ok(tagged.traces.some((t) => t.traceId === seed.a.traceId), 'the tagged trace is found by its tag');
+  await expectToolError(client, 'list_traces', { filterTagKey: 'team' }, /used as a pair: add 'filterTagValue'/);
+});
+
+await check('list_sessions', async () => {
+  for (const [args, query] of [
+    [{}, ''],
+    [{ model: 'gpt-4o' }, '&model=gpt-4o'],
+    [{ model: 'no-such-model' }, '&model=no-such-model'],
+    [{ filterTagKey: 'team', filterTagValue: 'search' }, '&filterTagKey=team&filterTagValue=search'],
+    [{ userId: 'ada', sort: 'cost', order: 'asc' }, '&user=ada&sort=cost&order=asc'],
+  ]) {
+    const r = (await call(client, 'list_sessions', { ...win, ...args, limit: 50 })).structuredContent;
+    const list = await rest(`/sessions?${windowQuery}${query}&limit=50`, 'key');
+    assert.deepEqual(r.sessions, list.data, query);
+    assert.equal(r.total, list.meta.total, query);
+  }
+  const all = (await call(client, 'list_sessions', win)).structuredContent;
+  assert.deepEqual(all.sessions.map((s) => s.sessionId), ['chat-1'], 'the seeded session, and none of B');
+  assert.deepEqual(all.sessions[0].userIds, ['ada']);
+  const none = (await call(client, 'list_sessions', { ...win, model: 'no-such-model' })).structuredContent;
+  assert.equal(none.total, 0);
+  await expectToolError(client, 'list_sessions', { filterTagValue: 'search' }, /used as a pair: add 'filterTagKey'/);
+});
+
+await check('get_session', async () => {
+  const r = (await call(client, 'get_session', { sessionId: 'chat-1' })).structuredContent;
+  const detail = await rest('/sessions/chat-1', 'key');
+  assert.equal(r.sessionId, 'chat-1');
+  assert.equal(r.traceCount, detail.traceCount);
+  assert.deepEqual(r.traces.map((t) => t.traceId), detail.traces.map((t) => t.traceId));
+  assert.deepEqual(r.traces.map((t) => t.traceId), [seed.a.traceId]);
+  await expectToolError(client, 'get_session', { sessionId: 'no-such-session' }, /not found|No session/);
+});
+
 await check('get_trace_summary', async () => {
   const r = (await call(client, 'get_trace_summary', { traceId: seed.a.traceId })).structuredContent;
   const s = await rest(`/traces/${encodeURIComponent(seed.a.traceId)}/summary`, 'key');

@@ -87,6 +87,21 @@ Window resolveWindow(const ToolContext& ctx, const Arguments& args, std::int64_t
   return w;
 }
 
+std::vector<Param> tagFilterParams(const std::string& what) {
+  return {Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"),
+          Param::text("filterTagValue", "only " + what + " with an event whose tag filterTagKey has this value")};
+}
+
+std::optional<std::pair<std::string, std::string>> tagFilterOf(const Arguments& args) {
+  auto key = args.text("filterTagKey");
+  auto value = args.text("filterTagValue");
+  if (key.has_value() != value.has_value())
+    throw ToolError("'filterTagKey' and 'filterTagValue' are used as a pair: add '" +
+                    std::string(key ? "filterTagValue" : "filterTagKey") + "'.");
+  if (!key) return std::nullopt;
+  return std::make_pair(std::move(*key), std::move(*value));
+}
+
 PageStart pageStart(const Arguments& args, const std::optional<Cursor>& cursor) {
   if (cursor) return {cursor->offset, cursor->limit};
   return {0, args.integer("limit")};

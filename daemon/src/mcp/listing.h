@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mcp/cursor.h"
@@ -35,6 +36,11 @@ struct PageStart {
   std::int64_t limit = 0;
 };
 PageStart pageStart(const Arguments& args, const std::optional<Cursor>& cursor);
+
+// filterTagKey + filterTagValue, the REST lists' tag filter: `what` with an event whose
+// metadata.tags[filterTagKey] is filterTagValue. The pair, or none; ToolError when only one.
+std::vector<Param> tagFilterParams(const std::string& what);
+std::optional<std::pair<std::string, std::string>> tagFilterOf(const Arguments& args);
 
 // A list result: `result` holds the other fields; `items` are the rows from `start`
 // onwards; `more` says whether rows follow them. Sets field, returned, truncated,

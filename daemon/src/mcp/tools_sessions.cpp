@@ -27,6 +27,8 @@ ToolOutput listSessions(const ToolContext& ctx, const Arguments& args) {
   q.traces.appId = args.id("appId");
   q.traces.userId = args.text("userId");
   q.traces.environmentValues = ctx.app.environments->eventValues(ctx.orgId, args.text("environment"));
+  q.traces.model = args.text("model");
+  q.traces.tag = tagFilterOf(args);
   q.traces.since = window.since;
   q.traces.until = window.until;
   if (auto sort = args.text("sort")) q.orderBy = kOrders.at(*sort);
@@ -69,17 +71,24 @@ ToolOutput getSession(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addSessionTools(ToolRegistry& r) {
-  r.add({"list_sessions",
-         "Sessions",
+  std::vector<Param> listParams = {
+      sinceParam(),
+      untilParam(),
+      Param::text("appId", "only sessions with a trace of this app"),
+      Param::text("environment", "only sessions with a trace in this environment (id or slug)"),
+      Param::text("model", "only sessions with a trace that called this model"),
+      Param::text("userId", "only sessions with a trace of this end user")};
+  const auto tagParams = tagFilterParams("sessions with a trace");
+  listParams.insert(listParams.end(), tagParams.begin(), tagParams.end());
+  listParams.push_back(
+      Param::oneOf("sort", "the order (default last)", {"last", "first", "traces", "cost", "tokens", "errors"}));
+  listParams.push_back(Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}));
+  listParams.push_back(limitParam(10, 50));
+  listParams.push_back(cursorParam());
+  r.add({"list_sessions", "Sessions",
          "Sessions (traces sharing a session id) with a trace that started in the window, most recently active "
          "first (or by sort): trace count, first and last time, duration, tokens, cost, errors, end users.",
-         {sinceParam(), untilParam(), Param::text("appId", "only sessions with a trace of this app"),
-          Param::text("environment", "only sessions with a trace in this environment (id or slug)"),
-          Param::text("userId", "only sessions with a trace of this end user"),
-          Param::oneOf("sort", "the order (default last)", {"last", "first", "traces", "cost", "tokens", "errors"}),
-          Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}), limitParam(10, 50), cursorParam()},
-         outputSchema({{"sessions", "array"}, {"total", "integer"}}, true, true),
-         listSessions});
+         std::move(listParams), outputSchema({{"sessions", "array"}, {"total", "integer"}}, true, true), listSessions});
   r.add({"get_session",
          "Session",
          "One session's totals and its traces oldest first, each with the input it was asked and the output it "

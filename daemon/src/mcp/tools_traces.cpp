@@ -6,6 +6,7 @@
 #include "http/context.h"
 #include "http/resource_views.h"
 #include "http/session_views.h"
+#include "identity/environment_service.h"
 #include "mcp/event_view.h"
 #include "mcp/listing.h"
 #include "mcp/registry.h"
@@ -33,6 +34,8 @@ ToolOutput listTraces(const ToolContext& ctx, const Arguments& args) {
   q.channelId = args.id("channelId");
   q.agent = args.text("agentId");
   q.model = args.text("model");
+  q.environmentValues = ctx.app.environments->eventValues(ctx.orgId, args.text("environment"));
+  q.tag = tagFilterOf(args);
   q.userId = args.text("userId");
   q.sessionId = args.text("sessionId");
   if (auto status = args.text("status")) q.withErrors = *status == "error";
@@ -91,21 +94,28 @@ ToolOutput traceEvents(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addTraceTools(ToolRegistry& r) {
-  r.add(
-      {"list_traces",
-       "Traces",
-       "Traces that started in the window, newest first (or by sort): id, name, start, end, duration, event and "
-       "error counts, agents, tokens, cost, session, end user, input and output previews.",
-       {sinceParam(), untilParam(), Param::text("agentId", "only traces this agent took part in"),
-        Param::text("appId", "only this app's traces"), Param::text("channelId", "only this channel's traces"),
-        Param::oneOf("status", "error: only traces with errors; ok: only traces without", {"error", "ok"}),
-        Param::text("model", "only traces with an LLM call of this model"),
-        Param::text("userId", "only this end user's traces (a trace's userId)"),
-        Param::text("sessionId", "only this session's traces (list_sessions)"),
-        Param::oneOf("sort", "the order (default start)", {"start", "duration", "events", "errors", "tokens", "cost"}),
-        Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}), limitParam(10, 50), cursorParam()},
-       outputSchema({{"traces", "array"}, {"total", "integer"}}, true, true),
-       listTraces});
+  std::vector<Param> listParams = {
+      sinceParam(),
+      untilParam(),
+      Param::text("agentId", "only traces this agent took part in"),
+      Param::text("appId", "only this app's traces"),
+      Param::text("channelId", "only this channel's traces"),
+      Param::text("environment", "only traces with an event in this environment (id or slug)"),
+      Param::oneOf("status", "error: only traces with errors; ok: only traces without", {"error", "ok"}),
+      Param::text("model", "only traces with an LLM call of this model"),
+      Param::text("userId", "only this end user's traces (a trace's userId)"),
+      Param::text("sessionId", "only this session's traces (list_sessions)")};
+  const auto tagParams = tagFilterParams("traces");
+  listParams.insert(listParams.end(), tagParams.begin(), tagParams.end());
+  listParams.push_back(
+      Param::oneOf("sort", "the order (default start)", {"start", "duration", "events", "errors", "tokens", "cost"}));
+  listParams.push_back(Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}));
+  listParams.push_back(limitParam(10, 50));
+  listParams.push_back(cursorParam());
+  r.add({"list_traces", "Traces",
+         "Traces that started in the window, newest first (or by sort): id, name, start, end, duration, event and "
+         "error counts, agents, tokens, cost, session, end user, input and output previews.",
+         std::move(listParams), outputSchema({{"traces", "array"}, {"total", "integer"}}, true, true), listTraces});
   r.add({"get_trace_summary",
          "Trace summary",
          "One trace's summary: event, error, tool-call and handoff counts, agents, event types, duration in ms.",

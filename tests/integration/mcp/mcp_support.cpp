@@ -20,9 +20,10 @@ SeededOrg McpTest::seedOrg(const std::string& tag, int bigEvents) {
   const auto base = recentBase();
   auto stored = publishBatch(
       p.keyed, p.channelId, s.traceId,
-      {TraceEventSpec("plan", "agent.start", "planner", base,
-                      meta(R"({"model":"gpt-4o","provider":"openai","usage":{"input_tokens":1000,"output_tokens":500},)"
-                           R"("cost_usd":0.25,"duration_ms":120,"tags":{"team":"search"}})")),
+      {TraceEventSpec(
+           "plan", "agent.start", "planner", base,
+           meta(R"({"model":"gpt-4o","provider":"openai","usage":{"input_tokens":1000,"output_tokens":500},)"
+                R"("cost_usd":0.25,"duration_ms":120,"tags":{"team":"search"},"session":"chat-1","user":"ada"})")),
        TraceEventSpec("search", "agent.tool_call.start", "planner", base + 100 * kMs,
                       meta(R"({"model":"gpt-4o","duration_ms":340,"tags":{"team":"search"}})")),
        TraceEventSpec(
