@@ -87,11 +87,6 @@ Window resolveWindow(const ToolContext& ctx, const Arguments& args, std::int64_t
   return w;
 }
 
-std::vector<Param> tagFilterParams(const std::string& what) {
-  return {Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"),
-          Param::text("filterTagValue", "only " + what + " with an event whose tag filterTagKey has this value")};
-}
-
 std::optional<std::pair<std::string, std::string>> tagFilterOf(const Arguments& args) {
   auto key = args.text("filterTagKey");
   auto value = args.text("filterTagValue");
@@ -100,6 +95,20 @@ std::optional<std::pair<std::string, std::string>> tagFilterOf(const Arguments& 
                     std::string(key ? "filterTagValue" : "filterTagKey") + "'.");
   if (!key) return std::nullopt;
   return std::make_pair(std::move(*key), std::move(*value));
+}
+
+std::vector<Param> windowListParams(std::vector<Param> filters, const std::string& what,
+                                    const std::vector<std::string>& sorts) {
+  std::vector<Param> params = {sinceParam(), untilParam()};
+  for (auto& p : filters) params.push_back(std::move(p));
+  params.push_back(Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"));
+  params.push_back(
+      Param::text("filterTagValue", "only " + what + " with an event whose tag filterTagKey has this value"));
+  params.push_back(Param::oneOf("sort", "the order (default " + sorts.front() + ")", sorts));
+  params.push_back(Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}));
+  params.push_back(limitParam(10, 50));
+  params.push_back(cursorParam());
+  return params;
 }
 
 PageStart pageStart(const Arguments& args, const std::optional<Cursor>& cursor) {

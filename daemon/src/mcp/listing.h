@@ -39,8 +39,12 @@ PageStart pageStart(const Arguments& args, const std::optional<Cursor>& cursor);
 
 // filterTagKey + filterTagValue, the REST lists' tag filter: `what` with an event whose
 // metadata.tags[filterTagKey] is filterTagValue. The pair, or none; ToolError when only one.
-std::vector<Param> tagFilterParams(const std::string& what);
 std::optional<std::pair<std::string, std::string>> tagFilterOf(const Arguments& args);
+
+// A window list's parameters: since, until, `filters`, the tag filter of `what` (as
+// above), sort over `sorts` (the first is the default), order, limit (10, at most 50), cursor.
+std::vector<Param> windowListParams(std::vector<Param> filters, const std::string& what,
+                                    const std::vector<std::string>& sorts);
 
 // A list result: `result` holds the other fields; `items` are the rows from `start`
 // onwards; `more` says whether rows follow them. Sets field, returned, truncated,

@@ -71,20 +71,12 @@ ToolOutput getSession(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addSessionTools(ToolRegistry& r) {
-  std::vector<Param> listParams = {
-      sinceParam(),
-      untilParam(),
-      Param::text("appId", "only sessions with a trace of this app"),
-      Param::text("environment", "only sessions with a trace in this environment (id or slug)"),
-      Param::text("model", "only sessions with a trace that called this model"),
-      Param::text("userId", "only sessions with a trace of this end user")};
-  const auto tagParams = tagFilterParams("sessions with a trace");
-  listParams.insert(listParams.end(), tagParams.begin(), tagParams.end());
-  listParams.push_back(
-      Param::oneOf("sort", "the order (default last)", {"last", "first", "traces", "cost", "tokens", "errors"}));
-  listParams.push_back(Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}));
-  listParams.push_back(limitParam(10, 50));
-  listParams.push_back(cursorParam());
+  auto listParams =
+      windowListParams({Param::text("appId", "only sessions with a trace of this app"),
+                        Param::text("environment", "only sessions with a trace in this environment (id or slug)"),
+                        Param::text("model", "only sessions with a trace that called this model"),
+                        Param::text("userId", "only sessions with a trace of this end user")},
+                       "sessions with a trace", {"last", "first", "traces", "cost", "tokens", "errors"});
   r.add({"list_sessions", "Sessions",
          "Sessions (traces sharing a session id) with a trace that started in the window, most recently active "
          "first (or by sort): trace count, first and last time, duration, tokens, cost, errors, end users.",

@@ -94,24 +94,15 @@ ToolOutput traceEvents(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addTraceTools(ToolRegistry& r) {
-  std::vector<Param> listParams = {
-      sinceParam(),
-      untilParam(),
-      Param::text("agentId", "only traces this agent took part in"),
-      Param::text("appId", "only this app's traces"),
-      Param::text("channelId", "only this channel's traces"),
-      Param::text("environment", "only traces with an event in this environment (id or slug)"),
-      Param::oneOf("status", "error: only traces with errors; ok: only traces without", {"error", "ok"}),
-      Param::text("model", "only traces with an LLM call of this model"),
-      Param::text("userId", "only this end user's traces (a trace's userId)"),
-      Param::text("sessionId", "only this session's traces (list_sessions)")};
-  const auto tagParams = tagFilterParams("traces");
-  listParams.insert(listParams.end(), tagParams.begin(), tagParams.end());
-  listParams.push_back(
-      Param::oneOf("sort", "the order (default start)", {"start", "duration", "events", "errors", "tokens", "cost"}));
-  listParams.push_back(Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}));
-  listParams.push_back(limitParam(10, 50));
-  listParams.push_back(cursorParam());
+  auto listParams = windowListParams(
+      {Param::text("agentId", "only traces this agent took part in"), Param::text("appId", "only this app's traces"),
+       Param::text("channelId", "only this channel's traces"),
+       Param::text("environment", "only traces with an event in this environment (id or slug)"),
+       Param::oneOf("status", "error: only traces with errors; ok: only traces without", {"error", "ok"}),
+       Param::text("model", "only traces with an LLM call of this model"),
+       Param::text("userId", "only this end user's traces (a trace's userId)"),
+       Param::text("sessionId", "only this session's traces (list_sessions)")},
+      "traces", {"start", "duration", "events", "errors", "tokens", "cost"});
   r.add({"list_traces", "Traces",
          "Traces that started in the window, newest first (or by sort): id, name, start, end, duration, event and "
          "error counts, agents, tokens, cost, session, end user, input and output previews.",
