@@ -18,7 +18,10 @@
 #   DISTINCT (0; 1: every event of every request, single or batch, has its own session,
 #   user and trace name, one of four models and a duration: one distinct analytics rollup
 #   key per event and dimension, the rollups' costliest case; trace: traces of 8 events
-#   share a session and a trace name, 4 traces a user, as agents publish; 0: identical events).
+#   share a session and a trace name, 4 traces a user, as agents publish; 0: identical events),
+#   STORE (sqlite; pg: each daemon on its own database of one throwaway PostgreSQL cluster,
+#   started as `postgres` with its default durable settings on SERVER_CPUS; the server CPU
+#   figures then include that database's PostgreSQL backends).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,19 +38,24 @@ SERVER_CPUS=${SERVER_CPUS:-0}
 CLIENT_CPUS=${CLIENT_CPUS:-1}
 PORT_BASE=${PORT_BASE:-29000}
 DISTINCT=${DISTINCT:-0}
+STORE=${STORE:-sqlite}
 BATCH=100
 P_CEIL=$((PORT_BASE + 1))
 P_NCHAN=$((PORT_BASE + 2))
+P_PG=$((PORT_BASE + 3))
 
 work=$(mktemp -d /tmp/aev-ab.XXXXXX)
 OUT=$work
 PIDS=()
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+PG_STARTED=0
 cleanup() {
   set +e
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
   for pid in "${PIDS[@]}"; do
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   done
+  [ "$PG_STARTED" = 1 ] && runuser -u postgres -- "$PGBIN/pg_ctl" -D "$work/pg/data" -m fast -w stop >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -59,6 +67,36 @@ PIDS+=($!)
 for _ in $(seq 1 100); do curl -fs -o /dev/null "http://127.0.0.1:$P_CEIL/" && break; sleep 0.05; done
 NGINX_WORKER=$(pgrep -P "${PIDS[0]}" | head -1)
 event_json 0 0 | sed 's/"channel_id":0,//' >"$work/body-nchan.json"
+
+if [ "$STORE" = pg ]; then
+  [ -n "$PGBIN" ] || { echo "STORE=pg needs PostgreSQL (apt-get install postgresql)" >&2; exit 2; }
+  chmod 755 "$work"  # mktemp's 700 would keep `postgres` out
+  mkdir -p "$work/pg/data" "$work/pg/sock"
+  chown -R postgres:postgres "$work/pg"
+  runuser -u postgres -- "$PGBIN/initdb" -D "$work/pg/data" -A trust -U postgres >"$work/pg-initdb.log" 2>&1 ||
+    { cat "$work/pg-initdb.log" >&2; exit 1; }
+  taskset -c "$SERVER_CPUS" runuser -u postgres -- "$PGBIN/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w \
+    -o "-c listen_addresses=127.0.0.1 -c port=$P_PG -c unix_socket_directories=$work/pg/sock -c shared_buffers=256MB" \
+    start >/dev/null
+  PG_STARTED=1
+  # The keys a PostgreSQL deployment must configure (they are not kept in the database).
+  head -c 32 /dev/urandom | base64 -w0 >"$work/audit-signing.key"
+  chmod 600 "$work/audit-signing.key"
+  PG_KEYS=(--set auth.jwt_secret="$(head -c 48 /dev/urandom | base64 -w0)"
+    --set webhooks.secret_key="$(head -c 48 /dev/urandom | base64 -w0)"
+    --set audit.signing_key_file="$work/audit-signing.key")
+elif [ "$STORE" != sqlite ]; then
+  echo "STORE must be sqlite or pg" >&2; exit 2
+fi
+# The daemon's PID, plus (STORE=pg) the PostgreSQL backends serving its database.
+server_pids() {  # index
+  local pids=${AEV_PID[$1]}
+  if [ "$STORE" = pg ]; then
+    pids="$pids $(psql -X -At -h 127.0.0.1 -p "$P_PG" -U postgres -d postgres \
+      -c "SELECT pid FROM pg_stat_activity WHERE datname = 'ab$1'" | tr '\n' ' ')"
+  fi
+  echo "$pids"
+}
 
 aev_flags=(--set log.level=warn --set http.max_threads=96 --set plans.free.events_quota_monthly=2000000000)
 declare -a AEV_PID AEV_PORT
@@ -78,6 +116,11 @@ for ARG in "$@"; do
   read -r -a WORDS <<<"$ARG"
   BIN=${WORDS[0]}
   EXTRA=("${WORDS[@]:1}")
+  if [ "$STORE" = pg ]; then
+    runuser -u postgres -- "$PGBIN/createdb" -h 127.0.0.1 -p "$P_PG" -U postgres "ab$i"
+    EXTRA+=(--database-url "postgresql://postgres@127.0.0.1:$P_PG/ab$i?options=-cclient_min_messages%3Dwarning"
+      "${PG_KEYS[@]}")
+  fi
   name=aev-$i
   AEV_PORT[$i]=$((PORT_BASE + 10 + i))
   AEV_PID[$i]=$(start_aev "$name" "${AEV_PORT[$i]}" "${EXTRA[@]}")
@@ -139,7 +182,7 @@ for _ in $(seq 1 "$REPEAT"); do
     for k in $KINDS; do
       for j in $(seq 0 $((i - 1))); do
         read -r url body per < <(target "$k" "$j")
-        run "$k-$j" "$url" "$body" "${KEY[aev-$j]}" "${AEV_PID[$j]}" "$per" "$c"
+        run "$k-$j" "$url" "$body" "${KEY[aev-$j]}" "$(server_pids "$j")" "$per" "$c"
       done
     done
   done

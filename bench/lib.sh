@@ -26,7 +26,8 @@ start_aev() {  # name port [extra args]; prints the PID
     sleep 0.05
   done
   kill -TERM $pid 2>/dev/null
-  echo "agent-eventsd ($name) did not become ready; see $OUT/$name.log" >&2
+  echo "agent-eventsd ($name) did not become ready; the end of $OUT/$name.log:" >&2
+  tail -n 5 "$OUT/$name.log" >&2
   exit 1
 }
 
