@@ -7,6 +7,8 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <map>
+#include <set>
 
 namespace aev::store {
 
@@ -435,45 +437,93 @@ void RollupWriter::writeSqlite(Connection& c, const std::map<RollupKey, RollupTo
   }
 }
 
-void RollupWriter::writePostgres(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract) {
-  // The keys as one array per column, in key order (the order rows are locked in).
-  std::vector<std::string> keyArrays(7, "{");
-  bool first = true;
-  for (const auto& [k, _] : deltas) {
-    const char* sep = first ? "" : ",";
-    keyArrays[0] += sep + std::to_string(k.orgId);
-    keyArrays[1] += sep, appendElement(keyArrays[1], k.dimension);
-    keyArrays[2] += sep + std::to_string(k.span);
-    keyArrays[3] += sep + std::to_string(k.bucket);
-    keyArrays[4] += sep, appendElement(keyArrays[4], k.value);
-    keyArrays[5] += sep + std::to_string(k.appId);
-    keyArrays[6] += sep, appendElement(keyArrays[6], k.environment);
-    first = false;
+namespace {
+using DeltaRef = std::map<RollupKey, RollupTotals>::const_reference;
+
+// The key columns of `rows` as PostgreSQL array literals, one per column, in key order (the
+// order rows are locked in).
+Params postgresKeyArrays(const std::vector<const std::pair<const RollupKey, RollupTotals>*>& rows) {
+  std::vector<std::string> arrays(7, "{");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& k = rows[i]->first;
+    const char* sep = i ? "," : "";
+    arrays[0] += sep + std::to_string(k.orgId);
+    arrays[1] += sep, appendElement(arrays[1], k.dimension);
+    arrays[2] += sep + std::to_string(k.span);
+    arrays[3] += sep + std::to_string(k.bucket);
+    arrays[4] += sep, appendElement(arrays[4], k.value);
+    arrays[5] += sep + std::to_string(k.appId);
+    arrays[6] += sep, appendElement(arrays[6], k.environment);
   }
-  for (auto& a : keyArrays) a += '}';
-  static const std::string keys =
-      "unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY AS "
-      "k(o, d, s, b, v, a, env, ord)";
-  const auto keyParams = [&] {
-    Params p;
-    for (const auto& a : keyArrays) p.emplace_back(a);
-    return p;
-  };
-  if (!subtract)
-    c.exec(
-        "INSERT INTO analytics_rollups (org_id, dimension, span_s, bucket, value, app_id, environment, events, "
-        "errors, input_tokens, output_tokens, cost_nanos, durations, duration_micros) SELECT o, d, s, b, v, a, env, "
-        "0, 0, 0, 0, 0, 0, 0 FROM " +
-            keys + " ORDER BY ord ON CONFLICT DO NOTHING",
-        keyParams());
+  Params p;
+  for (auto& a : arrays) p.emplace_back(a + '}');
+  return p;
+}
+
+// The seven counts (times `sign`) and the sketch of each row as array literals, the sketch
+// as hex (NULL when empty): `sketchOf` gives the sketch a row is to hold.
+template <class SketchOf>
+void appendPostgresValueArrays(Params& p, const std::vector<const std::pair<const RollupKey, RollupTotals>*>& rows,
+                               std::int64_t sign, SketchOf&& sketchOf) {
+  std::vector<std::string> values(8, "{");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& delta = rows[i]->second;
+    const char* sep = i ? "," : "";
+    const std::int64_t counts[] = {delta.events,    delta.errors,    delta.inputTokens,   delta.outputTokens,
+                                   delta.costNanos, delta.durations, delta.durationMicros};
+    for (std::size_t c = 0; c < 7; ++c) values[c] += sep + std::to_string(sign * counts[c]);
+    const analytics::LatencySketch& sketch = sketchOf(*rows[i]);
+    values[7] += sep;
+    values[7] += sketch.empty() ? std::string("NULL") : hexOf(sketch.serialize());
+  }
+  for (auto& v : values) p.emplace_back(v + '}');
+}
+
+constexpr const char* kPostgresRowsOf =
+    "unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], "
+    "?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[]) WITH ORDINALITY AS "
+    "u(o, d, s, b, v, a, env, n, errs, inp, outp, cost, nd, dur, sk, ord)";
+}  // namespace
+
+void RollupWriter::writePostgres(Connection& c, const std::map<RollupKey, RollupTotals>& deltas, bool subtract) {
+  std::vector<const std::pair<const RollupKey, RollupTotals>*> rows;
+  rows.reserve(deltas.size());
+  for (const auto& d : deltas) rows.push_back(&d);
+  if (!subtract) {
+    // Keys not stored yet go in whole, with their counts and sketch: a key new to this
+    // commit costs one insert, not an insert, a lock and an update (a distinct end user a
+    // minute makes three new keys an event). Those a row already holds conflict, are left
+    // to the read-modify-write below, and come back from RETURNING as not inserted.
+    Params p = postgresKeyArrays(rows);
+    appendPostgresValueArrays(p, rows, 1,
+                              [](DeltaRef d) -> const analytics::LatencySketch& { return d.second.sketch; });
+    std::set<RollupKey> inserted;
+    for (const auto& r :
+         c.query(std::string(
+                     "INSERT INTO analytics_rollups (org_id, dimension, span_s, bucket, value, app_id, environment, "
+                     "events, errors, input_tokens, output_tokens, cost_nanos, durations, duration_micros, "
+                     "sketch) SELECT o, d, s, b, v, a, env, n, errs, inp, outp, cost, nd, dur, decode(sk, 'hex') "
+                     "FROM ") +
+                     kPostgresRowsOf +
+                     " ORDER BY ord ON CONFLICT DO NOTHING RETURNING org_id, dimension, span_s, bucket, value, app_id, "
+                     "environment",
+                 std::move(p)))
+      inserted.insert({r.i64("org_id"), r.str("dimension"), r.i64("span_s"), r.i64("bucket"), r.str("value"),
+                       r.i64("app_id"), r.str("environment")});
+    std::erase_if(rows, [&](const auto* d) { return inserted.contains(d->first); });
+    if (rows.empty()) return;
+  }
+  // Rows that exist: read with their rows locked (FOR UPDATE, in key order, so writers on
+  // several nodes queue rather than lose an update), their sketches merged here, written back.
+  const Params keyParams = postgresKeyArrays(rows);
   std::map<RollupKey, analytics::LatencySketch> stored;
   for (const auto& r :
        c.query("SELECT r.org_id, r.dimension, r.span_s, r.bucket, r.value, r.app_id, r.environment, encode(r.sketch, "
-               "'hex') AS sketch FROM analytics_rollups r JOIN " +
-                   keys +
-                   " ON r.org_id = k.o AND r.dimension = k.d AND r.span_s = k.s AND r.bucket = k.b AND r.value = k.v "
-                   "AND r.app_id = k.a AND r.environment = k.env ORDER BY k.ord FOR UPDATE OF r",
-               keyParams())) {
+               "'hex') AS sketch FROM analytics_rollups r JOIN unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], "
+               "?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY AS k(o, d, s, b, v, a, env, ord) ON r.org_id = k.o "
+               "AND r.dimension = k.d AND r.span_s = k.s AND r.bucket = k.b AND r.value = k.v AND r.app_id = k.a AND "
+               "r.environment = k.env ORDER BY k.ord FOR UPDATE OF r",
+               keyParams)) {
     RollupKey k{r.i64("org_id"), r.str("dimension"), r.i64("span_s"),     r.i64("bucket"),
                 r.str("value"),  r.i64("app_id"),    r.str("environment")};
     stored[k] = r.isNull("sketch") ? analytics::LatencySketch{} : [&] {
@@ -483,40 +533,25 @@ void RollupWriter::writePostgres(Connection& c, const std::map<RollupKey, Rollup
       return s.value_or(analytics::LatencySketch{});
     }();
   }
-  std::vector<std::string> values(8, "{");
-  first = true;
-  const std::int64_t sign = subtract ? -1 : 1;
-  for (const auto& [k, delta] : deltas) {
-    const char* sep = first ? "" : ",";
-    first = false;
-    std::int64_t counts[] = {delta.events,    delta.errors,    delta.inputTokens,   delta.outputTokens,
-                             delta.costNanos, delta.durations, delta.durationMicros};
-    for (int i = 0; i < 7; ++i) values[static_cast<std::size_t>(i)] += sep + std::to_string(sign * counts[i]);
-    auto it = stored.find(k);
-    analytics::LatencySketch sketch = it == stored.end() ? analytics::LatencySketch{} : it->second;
-    if (subtract) {
-      if (!sketch.subtract(delta.sketch)) spdlog::warn("analytics rollups: a sketch held fewer values than deleted");
-    } else {
-      sketch.merge(delta.sketch);
-    }
-    values[7] += sep;
-    if (sketch.empty())
-      values[7] += "NULL";
-    else
-      values[7] += hexOf(sketch.serialize());
-  }
-  for (auto& v : values) v += '}';
-  Params p = keyParams();
-  for (auto& v : values) p.emplace_back(std::move(v));
-  c.exec(
-      "UPDATE analytics_rollups r SET events = r.events + u.n, errors = r.errors + u.errs, input_tokens = "
-      "r.input_tokens + u.inp, output_tokens = r.output_tokens + u.outp, cost_nanos = r.cost_nanos + u.cost, "
-      "durations = r.durations + u.nd, duration_micros = r.duration_micros + u.dur, sketch = decode(u.sk, 'hex') "
-      "FROM unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], "
-      "?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[]) AS u(o, d, s, b, v, "
-      "a, env, n, errs, inp, outp, cost, nd, dur, sk) WHERE r.org_id = u.o AND r.dimension = u.d AND r.span_s = "
-      "u.s AND r.bucket = u.b AND r.value = u.v AND r.app_id = u.a AND r.environment = u.env",
-      std::move(p));
+  // A key with no row (subtracting what was never rolled up) updates nothing: its sketch
+  // stays empty here and the UPDATE's join finds no row for it.
+  Params p = keyParams;
+  appendPostgresValueArrays(p, rows, subtract ? -1 : 1, [&](DeltaRef d) -> const analytics::LatencySketch& {
+    auto& sketch = stored[d.first];
+    if (!subtract)
+      sketch.merge(d.second.sketch);
+    else if (!sketch.subtract(d.second.sketch))
+      spdlog::warn("analytics rollups: a sketch held fewer values than deleted");
+    return sketch;
+  });
+  c.exec(std::string("UPDATE analytics_rollups r SET events = r.events + u.n, errors = r.errors + u.errs, "
+                     "input_tokens = r.input_tokens + u.inp, output_tokens = r.output_tokens + u.outp, cost_nanos = "
+                     "r.cost_nanos + u.cost, durations = r.durations + u.nd, duration_micros = r.duration_micros + "
+                     "u.dur, sketch = decode(u.sk, 'hex') FROM ") +
+             kPostgresRowsOf +
+             " WHERE r.org_id = u.o AND r.dimension = u.d AND r.span_s = u.s AND r.bucket = u.b AND r.value = u.v "
+             "AND r.app_id = u.a AND r.environment = u.env",
+         std::move(p));
 }
 
 }  // namespace aev::store
