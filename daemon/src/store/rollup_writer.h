@@ -11,11 +11,11 @@
 // window by as much). On SQLite the daemon registers aev_sketch_merge on each connection
 // (store/sqlite_sketch_function.h), so adding is multi-row upserts of up to 64 keys that
 // merge the sketch in SQL: about one statement per 64 keys, no read. PostgreSQL has no such
-// function, so a key's row is read and written back (read-modify-write): the keys of a
-// batch are inserted if missing, then read with their rows locked (FOR UPDATE, in key
-// order, so writers on several nodes queue rather than lose an update), then updated:
-// three statements for the whole batch. Subtracting (deletions) reads and writes back on
-// both.
+// function: the batch's keys are inserted whole where no row holds them yet (one statement;
+// RETURNING says which went in), and a key a row already holds is read and written back
+// (read-modify-write): read with its row locked (FOR UPDATE, in key order, so writers on
+// several nodes queue rather than lose an update), then updated: at most three statements
+// for the whole batch. Subtracting (deletions) reads and writes back on both.
 //
 // Costs are summed as integer nano-dollars and durations as integer microseconds (each
 // event's value rounded, clamped to ±1e6 USD and ±1e12 ms), the same arithmetic the raw
