@@ -8,7 +8,6 @@
 #include <iterator>
 #include <limits>
 #include <map>
-#include <set>
 
 namespace aev::store {
 
@@ -492,52 +491,53 @@ void RollupWriter::writePostgres(Connection& c, const std::map<RollupKey, Rollup
   if (!subtract) {
     // Keys not stored yet go in whole, with their counts and sketch: a key new to this
     // commit costs one insert, not an insert, a lock and an update (a distinct end user a
-    // minute makes three new keys an event). Those a row already holds conflict, are left
-    // to the read-modify-write below, and come back from RETURNING as not inserted.
+    // minute makes three new keys an event). Those a row already holds conflict and are left
+    // to the read-modify-write below.
     Params p = postgresKeyArrays(rows);
     appendPostgresValueArrays(p, rows, 1,
                               [](DeltaRef d) -> const analytics::LatencySketch& { return d.second.sketch; });
-    std::set<RollupKey> inserted;
-    for (const auto& r :
-         c.query(std::string(
-                     "INSERT INTO analytics_rollups (org_id, dimension, span_s, bucket, value, app_id, environment, "
-                     "events, errors, input_tokens, output_tokens, cost_nanos, durations, duration_micros, "
-                     "sketch) SELECT o, d, s, b, v, a, env, n, errs, inp, outp, cost, nd, dur, decode(sk, 'hex') "
-                     "FROM ") +
-                     kPostgresRowsOf +
-                     " ORDER BY ord ON CONFLICT DO NOTHING RETURNING org_id, dimension, span_s, bucket, value, app_id, "
-                     "environment",
-                 std::move(p)))
-      inserted.insert({r.i64("org_id"), r.str("dimension"), r.i64("span_s"), r.i64("bucket"), r.str("value"),
-                       r.i64("app_id"), r.str("environment")});
-    std::erase_if(rows, [&](const auto* d) { return inserted.contains(d->first); });
+    // Answered by the ordinals of the keys that did not go in: one integer a row to read
+    // back rather than the seven key columns of each (a Poco value a cell).
+    std::vector<std::size_t> stored;
+    for (const auto& r : c.query(
+             std::string("WITH u AS (SELECT * FROM ") + kPostgresRowsOf +
+                 "), ins AS (INSERT INTO analytics_rollups (org_id, dimension, span_s, bucket, value, app_id, "
+                 "environment, events, errors, input_tokens, output_tokens, cost_nanos, durations, duration_micros, "
+                 "sketch) SELECT o, d, s, b, v, a, env, n, errs, inp, outp, cost, nd, dur, decode(sk, 'hex') FROM u "
+                 "ORDER BY ord ON CONFLICT DO NOTHING RETURNING org_id, dimension, span_s, bucket, value, app_id, "
+                 "environment) SELECT u.ord FROM u WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.org_id = u.o AND "
+                 "ins.dimension = u.d AND ins.span_s = u.s AND ins.bucket = u.b AND ins.value = u.v AND ins.app_id = "
+                 "u.a AND ins.environment = u.env) ORDER BY u.ord",
+             std::move(p)))
+      stored.push_back(static_cast<std::size_t>(r.i64("ord")) - 1);
+    std::vector<const std::pair<const RollupKey, RollupTotals>*> left;
+    left.reserve(stored.size());
+    for (auto i : stored) left.push_back(rows.at(i));
+    rows = std::move(left);
     if (rows.empty()) return;
   }
   // Rows that exist: read with their rows locked (FOR UPDATE, in key order, so writers on
   // several nodes queue rather than lose an update), their sketches merged here, written back.
   const Params keyParams = postgresKeyArrays(rows);
-  std::map<RollupKey, analytics::LatencySketch> stored;
-  for (const auto& r :
-       c.query("SELECT r.org_id, r.dimension, r.span_s, r.bucket, r.value, r.app_id, r.environment, encode(r.sketch, "
-               "'hex') AS sketch FROM analytics_rollups r JOIN unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], "
-               "?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY AS k(o, d, s, b, v, a, env, ord) ON r.org_id = k.o "
-               "AND r.dimension = k.d AND r.span_s = k.s AND r.bucket = k.b AND r.value = k.v AND r.app_id = k.a AND "
-               "r.environment = k.env ORDER BY k.ord FOR UPDATE OF r",
-               keyParams)) {
-    RollupKey k{r.i64("org_id"), r.str("dimension"), r.i64("span_s"),     r.i64("bucket"),
-                r.str("value"),  r.i64("app_id"),    r.str("environment")};
-    stored[k] = r.isNull("sketch") ? analytics::LatencySketch{} : [&] {
-      auto bytes = bytesOfHex(r.str("sketch"));
-      auto s = bytes ? analytics::LatencySketch::deserialize(*bytes) : std::nullopt;
-      if (!s) spdlog::error("analytics rollups: a stored latency sketch is damaged; counted as empty");
-      return s.value_or(analytics::LatencySketch{});
-    }();
+  std::vector<analytics::LatencySketch> sketches(rows.size());
+  for (const auto& r : c.query(
+           "SELECT k.ord, encode(r.sketch, 'hex') AS sketch FROM analytics_rollups r JOIN unnest(?::bigint[], "
+           "?::text[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY AS k(o, d, s, b, v, "
+           "a, env, ord) ON r.org_id = k.o AND r.dimension = k.d AND r.span_s = k.s AND r.bucket = k.b AND r.value = "
+           "k.v AND r.app_id = k.a AND r.environment = k.env ORDER BY k.ord FOR UPDATE OF r",
+           keyParams)) {
+    if (r.isNull("sketch")) continue;
+    auto bytes = bytesOfHex(r.str("sketch"));
+    auto sketch = bytes ? analytics::LatencySketch::deserialize(*bytes) : std::nullopt;
+    if (!sketch) spdlog::error("analytics rollups: a stored latency sketch is damaged; counted as empty");
+    sketches.at(static_cast<std::size_t>(r.i64("ord")) - 1) = sketch.value_or(analytics::LatencySketch{});
   }
   // A key with no row (subtracting what was never rolled up) updates nothing: its sketch
   // stays empty here and the UPDATE's join finds no row for it.
   Params p = keyParams;
+  std::size_t next = 0;  // appendPostgresValueArrays walks `rows` in order
   appendPostgresValueArrays(p, rows, subtract ? -1 : 1, [&](DeltaRef d) -> const analytics::LatencySketch& {
-    auto& sketch = stored[d.first];
+    auto& sketch = sketches[next++];
     if (!subtract)
       sketch.merge(d.second.sketch);
     else if (!sketch.subtract(d.second.sketch))
