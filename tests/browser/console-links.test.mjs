@@ -1,0 +1,191 @@
+// Links between a trace's steps, in Debian's headless Chromium against the real daemon;
+// every expectation is read from the API, never written here:
+//
+//   - an LLM call that asked for two tools, one answered by a run and one not: its panel
+//     lists both requests (name and call id) as GET /traces/{id}/events's
+//     `telemetry.toolCalls` gives them; the answered one links to its run (a click selects
+//     that span, in the URL, with its collapsed parent opened and its row focused), the
+//     other says "not answered"; the run's panel names the call that asked for it
+//     (`telemetry.requestedBy`), Enter on that link goes back to it, and Back returns
+//   - no CSP violation or console error; axe-core finds nothing serious or critical;
+//     screenshots at desktop and phone size (AEV_SCREENSHOT_DIR: links-<screen>-<size>.png)
+//
+//   AEV_DAEMON_BIN=build/daemon/agent-eventsd node --test tests/browser/console-links.test.mjs
+// (AEV_CONSOLE_DIR=daemon/console serves the console's files from the source tree.)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  axeCheck, axeSource, cleanPage, consoleDaemon, consolePage, daemonBin, launchChromium, newUser, shot, signIn as signInTo,
+  stopDaemon, uid, VIEWPORT, WAIT,
+} from './support.mjs';
+
+const PHONE = { width: 390, height: 844 };
+
+let daemon;
+let browser;
+let user;
+let channelId;
+const run = uid();
+const toolTrace = `tools-${run}`;
+const callAnswered = `call-w-${run}`;
+const callUnanswered = `call-d-${run}`;
+const t0 = Date.now() - 600_000;
+const at = (offset) => new Date(t0 + offset).toISOString();
+
+const publishAll = async (events) => {
+  const r = await daemon.expect(200, 'POST', '/events/batch', { events: events.map((e) => ({ channel_id: channelId, payload: {}, ...e })) }, user.token);
+  assert.equal(r.failed, 0, JSON.stringify(r.results.filter((x) => !x.id)));
+};
+const signIn = (page, where) => signInTo(page, daemon, user, where, WAIT);
+const get = (path, query = {}) => {
+  const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
+  return daemon.expect(200, 'GET', `${path}${q.size ? `?${q}` : ''}`, undefined, user.token);
+};
+
+before(async () => {
+  assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
+  daemon = consoleDaemon();
+  await daemon.start();
+  browser = await launchChromium();
+  user = await newUser(daemon, 'links');
+  const app = await daemon.expect(201, 'POST', '/apps', { name: 'desk' }, user.token);
+  channelId = (await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'prod' }, user.token)).id;
+
+  // An agent whose LLM call asks for two tools; a run under another step answers the first
+  // (its start and end name the call id), nothing answers the second.
+  await publishAll([
+    { identifier: 'support-agent', eventType: 'agent.start', traceId: toolTrace, spanId: 'agent', timestamp: at(0), metadata: { duration_ms: 4_000 } },
+    { identifier: 'plan-reply', eventType: 'agent.message', traceId: toolTrace, spanId: 'llm', parentSpanId: 'agent', timestamp: at(100),
+      payload: { messages: { input: [{ role: 'user', content: 'Weather in Paris, and the refund policy?' }], output: [] } },
+      metadata: { model: 'gpt-4o', duration_ms: 600, usage: { input_tokens: 120, output_tokens: 30 },
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [
+          { type: 'tool_call', id: callAnswered, name: 'get_weather', arguments: { city: 'Paris' } },
+          { type: 'tool_call', id: callUnanswered, name: 'search_docs', arguments: { query: 'refund policy' } }] }]) } },
+    { identifier: 'tools', eventType: 'app.span', traceId: toolTrace, spanId: 'step', parentSpanId: 'agent', timestamp: at(800), metadata: { duration_ms: 900 } },
+    { identifier: 'get_weather', eventType: 'agent.tool_call.start', traceId: toolTrace, spanId: 'run-w', parentSpanId: 'step', timestamp: at(900),
+      payload: { tool: 'get_weather', arguments: { city: 'Paris' } }, metadata: { tool: 'get_weather', tool_call_id: callAnswered } },
+    { identifier: 'get_weather', eventType: 'agent.tool_call.end', traceId: toolTrace, spanId: 'run-w', parentSpanId: 'step', timestamp: at(1_400),
+      payload: { tool: 'get_weather', result: '18 °C, clear' }, metadata: { tool: 'get_weather', tool_call_id: callAnswered } },
+  ]);
+
+});
+
+after(async () => {
+  if (browser) await browser.close().catch(() => {});
+  if (daemon) await stopDaemon(daemon);
+});
+
+// axe-core on `where` once `ready` is there, in a context of its own (injecting axe needs
+// the CSP bypassed, so the CSP checks stay in the contexts that do not).
+async function axeAt(where, ready, what) {
+  const context = await browser.newContext({ viewport: VIEWPORT, bypassCSP: true });
+  const page = await consolePage(context);
+  await signIn(page, where);
+  await page.locator(ready).first().waitFor({ timeout: WAIT });
+  await axeCheck(page, what, axeSource());
+  await context.close();
+}
+
+// The span a trace's event belongs to, and that span's name as the waterfall shows it (its
+// first event's identifier).
+function spanOf(events, eventId) {
+  const e = events.find((x) => String(x.id) === String(eventId));
+  assert.ok(e, `event ${eventId} is in the trace`);
+  const first = events.filter((x) => x.spanId === e.spanId).sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.id - b.id)[0];
+  return { spanId: e.spanId, name: first.identifier };
+}
+
+test("an LLM call's tool calls link to the runs that answered them, and a run to the call that asked", { timeout: 120_000 }, async () => {
+  // What the API says first: the links exist.
+  const events = await get(`/traces/${toolTrace}/events`);
+  const llm = events.find((e) => Array.isArray(e.telemetry?.toolCalls) && e.telemetry.toolCalls.length);
+  assert.ok(llm, `an event with telemetry.toolCalls: ${JSON.stringify(events.map((e) => e.telemetry))}`);
+  const calls = llm.telemetry.toolCalls;
+  assert.equal(calls.length, 2, JSON.stringify(calls));
+  const answered = calls.find((c) => c.answeredBy);
+  const unanswered = calls.find((c) => !c.answeredBy);
+  assert.ok(answered && unanswered, `one call answered, one not: ${JSON.stringify(calls)}`);
+  const runSpan = spanOf(events, answered.answeredBy);
+  const llmSpan = spanOf(events, llm.id);
+  const runEvents = events.filter((e) => e.spanId === runSpan.spanId);
+  assert.ok(runEvents.every((e) => String(e.telemetry?.requestedBy?.eventId) === String(llm.id)), 'the run names its requester');
+
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await consolePage(context);
+  await signIn(page, `/console/traces/${toolTrace}?org=${user.orgId}`);
+  await page.getByRole('treegrid').waitFor({ timeout: WAIT });
+  // The run's step is collapsed: following the link opens it.
+  await page.locator('.wf-row[data-key="s:step"] .wf-toggle').click();
+  await page.locator(`.wf-row[data-key="s:${runSpan.spanId}"]`).waitFor({ state: 'detached', timeout: WAIT });
+  await page.locator(`.wf-row[data-key="s:${llmSpan.spanId}"]`).click();
+  await page.waitForURL((u) => u.searchParams.get('span') === llmSpan.spanId, { timeout: WAIT });
+
+  // Both requests, as the API lists them.
+  const links = page.locator('[data-testid=span-panel] [data-testid=tool-link]');
+  await links.first().waitFor({ timeout: WAIT });
+  assert.deepEqual(await links.evaluateAll((lis) => lis.map((li) => li.dataset.callId)), calls.map((c) => c.toolCallId));
+  for (const c of calls) {
+    const text = await page.locator(`[data-testid=tool-link][data-call-id="${c.toolCallId}"]`).innerText();
+    assert.match(text, new RegExp(c.name), `${c.toolCallId}: its tool's name`);
+    assert.match(text, new RegExp(c.toolCallId), `${c.toolCallId}: its call id`);
+  }
+  const open = page.locator(`[data-testid=tool-link][data-call-id="${unanswered.toolCallId}"]`);
+  assert.match(await open.innerText(), /not answered/);
+  assert.equal(await open.getByRole('link').count(), 0, 'nothing to follow');
+  const link = page.locator(`[data-testid=tool-link][data-call-id="${answered.toolCallId}"]`).getByRole('link');
+  assert.equal(await link.innerText(), `answered by ${runSpan.name}`);
+  assert.equal(new URL(await link.getAttribute('href'), daemon.base).searchParams.get('span'), runSpan.spanId, 'a real link to the run');
+  await shot(page, 'links-trace-llm-desktop');
+
+  // Click: the run is selected (its parent opened), in the URL, and its row has the focus.
+  await link.click();
+  await page.waitForURL((u) => u.searchParams.get('span') === runSpan.spanId, { timeout: WAIT });
+  const runRow = page.locator(`.wf-row[data-key="s:${runSpan.spanId}"]`);
+  await page.waitForFunction((key) => document.activeElement?.dataset?.key === key, `s:${runSpan.spanId}`, { timeout: WAIT });
+  assert.equal(await runRow.getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('.wf-row[data-key="s:step"]').getAttribute('aria-expanded'), 'true', 'the collapsed step opened');
+  assert.equal(await page.locator('[data-testid=span-panel] .panel-title').innerText(), runSpan.name);
+
+  // The run names its requester; Enter on that link goes back to the LLM call.
+  const by = page.locator('[data-testid=span-panel] [data-testid=requested-by]');
+  await by.waitFor({ timeout: WAIT });
+  const requester = by.getByRole('link');
+  assert.equal(await requester.innerText(), llmSpan.name);
+  assert.match(await by.innerText(), new RegExp(answered.toolCallId), 'with the call id');
+  await shot(page, 'links-trace-run-desktop');
+  await requester.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL((u) => u.searchParams.get('span') === llmSpan.spanId, { timeout: WAIT });
+  await page.waitForFunction((key) => document.activeElement?.dataset?.key === key, `s:${llmSpan.spanId}`, { timeout: WAIT });
+  // j moves on from there, as from any selected row.
+  const rowsKeys = await page.locator('.wf-rows > .wf-row').evaluateAll((rs) => rs.map((r) => r.dataset.key));
+  await page.keyboard.press('j');
+  await page.waitForURL((u) => `s:${u.searchParams.get('span')}` === rowsKeys[rowsKeys.indexOf(`s:${llmSpan.spanId}`) + 1], { timeout: WAIT });
+  // Each link was a step in the history (j is not): Back returns to the run, then to the LLM call.
+  await page.goBack();
+  await page.waitForURL((u) => u.searchParams.get('span') === runSpan.spanId, { timeout: WAIT });
+  await page.locator('[data-testid=span-panel] [data-testid=requested-by]').waitFor({ timeout: WAIT });
+  await page.goBack();
+  await page.waitForURL((u) => u.searchParams.get('span') === llmSpan.spanId, { timeout: WAIT });
+  await page.locator('[data-testid=span-panel] [data-testid=tool-links]').waitFor({ timeout: WAIT });
+  await cleanPage(page, 'tool-call links');
+  await context.close();
+  for (const span of [llmSpan.spanId, runSpan.spanId]) {
+    await axeAt(`/console/traces/${toolTrace}?org=${user.orgId}&span=${span}`, '[data-testid=span-panel] .facts', `trace page, span ${span}`);
+  }
+
+  // At phone size the panel and its links fit.
+  const phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const small = await consolePage(phone);
+  await signIn(small, `/console/traces/${toolTrace}?org=${user.orgId}&span=${llmSpan.spanId}`);
+  await small.locator('[data-testid=tool-link]').first().waitFor({ timeout: WAIT });
+  await small.locator('[data-testid=tool-links]').scrollIntoViewIfNeeded();
+  const m = await small.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
+  assert.ok(m.doc <= m.view, `the document is ${m.doc} px wide in a ${m.view} px window`);
+  await shot(small, 'links-trace-llm-phone');
+  await small.locator(`[data-testid=tool-link][data-call-id="${answered.toolCallId}"]`).getByRole('link').click();
+  await small.waitForURL((u) => u.searchParams.get('span') === runSpan.spanId, { timeout: WAIT });
+  await small.locator('[data-testid=requested-by]').waitFor({ timeout: WAIT });
+  await cleanPage(small, 'tool-call links (phone)');
+  await phone.close();
+});
