@@ -1,5 +1,6 @@
-// Links between a trace's steps, in Debian's headless Chromium against the real daemon;
-// every expectation is read from the API, never written here:
+// Links between a trace's steps and the filters of the sessions and end-users lists, in
+// Debian's headless Chromium against the real daemon; every expectation is read from the
+// API, never written here:
 //
 //   - an LLM call that asked for two tools, one answered by a run and one not: its panel
 //     lists both requests (name and call id) as GET /traces/{id}/events's
@@ -7,6 +8,10 @@
 //     that span, in the URL, with its collapsed parent opened and its row focused), the
 //     other says "not answered"; the run's panel names the call that asked for it
 //     (`telemetry.requestedBy`), Enter on that link goes back to it, and Back returns
+//   - sessions and end users filtered by model, environment and tag (key=value), alone and
+//     together: the rows are GET /sessions's and GET /end-users's with the same query, the
+//     filters are in the URL (a reload shows the same rows), a tag that is not key=value is
+//     explained and not sent, and a user's traces and sessions open with the same filters
 //   - no CSP violation or console error; axe-core finds nothing serious or critical;
 //     screenshots at desktop and phone size (AEV_SCREENSHOT_DIR: links-<screen>-<size>.png)
 //
@@ -42,6 +47,16 @@ const get = (path, query = {}) => {
   return daemon.expect(200, 'GET', `${path}${q.size ? `?${q}` : ''}`, undefined, user.token);
 };
 
+// Sessions of one end user each (two for maria), told apart by model, environment and tag.
+const SESSIONS = [
+  { id: `s-a-${run}`, user: `maria-${run}`, traces: [{ model: 'gpt-4o', environment: 'staging', tags: { team: 'search' } }] },
+  { id: `s-b-${run}`, user: `li-${run}`, traces: [{ model: 'claude-sonnet-4', environment: 'staging', tags: { team: 'search' } }] },
+  { id: `s-c-${run}`, user: `ana-${run}`, traces: [{ model: 'gpt-4o', environment: 'production', tags: { team: 'billing' } }] },
+  { id: `s-d-${run}`, user: `maria-${run}`, traces: [{ model: 'claude-sonnet-4', environment: 'production', tags: { team: 'billing' } },
+    { model: 'gpt-4o', environment: 'production', tags: { team: 'search' } }] },
+  { id: `s-e-${run}`, user: `omar-${run}`, traces: [{ model: 'gpt-4o-mini', environment: 'staging', tags: { team: 'ads' } }] },
+];
+
 before(async () => {
   assert.ok(daemonBin, 'AEV_DAEMON_BIN must name the built agent-eventsd');
   daemon = consoleDaemon();
@@ -50,6 +65,8 @@ before(async () => {
   user = await newUser(daemon, 'links');
   const app = await daemon.expect(201, 'POST', '/apps', { name: 'desk' }, user.token);
   channelId = (await daemon.expect(201, 'POST', `/apps/${app.id}/channels`, { name: 'prod' }, user.token)).id;
+  // One environment the organization knows (filtered by its slug); "production" is only text on events.
+  await daemon.expect(201, 'POST', '/environments', { name: 'Staging', slug: 'staging' }, user.token);
 
   // An agent whose LLM call asks for two tools; a run under another step answers the first
   // (its start and end name the call id), nothing answers the second.
@@ -68,6 +85,16 @@ before(async () => {
       payload: { tool: 'get_weather', result: '18 °C, clear' }, metadata: { tool: 'get_weather', tool_call_id: callAnswered } },
   ]);
 
+  let n = 0;
+  for (const s of SESSIONS) {
+    for (const [i, t] of s.traces.entries()) {
+      n += 1;
+      await publishAll([{ identifier: 'answer', eventType: 'agent.message', traceId: `${s.id}-t${i}`, timestamp: at(10_000 + n * 1_000),
+        payload: { messages: { input: [{ role: 'user', content: `question ${n}` }], output: [{ role: 'assistant', content: `answer ${n}` }] } },
+        metadata: { session: s.id, user: s.user, model: t.model, environment: t.environment, tags: t.tags,
+          usage: { input_tokens: 10 * n, output_tokens: n } } }]);
+    }
+  }
 });
 
 after(async () => {
@@ -189,3 +216,110 @@ test("an LLM call's tool calls link to the runs that answered them, and a run to
   await cleanPage(small, 'tool-call links (phone)');
   await phone.close();
 });
+
+// The rows of a list (`attr`: data-session-id or data-user-id) once they equal `expected`,
+// else what they are when the wait ends (so a failure shows both).
+async function rowsEqual(page, attr, expected, what) {
+  const read = () => page.locator(`tr[${attr}]`).evaluateAll((trs, a) => trs.map((tr) => tr.getAttribute(a)), attr);
+  await page.waitForFunction(([a, want]) => {
+    const table = document.querySelector('table.table');
+    const got = [...document.querySelectorAll(`tr[${a}]`)].map((tr) => tr.getAttribute(a));
+    return table && table.getAttribute('aria-busy') === 'false' && JSON.stringify(got) === JSON.stringify(want);
+  }, [attr, expected], { timeout: WAIT }).catch(() => {});
+  assert.deepEqual(await read(), expected, what);
+}
+
+// Each filter alone and two together; `tag` is the URL's and the field's key=value.
+const FILTERS = [
+  { model: 'gpt-4o' },
+  { environment: 'staging' },
+  { tag: 'team=search' },
+  { model: 'gpt-4o', tag: 'team=billing' },
+  { environment: 'production', model: 'claude-sonnet-4' },
+];
+const LABELS = { model: 'Model', environment: 'Environment', tag: 'Tag' };
+
+// The API's query for the console's filters: the tag as the pair the daemon takes.
+function apiQuery(f) {
+  const [key, value] = f.tag ? f.tag.split('=') : [];
+  return { model: f.model, environment: f.environment, filterTagKey: key, filterTagValue: value };
+}
+
+for (const [screen, path, attr, idOf, prefix] of [
+  ['sessions', '/sessions', 'data-session-id', (r) => r.sessionId, 'se'],
+  ['users', '/end-users', 'data-user-id', (r) => r.userId, 'eu'],
+]) {
+  test(`the ${screen} list filters by model, environment and tag as ${path} does`, { timeout: 180_000 }, async () => {
+    const since = () => new Date(Date.now() - 7 * 86400e3).toISOString();
+    const answer = async (f) => (await get(path, { since: since(), ...apiQuery(f), limit: 50 })).data.map(idOf);
+    const all = await answer({});
+    assert.ok(all.length >= SESSIONS.length - 1, `${path} lists the seeded rows: ${JSON.stringify(all)}`);
+
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await consolePage(context);
+    await signIn(page, `/console/${screen}?org=${user.orgId}`);
+    await rowsEqual(page, attr, all, `${screen}: unfiltered`);
+    for (const f of FILTERS) {
+      const want = await answer(f);
+      // Every filter here keeps some rows and drops others, so the comparison shows something.
+      assert.ok(want.length > 0 && want.length < all.length, `${JSON.stringify(f)} → ${JSON.stringify(want)} of ${JSON.stringify(all)}`);
+      for (const k of Object.keys(LABELS)) {
+        const field = page.locator(`#${prefix}-${k === 'environment' ? 'env' : k}`);
+        assert.equal(await page.getByLabel(LABELS[k], { exact: true }).getAttribute('id'), await field.getAttribute('id'), `${k}: its label`);
+        if ((await field.inputValue()) === (f[k] || '')) continue;
+        await field.fill(f[k] || '');
+        await field.press('Enter');
+      }
+      await page.waitForURL((u) => Object.keys(LABELS).every((k) => (u.searchParams.get(k) || '') === (f[k] || '')), { timeout: WAIT });
+      await rowsEqual(page, attr, want, `${screen} ${JSON.stringify(f)}`);
+    }
+    // The filters are in the URL: a reload shows the same rows, with the fields filled.
+    const last = FILTERS.at(-1);
+    await page.reload();
+    await rowsEqual(page, attr, await answer(last), `${screen} after a reload`);
+    assert.equal(await page.locator(`#${prefix}-model`).inputValue(), last.model);
+    assert.equal(await page.locator(`#${prefix}-env`).inputValue(), last.environment);
+    if (screen === 'sessions') await shot(page, 'links-sessions-filtered-desktop');
+    else await shot(page, 'links-users-filtered-desktop');
+
+    // A tag that is not key=value is explained and left out of the request.
+    await page.goto(`${daemon.base}/console/${screen}?org=${user.orgId}&tag=team`);
+    await page.getByText('The tag filter is written key=value').waitFor({ timeout: WAIT });
+    await rowsEqual(page, attr, all, `${screen}: half a tag filters nothing`);
+
+    // A row's links carry the filters: the user's traces (and, from users, sessions) count alike.
+    const f = { model: 'gpt-4o', tag: 'team=search' };
+    const q = new URLSearchParams({ org: String(user.orgId), ...f });
+    await page.goto(`${daemon.base}/console/${screen}?${q}`);
+    const want = await answer(f);
+    await rowsEqual(page, attr, want, `${screen} ${JSON.stringify(f)}`);
+    const first = page.locator(`tr[${attr}="${want[0]}"]`);
+    if (screen === 'users') {
+      const sessions = new URL(await first.getByRole('link').first().getAttribute('href'), daemon.base).searchParams;
+      assert.deepEqual([sessions.get('user'), sessions.get('model'), sessions.get('tag')], [want[0], f.model, f.tag], "the user's sessions, filtered alike");
+    }
+    await (screen === 'sessions' ? first.locator('a.chip-link').first() : first.locator('.user-id')).click();
+    await page.waitForURL(/\/console\/traces\?/, { timeout: WAIT });
+    const traces = new URL(page.url()).searchParams;
+    assert.equal(traces.get('model'), f.model);
+    assert.equal(traces.get('tag'), f.tag);
+    const listed = await get('/traces', { since: new Date(Date.now() - 7 * 86400e3).toISOString(), user: traces.get('user'), ...apiQuery(f), limit: 50 });
+    await page.locator('tr[data-trace-id]').first().waitFor({ timeout: WAIT });
+    await rowsEqual(page, 'data-trace-id', listed.data.map((t) => t.traceId), `${screen} → the user's traces, filtered alike`);
+    await cleanPage(page, `${screen} filters`);
+    await context.close();
+    await axeAt(`/console/${screen}?org=${user.orgId}&model=gpt-4o&tag=team`, `tr[${attr}]`, `${screen} filtered`);
+
+    // At phone size the toolbar wraps and nothing overflows.
+    const phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    const small = await consolePage(phone);
+    await signIn(small, `/console/${screen}?org=${user.orgId}&model=gpt-4o`);
+    await rowsEqual(small, attr, await answer({ model: 'gpt-4o' }), `${screen} (phone)`);
+    const m = await small.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth,
+      pane: document.querySelector('main').scrollWidth, paneView: document.querySelector('main').clientWidth }));
+    assert.ok(m.doc <= m.view && m.pane <= m.paneView, `${screen} at 390 px: ${JSON.stringify(m)}`);
+    await shot(small, `links-${screen}-filtered-phone`);
+    await cleanPage(small, `${screen} filters (phone)`);
+    await phone.close();
+  });
+}
