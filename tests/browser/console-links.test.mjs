@@ -13,7 +13,7 @@
 //     filters are in the URL (a reload shows the same rows), a tag that is not key=value is
 //     explained and not sent, and a user's traces and sessions open with the same filters
 //   - no CSP violation or console error; axe-core finds nothing serious or critical;
-//     screenshots at desktop and phone size (AEV_SCREENSHOT_DIR: links-<screen>-<size>.png)
+//     screenshots at desktop, dark and phone size (AEV_SCREENSHOT_DIR: links-<screen>-<desktop|dark|phone>.png)
 //
 //   AEV_DAEMON_BIN=build/daemon/agent-eventsd node --test tests/browser/console-links.test.mjs
 // (AEV_CONSOLE_DIR=daemon/console serves the console's files from the source tree.)
@@ -104,12 +104,14 @@ after(async () => {
 
 // axe-core on `where` once `ready` is there, in a context of its own (injecting axe needs
 // the CSP bypassed, so the CSP checks stay in the contexts that do not).
-async function axeAt(where, ready, what) {
-  const context = await browser.newContext({ viewport: VIEWPORT, bypassCSP: true });
+// `name`: a screenshot's, when one is wanted.
+async function axeAt(where, ready, what, { colorScheme = 'light', name = '' } = {}) {
+  const context = await browser.newContext({ viewport: VIEWPORT, bypassCSP: true, colorScheme });
   const page = await consolePage(context);
   await signIn(page, where);
   await page.locator(ready).first().waitFor({ timeout: WAIT });
-  await axeCheck(page, what, axeSource());
+  await axeCheck(page, `${what} (${colorScheme})`, axeSource());
+  if (name) await shot(page, name);
   await context.close();
 }
 
@@ -198,7 +200,10 @@ test("an LLM call's tool calls link to the runs that answered them, and a run to
   await cleanPage(page, 'tool-call links');
   await context.close();
   for (const span of [llmSpan.spanId, runSpan.spanId]) {
-    await axeAt(`/console/traces/${toolTrace}?org=${user.orgId}&span=${span}`, '[data-testid=span-panel] .facts', `trace page, span ${span}`);
+    for (const colorScheme of ['light', 'dark']) {
+      await axeAt(`/console/traces/${toolTrace}?org=${user.orgId}&span=${span}`, '[data-testid=span-panel] .facts', `trace page, span ${span}`,
+        { colorScheme, name: colorScheme === 'dark' ? `links-trace-${span === llmSpan.spanId ? 'llm' : 'run'}-dark` : '' });
+    }
   }
 
   // At phone size the panel and its links fit.
