@@ -1,25 +1,44 @@
 // What the server-sorted, paged lists share (sessions, end users): the request built from
-// the URL, a sortable column header that keeps the order in the URL, and a pager.
+// the URL, the filters they share with the traces list, a sortable column header that keeps
+// the order in the URL, and a pager.
 import { api } from './api.js';
 import { html, useMemo } from './lib.js';
 import { setQuery } from './router.js';
-import { Icon, useAsync } from './ui.js';
+import { FilterInput, Icon, parseTag, useAsync } from './ui.js';
 import { num, rangeOf } from './format.js';
 
 export const LIST_LIMIT = 50;
 
+// The filters sessions and end users share with the traces list, as the URL keeps them
+// (model, environment, tag=key=value) and as the daemon takes them.
+export function sharedFilters(q) {
+  const tag = parseTag(q.tag);
+  return { model: q.model, environment: q.environment, filterTagKey: tag?.key, filterTagValue: tag?.value };
+}
+
+// Their fields, with the traces list's look (ids `<prefix>-model`, `-env`, `-tag`).
+export function SharedFilterInputs({ q, prefix }) {
+  const field = (id, key, label, placeholder = 'any') => html`<${FilterInput} id=${`${prefix}-${id}`} label=${label} value=${q[key]}
+    placeholder=${placeholder} width="s" onCommit=${(v) => setQuery({ [key]: v, page: '' })} />`;
+  return html`${field('model', 'model', 'Model')}${field('env', 'environment', 'Environment')}${field('tag', 'tag', 'Tag', 'key=value')}`;
+}
+
+// The same filters (and time window) for a link to another list, so its rows count alike.
+export const carried = (q, range) => ({ range: range.key, model: q.model, environment: q.environment, tag: q.tag });
+
 // GET path for the URL's query q: its time window (range, default 7 days), sort (default
-// last), order, page, and the view's own filter ({user} or {search}); refetched when any of
-// them or q.t (Refresh) changes.
+// last), order, page, the shared filters and the view's own ({user} or {search});
+// refetched when any of them or q.t (Refresh) changes.
 export function useServerList(q, path, filter) {
   const range = rangeOf(q.range || '7d');
   const sort = q.sort || 'last';
   const order = q.order || 'desc';
   const page = Math.max(1, Number(q.page) || 1);
-  const [filterKey, filterValue] = Object.entries(filter)[0];
+  const filters = { ...sharedFilters(q), ...filter };
+  const filterKey = JSON.stringify(filters);
   const query = useMemo(() => ({
-    since: new Date(Date.now() - range.ms).toISOString(), [filterKey]: filterValue, sort, order, page, limit: LIST_LIMIT,
-  }), [range.key, filterKey, filterValue, sort, order, page, q.t]);
+    since: new Date(Date.now() - range.ms).toISOString(), ...filters, sort, order, page, limit: LIST_LIMIT,
+  }), [range.key, filterKey, sort, order, page, q.t]);
   const list = useAsync(() => api.get(path, query), [query]);
   return { range, sort, order, page, list, rows: list.data?.data || [], meta: list.data?.meta };
 }

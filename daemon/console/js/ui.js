@@ -108,6 +108,17 @@ export function FilterInput({ id, label, value, onCommit, placeholder, width }) 
       onKeyDown=${(e) => { if (e.key === 'Enter') commit(); if (e.key === 'Escape') { setText(''); onCommit(''); } }} /></label>`;
 }
 
+// The tag filter is written key=value (one field, one URL parameter `tag`); null when it is not.
+export function parseTag(text) {
+  const at = (text || '').indexOf('=');
+  if (at <= 0 || at === text.length - 1) return null;
+  return { key: text.slice(0, at).trim(), value: text.slice(at + 1).trim() };
+}
+
+// Says why a tag filter that is not key=value is left out of the request.
+export const TagHint = ({ text }) => (text && !parseTag(text)
+  ? html`<${ErrorBox} error="The tag filter is written key=value, for example team=search: it is left out until then." />` : null);
+
 // Fetches with `load` whenever deps change; {data, error, loading, reload}.
 export function useAsync(load, deps) {
   const [state, setState] = useState({ data: null, error: null, loading: true });

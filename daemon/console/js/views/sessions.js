@@ -1,12 +1,13 @@
 // Sessions: the traces that share a session id (decisions §10), one row each: traces,
 // first and last time, duration, cost, tokens, errors and end users. Sorted and paged by
-// the daemon (GET /sessions); filters (time window, user) live in the URL. A row opens
+// the daemon (GET /sessions); filters (time window, user, and model, environment and tag as
+// on the traces list: a session counts its matching traces) live in the URL. A row opens
 // the session's conversation.
 import { ago, dateTime, ms, num, RANGES, tokens, usd } from '../format.js';
 import { html } from '../lib.js';
-import { notServed, Pager, SortHeader, useServerList } from '../listing.js';
+import { carried, notServed, Pager, SharedFilterInputs, SortHeader, useServerList } from '../listing.js';
 import { href, navigate, setQuery } from '../router.js';
-import { Empty, ErrorBox, FilterInput, Select, ShortId, Spinner } from '../ui.js';
+import { Empty, ErrorBox, FilterInput, Select, ShortId, Spinner, TagHint } from '../ui.js';
 
 const COLUMNS = [
   { key: 'session', label: 'Session' },
@@ -20,10 +21,11 @@ const COLUMNS = [
   { key: 'users', label: 'Users', opt: true },
 ];
 
-export function UserLinks({ ids, count }) {
+// Each user's traces; `filters`: more of the traces list's query (the list's own filters).
+export function UserLinks({ ids, count, filters = {} }) {
   if (!ids || !ids.length) return html`<span class="muted">–</span>`;
-  return html`${ids.map((u) => html`<a class="chip chip-sm chip-link" href=${href('/traces', { user: u })}
-      onClick=${(e) => { e.preventDefault(); e.stopPropagation(); navigate(href('/traces', { user: u })); }}>${u}</a>`)}${count > ids.length ? html`<span class="muted small">+${num(count - ids.length)}</span>` : null}`;
+  return html`${ids.map((u) => html`<a class="chip chip-sm chip-link" href=${href('/traces', { ...filters, user: u })}
+      onClick=${(e) => { e.preventDefault(); e.stopPropagation(); navigate(href('/traces', { ...filters, user: u })); }}>${u}</a>`)}${count > ids.length ? html`<span class="muted small">+${num(count - ids.length)}</span>` : null}`;
 }
 
 export function SessionsView({ route }) {
@@ -39,7 +41,9 @@ export function SessionsView({ route }) {
       <${Select} id="se-range" label="Time" value=${range.key} onChange=${(v) => setQuery({ range: v === '7d' ? '' : v, page: '' })}
         options=${RANGES.map((r) => ({ value: r.key, label: r.label }))} />
       <${FilterInput} id="se-user" label="User" value=${q.user} placeholder="any" width="s" onCommit=${(v) => setQuery({ user: v, page: '' })} />
+      <${SharedFilterInputs} q=${q} prefix="se" />
     </div>
+    <${TagHint} text=${q.tag} />
     ${notServed(list.error) ? html`<${Empty} title="This daemon does not serve sessions yet" />` : html`<${ErrorBox} error=${list.error} />`}
     <div class="table-wrap">
       <table class="table clickable" aria-label="Sessions" aria-busy=${String(list.loading)}>
@@ -55,7 +59,7 @@ export function SessionsView({ route }) {
           <td class="num">${s.errorCount ? html`<span class="pill pill-err">${num(s.errorCount)}</span>` : html`<span class="muted">0</span>`}</td>
           <td class="num opt">${s.totalTokens ? tokens(s.totalTokens) : html`<span class="muted">–</span>`}</td>
           <td class="num">${s.costUsd ? usd(s.costUsd) : html`<span class="muted">–</span>`}</td>
-          <td class="opt"><${UserLinks} ids=${s.userIds} count=${s.userCount} /></td>
+          <td class="opt"><${UserLinks} ids=${s.userIds} count=${s.userCount} filters=${carried(q, range)} /></td>
         </tr>`)}</tbody>
       </table>
       ${list.loading && !rows.length ? html`<div class="center"><${Spinner} /></div>` : null}

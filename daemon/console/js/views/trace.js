@@ -6,6 +6,10 @@
 // the viewport are in the DOM (js/virtual.js); aria-rowcount and aria-rowindex tell
 // assistive technology where each rendered row sits among all of them.
 //
+// An LLM call's panel lists the tool calls it asked for, each linking to the run that
+// answered it; a tool run's names the call that asked for it (telemetry.toolCalls and
+// telemetry.requestedBy). A link selects that span (?span=, a new history entry).
+//
 // Keyboard (WAI-ARIA treegrid): j / ↓ next row, k / ↑ previous, → expand or go to the
 // first child, ← collapse or go to the parent, Home / End, Esc closes the panel.
 import { api } from '../api.js';
@@ -135,10 +139,62 @@ function EventDetail({ e }) {
   </section>`;
 }
 
-function SpanPanel({ row, origin, onClose }) {
+// The tool calls the span's LLM call asked for (telemetry.toolCalls: each with the run that
+// answered it, or none yet), and the LLM call that asked for the span's run
+// (telemetry.requestedBy); the daemon links them when the trace is read.
+function toolLinks(s) {
+  const calls = new Map();
+  let requestedBy = null;
+  for (const e of s.events) {
+    const t = e.telemetry || {};
+    for (const c of Array.isArray(t.toolCalls) ? t.toolCalls : []) {
+      const k = `${c.toolCallId || ''}|${c.name || ''}`;
+      if (!calls.has(k) || (c.answeredBy && !calls.get(k).answeredBy)) calls.set(k, c);
+    }
+    if (!requestedBy && t.requestedBy) requestedBy = t.requestedBy;
+  }
+  return { calls: [...calls.values()], requestedBy };
+}
+
+// A link to another span of the trace: its ?span= URL (so it opens in a new tab too), and a
+// plain click or Enter selects it in place (js/router.js's rule for modified clicks).
+function SpanLink({ traceId, target, onFollow, children, ...rest }) {
+  const go = (ev) => {
+    if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    ev.preventDefault();
+    onFollow(target.key);
+  };
+  return html`<a href=${href(`/traces/${encodeURIComponent(traceId)}`, { span: spanParam(target.key) })} onClick=${go} ...${rest}>${children}</a>`;
+}
+
+// The LLM call that asked for this run, as a fact of the span (a dt and its dd).
+function RequestedBy({ requestedBy: by, traceId, spanOf, onFollow }) {
+  const asker = spanOf.get(String(by.eventId));
+  return html`<dt>Requested by</dt><dd data-testid="requested-by">
+    ${asker ? html`<${SpanLink} traceId=${traceId} target=${asker} onFollow=${onFollow}>${asker.name}</${SpanLink}>` : html`<span class="mono">#${by.eventId}</span>`}
+    ${by.toolCallId ? html` <span class="muted mono small">${by.toolCallId}</span>` : null}
+    ${by.matchedBy === 'name' ? html` <span class="muted small" title="The run carries no call id: matched by tool name and order">(by name)</span>` : null}</dd>`;
+}
+
+// The tool calls an LLM call asked for, each with the run that answered it or "not answered".
+function ToolCalls({ calls, traceId, spanOf, onFollow }) {
+  return html`<section aria-label="Tool calls requested" data-testid="tool-links">
+    <h3 class="panel-sub">Tool calls requested</h3>
+    <ul class="tool-links">${calls.map((c) => {
+      const run = c.answeredBy ? spanOf.get(String(c.answeredBy)) : null;
+      return html`<li data-testid="tool-link" data-call-id=${c.toolCallId || ''}>
+        <span class="tool-call-name">${c.name || 'tool'}</span>${c.toolCallId ? html`<span class="muted mono small">${c.toolCallId}</span>` : null}
+        <span class="tool-link-to">${run ? html`<${SpanLink} traceId=${traceId} target=${run} onFollow=${onFollow}>answered by ${run.name}</${SpanLink}>`
+          : c.answeredBy ? html`answered by <span class="mono">#${c.answeredBy}</span>` : html`<span class="muted">not answered</span>`}</span></li>`;
+    })}</ul></section>`;
+}
+
+function SpanPanel({ row, origin, onClose, traceId, spanOf, onFollow }) {
   const ref = useRef(null);
   if (!row) return null;
   const s = row.span;
+  const links = toolLinks(s);
+  const linkProps = { traceId, spanOf, onFollow };
   // The event that says most: an error first, else one with a conversation, else the last.
   const events = [...s.events].sort((a, b) => {
     const score = (e) => (errorMessage(e) && (e.eventType || '').endsWith('error') ? 2 : conversationOf(e) ? 1 : 0);
@@ -156,7 +212,9 @@ function SpanPanel({ row, origin, onClose }) {
       ${s.cost ? html`<dt>Cost</dt><dd data-testid="span-cost">${usd(s.cost)}</dd>` : null}
       ${s.spanId ? html`<dt>Span</dt><dd class="mono">${s.spanId}</dd>` : null}
       ${s.error ? html`<dt>Status</dt><dd class="err">Error</dd>` : null}
+      ${links.requestedBy ? html`<${RequestedBy} requestedBy=${links.requestedBy} ...${linkProps} />` : null}
     </dl>
+    ${links.calls.length ? html`<${ToolCalls} calls=${links.calls} ...${linkProps} />` : null}
     ${events.map((e) => html`<${EventDetail} key=${e.id} e=${e} />`)}
   </aside>`;
 }
@@ -165,6 +223,9 @@ function Ticks({ axis }) {
   const marks = [0, 0.5, 1];
   return html`<div class="wf-ticks" aria-hidden="true">${marks.map((m) => html`<span class="wf-tick" style=${{ left: `${m * 100}%` }}>${ms(m * axis)}</span>`)}</div>`;
 }
+
+// A span's key as the URL's ?span= writes it: a span id as it is, an event of its own as e:<id>.
+const spanParam = (key) => (key ? (key.startsWith('s:') ? key.slice(2) : key) : '');
 
 export function TraceView({ route }) {
   const traceId = route.params.id;
@@ -239,7 +300,23 @@ export function TraceView({ route }) {
   const tabRow = index >= 0 ? index : shown.length ? shown[0].i : -1; // the one row Tab reaches
 
   const select = (key) => {
-    setQuery({ span: key ? (key.startsWith('s:') ? key.slice(2) : key) : '' });
+    setQuery({ span: spanParam(key) });
+  };
+  // The span each event belongs to, by event id (tool-call links name events).
+  const spanOf = useMemo(() => {
+    const m = new Map();
+    for (const s of spans.values()) for (const e of s.events) m.set(String(e.id), s);
+    return m;
+  }, [spans]);
+  // A tool-call link: its span's ancestors expanded, selected as a new history entry (Back
+  // returns), and focused, so the keyboard carries on from the row.
+  const focusNext = useRef(false);
+  const follow = (key) => {
+    const up = [];
+    for (let k = spans.get(key)?.parentKey, n = 0; k && n < spans.size; k = spans.get(k)?.parentKey, n += 1) up.push(k);
+    if (up.some((k) => collapsed.has(k))) setCollapsed((c) => new Set([...c].filter((k) => !up.includes(k))));
+    focusNext.current = true;
+    setQuery({ span: spanParam(key) }, { replace: false });
   };
   const toggle = (key, open) => {
     setCollapsed((c) => {
@@ -257,8 +334,9 @@ export function TraceView({ route }) {
   useLayoutEffect(() => {
     if (!selectedKey || !gridRef.current) return;
     const el = gridRef.current.querySelector(`[data-key="${CSS.escape(selectedKey)}"]`);
-    if (el && document.activeElement !== el && gridRef.current.contains(document.activeElement)) el.focus();
+    if (el && document.activeElement !== el && (focusNext.current || gridRef.current.contains(document.activeElement))) el.focus();
     if (!el) return;
+    focusNext.current = false;
     // A deep link's row is shown in the middle of the page; later moves scroll as little as they can.
     el.scrollIntoView({ block: deepLinked.current ? 'center' : 'nearest' });
     deepLinked.current = false;
@@ -388,6 +466,6 @@ export function TraceView({ route }) {
       </div>
       <p class="hint kbd-hint">Keys: <kbd>j</kbd>/<kbd>k</kbd> or <kbd>↓</kbd>/<kbd>↑</kbd> move, <kbd>←</kbd>/<kbd>→</kbd> collapse and expand, <kbd>Esc</kbd> closes the panel.</p>
     </div>
-    ${selected ? html`<${SpanPanel} row=${selected} origin=${origin} onClose=${() => select('')} />` : null}
+    ${selected ? html`<${SpanPanel} row=${selected} origin=${origin} onClose=${() => select('')} traceId=${traceId} spanOf=${spanOf} onFollow=${follow} />` : null}
   </div>`;
 }

@@ -8,7 +8,7 @@ import { loadChannels } from '../channels.js';
 import { ago, dateTime, ms, num, RANGES, rangeOf, tokens, usd } from '../format.js';
 import { html, useMemo } from '../lib.js';
 import { href, navigate, setQuery } from '../router.js';
-import { Empty, ErrorBox, FilterInput, Icon, Select, ShortId, Spinner, useAsync } from '../ui.js';
+import { Empty, ErrorBox, FilterInput, Icon, parseTag, Select, ShortId, Spinner, TagHint, useAsync } from '../ui.js';
 import { PublishHelp } from './publish_help.js';
 
 const LIMIT = 50;
@@ -29,13 +29,6 @@ const COLUMNS = [
   { key: 'tags', label: 'Tags', sortable: false, opt: true },
   { key: 'agents', label: 'Agents', sortable: false, opt: true },
 ];
-
-// The tag filter is written key=value (one field, one URL parameter); null when it is not.
-function parseTag(text) {
-  const at = (text || '').indexOf('=');
-  if (at <= 0 || at === text.length - 1) return null;
-  return { key: text.slice(0, at).trim(), value: text.slice(at + 1).trim() };
-}
 
 // First start to last end, as the daemon computes it (the same number on the trace page).
 export function durationOf(t) {
@@ -116,7 +109,7 @@ export function TracesView({ route }) {
       <${FilterInput} id="tr-env" label="Environment" value=${q.environment} placeholder="any" width="s" onCommit=${(v) => setQuery({ environment: v, page: '' })} />
       <${FilterInput} id="tr-tag" label="Tag" value=${q.tag} placeholder="key=value" width="s" onCommit=${(v) => setQuery({ tag: v, page: '' })} />
     </div>
-    ${q.tag && !tag ? html`<${ErrorBox} error="The tag filter is written key=value, for example team=search: it is left out until then." />` : null}
+    <${TagHint} text=${q.tag} />
     <${ErrorBox} error=${traces.error} />
     <div class="table-wrap">
       <table class="table clickable" aria-label="Traces" aria-busy=${String(traces.loading)}>
