@@ -145,12 +145,15 @@ for ARG in "$@"; do
 done
 
 NCHAN_RATE=0
-run() {  # label url body-file api-key server-pids events-per-request conns
-  local label=$1 url=$2 body=$3 key=$4 pids=$5 per=$6 c=$7 cpu0 cpu1 t0 t1 out rps
+run() {  # label url body-file api-key server-pids-command events-per-request conns
+  local label=$1 url=$2 body=$3 key=$4 pids_cmd=$5 per=$6 c=$7 pids cpu0 cpu1 t0 t1 out rps
+  # The servers' PIDs are listed again at the end: a PostgreSQL backend the daemon's pool
+  # opened during the run counts from its start (its ticks were 0 before).
+  pids=$($pids_cmd)
   cpu0=$(cpu_ticks $pids); t0=$(date +%s%N)
   out=$(BODY_FILE=$body API_KEY=$key taskset -c "$CLIENT_CPUS" wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s \
     -s "$ROOT/bench/wrk_post.lua" "$url" 2>&1)
-  t1=$(date +%s%N); cpu1=$(cpu_ticks $pids)
+  t1=$(date +%s%N); cpu1=$(cpu_ticks $(printf '%s\n' $pids $($pids_cmd) | sort -u))
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
   local non2xx
   non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
@@ -173,16 +176,19 @@ target() {  # kind index -> "url body per"
 for j in $(seq 0 $((i - 1))); do
   for k in $KINDS; do
     read -r url body per < <(target "$k" "$j")
-    DURATION=1 run x "$url" "$body" "${KEY[aev-$j]}" "${AEV_PID[$j]}" "$per" 16 >/dev/null
+    DURATION=1 run x "$url" "$body" "${KEY[aev-$j]}" "server_pids $j" "$per" 16 >/dev/null
   done
 done
-for _ in $(seq 1 "$REPEAT"); do
+# Each repeat starts with the next daemon (0 1 2, then 1 2 0, ...): no build always runs
+# last, on the machine's state the others left (a grown database, a warm or cold cache).
+for r in $(seq 0 $((REPEAT - 1))); do
   for c in $CONNS; do
-    run nchan "http://127.0.0.1:$P_NCHAN/pub/ab" "$work/body-nchan.json" "" "$NGINX_WORKER" 1 "$c"
+    run nchan "http://127.0.0.1:$P_NCHAN/pub/ab" "$work/body-nchan.json" "" "echo $NGINX_WORKER" 1 "$c"
     for k in $KINDS; do
-      for j in $(seq 0 $((i - 1))); do
+      for step in $(seq 0 $((i - 1))); do
+        j=$(((r + step) % i))
         read -r url body per < <(target "$k" "$j")
-        run "$k-$j" "$url" "$body" "${KEY[aev-$j]}" "$(server_pids "$j")" "$per" "$c"
+        run "$k-$j" "$url" "$body" "${KEY[aev-$j]}" "server_pids $j" "$per" "$c"
       done
     done
   done
