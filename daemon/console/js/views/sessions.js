@@ -51,7 +51,7 @@ export function SessionsView({ route }) {
         <tbody>${rows.map((s) => html`<tr key=${s.sessionId} tabindex="0" data-session-id=${s.sessionId}
             onClick=${() => open(s)} onKeyDown=${(e) => { if (e.key === 'Enter') open(s); }}>
           <td><a href=${href(`/sessions/${encodeURIComponent(s.sessionId)}`)} tabindex="-1" onClick=${(e) => e.preventDefault()}><${ShortId} id=${s.sessionId} n=${20} /></a>
-            <div class="row-more">${num(s.traceCount)} traces · ${ms(s.durationMs)} · ${tokens(s.totalTokens)} tokens${s.userIds && s.userIds.length ? ` · ${s.userIds.join(', ')}` : ''}</div></td>
+            <div class="row-more">${num(s.traceCount)} trace${s.traceCount === 1 ? '' : 's'} · ${ms(s.durationMs)} · ${tokens(s.totalTokens)} tokens${s.userIds && s.userIds.length ? ` · ${s.userIds.join(', ')}` : ''}</div></td>
           <td class="num opt">${num(s.traceCount)}</td>
           <td class="opt">${dateTime(s.firstSeen)}</td>
           <td>${dateTime(s.lastSeen)} <span class="muted small nowrap">${ago(s.lastSeen)}</span></td>
