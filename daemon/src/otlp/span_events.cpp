@@ -309,21 +309,23 @@ std::string eventTypeForSpan(std::string_view operationName, int statusCode) {
   return conventions::eventTypeFor(conventions::kindOf(attributes, ""), statusCode == kStatusError);
 }
 
+void appendSpanEvents(const ResourceSpans& rs, SpanTexts texts, std::size_t& index, SpanBatch& batch) {
+  const conventions::Lookup resourceLookup = resourceView(rs.resourceAttributes);  // one for its spans
+  for (const auto& ss : rs.scopeSpans) {
+    for (const auto& span : ss.spans) {
+      if (auto problem = spanProblem(span))
+        batch.rejected.push_back({index, std::move(*problem)});
+      else
+        batch.events.push_back(toEvent(span, ss, rs.resourceAttributes, resourceLookup, texts));
+      ++index;
+    }
+  }
+}
+
 SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts) {
   SpanBatch batch;
   std::size_t index = 0;
-  for (const auto& rs : request.resourceSpans) {
-    const conventions::Lookup resourceLookup = resourceView(rs.resourceAttributes);  // one for its spans
-    for (const auto& ss : rs.scopeSpans) {
-      for (const auto& span : ss.spans) {
-        if (auto problem = spanProblem(span))
-          batch.rejected.push_back({index, std::move(*problem)});
-        else
-          batch.events.push_back(toEvent(span, ss, rs.resourceAttributes, resourceLookup, texts));
-        ++index;
-      }
-    }
-  }
+  for (const auto& rs : request.resourceSpans) appendSpanEvents(rs, texts, index, batch);
   return batch;
 }
 

@@ -112,6 +112,9 @@ struct SpanBatch {
 enum class SpanTexts { Condensed, Deferred };
 
 SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts = SpanTexts::Condensed);
+// The spans of one resource appended to `batch`; `index` is the first span's position among
+// all spans of the request (for RejectedSpan::spanIndex), advanced past this resource's.
+void appendSpanEvents(const ResourceSpans& resource, SpanTexts texts, std::size_t& index, SpanBatch& batch);
 
 // The event type for a span whose only convention key is gen_ai.operation.name ("" when
 // absent), and its status code.
