@@ -17,6 +17,8 @@
 #include "otlp/duplicate_spans.h"
 #include "otlp/span_events.h"
 #include "otlp/trace_decode.h"
+#include "otlp_submission.h"
+#include "otlp_values.h"
 #include "telemetry/extractor.h"
 #include "telemetry/messages.h"
 
@@ -38,13 +40,7 @@ std::string readFixture(const std::string& scenario) {
 // What the publisher's extract step stores of an event, and its telemetry.
 std::string extracted(const SpanEvent& span, bool flat) {
   static const telemetry::Extractor extractor(telemetry::PriceTable::builtIn());
-  events::Submission s;
-  s.location = "span";
-  s.event.source = "otlp";
-  s.event.identifier = span.identifier;
-  s.event.agentId = span.agentId;
-  s.event.eventType = span.eventType;
-  s.event.payloadJson = span.payloadJson;
+  events::Submission s = spanSubmission(span);
   if (flat) {
     s.flatMetadata = span.flatMetadata;
   } else {
@@ -111,19 +107,11 @@ TEST(OtlpFlatMetadata, RecordedSpansOfEveryConventionMatchTheirObjects) {
   }
 }
 
-AnyValue str(std::string s) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::String;
-  v.text = std::move(s);
-  return v;
-}
-
-AnyValue real(double d) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::Double;
-  v.real = d;
-  return v;
-}
+using test_values::array;
+using test_values::bytes;
+using test_values::kvlist;
+using test_values::real;
+using test_values::str;
 
 Span spanWith(std::vector<KeyValue> attributes, int status = kStatusUnset) {
   Span span;
@@ -138,14 +126,9 @@ Span spanWith(std::vector<KeyValue> attributes, int status = kStatusUnset) {
 }
 
 TEST(OtlpFlatMetadata, KeysTheMappingAddsSentByTheSpanDuplicatesAndOddValues) {
-  AnyValue nested;
-  nested.kind = AnyValue::Kind::KvList;
-  nested.kvlist = {{"input_tokens", real(3)}, {"b", str("x")}, {"input_tokens", real(4)}};
-  AnyValue list;
-  list.kind = AnyValue::Kind::Array;
-  list.array = {str("a"), real(NAN), AnyValue{}};
-  AnyValue bytes = str(std::string("\x00\xff", 2));
-  bytes.kind = AnyValue::Kind::Bytes;
+  const AnyValue nested = kvlist({{"input_tokens", real(3)}, {"b", str("x")}, {"input_tokens", real(4)}});
+  const AnyValue list = array({str("a"), real(NAN), AnyValue{}});
+  const AnyValue raw = bytes(std::string("\x00\xff", 2));
   Span span = spanWith({{"gen_ai.operation.name", str("chat")},
                         {"gen_ai.request.model", str("first")},
                         {"gen_ai.request.model", str("second")},
@@ -158,7 +141,7 @@ TEST(OtlpFlatMetadata, KeysTheMappingAddsSentByTheSpanDuplicatesAndOddValues) {
                         {"", str("empty key")},
                         {"gen_ai.usage.input_tokens", real(-INFINITY)},
                         {"list", list},
-                        {"raw", bytes},
+                        {"raw", raw},
                         {"gen_ai.input.messages", str(R"([{"role":"user","parts":[{"type":"text","content":"hi"}]}])")},
                         {"gen_ai.completion.0.finish_reason", str("stop")},
                         {"gen_ai.completion.0.content", str("hello \"there\"\n")},
@@ -169,9 +152,8 @@ TEST(OtlpFlatMetadata, KeysTheMappingAddsSentByTheSpanDuplicatesAndOddValues) {
   exception.attributes = {{"exception.type", str("Boom")}, {"exception.message", str("it broke")}};
   span.events.push_back(exception);
   ResourceSpans resource;
-  resource.resourceAttributes = {{"service.name", str("svc")},
-                                 {"deployment.environment.name", str("prod")},
-                                 {"service.name", str("second")}};
+  resource.resourceAttributes = {
+      {"service.name", str("svc")}, {"deployment.environment.name", str("prod")}, {"service.name", str("second")}};
   resource.scopeSpans.push_back({"scope", "1", {span}});
   Span plain = spanWith({{"tool.name", str("lookup")}, {"openinference.span.kind", str("TOOL")}});
   plain.startTimeUnixNano = 0;  // no duration

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/last_of_each_key.h"
 #include "otlp/attribute_json.h"
 
 namespace aev::otlp {
@@ -50,17 +51,8 @@ class Members {
   Members(const std::vector<KeyValue>& attributes, AddedValues& added) : added_(added) {
     members_.reserve(attributes.size() + 16);
     for (const auto& kv : attributes) members_.push_back({kv.key, &kv.value});
-    std::stable_sort(members_.begin(), members_.end(),
-                     [](const FlatMember& a, const FlatMember& b) { return a.key < b.key; });
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < members_.size(); ++i) {
-      if (kept > 0 && members_[kept - 1].key == members_[i].key)
-        members_[kept - 1] = members_[i];
-      else
-        members_[kept++] = members_[i];
-    }
-    members_.resize(kept);
-    sorted_ = kept;
+    sortKeepingLastOfEachKey(members_);
+    sorted_ = members_.size();
   }
 
   bool has(std::string_view key) { return find(key) != nullptr; }
@@ -92,8 +84,8 @@ class Members {
  private:
   FlatMember* find(std::string_view key) {
     const auto end = members_.begin() + static_cast<std::ptrdiff_t>(sorted_);
-    const auto it = std::lower_bound(members_.begin(), end, key,
-                                     [](const FlatMember& m, std::string_view k) { return m.key < k; });
+    const auto it =
+        std::lower_bound(members_.begin(), end, key, [](const FlatMember& m, std::string_view k) { return m.key < k; });
     if (it != end && it->key == key) return &*it;
     for (auto added = end; added != members_.end(); ++added)
       if (added->key == key) return &*added;
