@@ -12,8 +12,7 @@ void sortKeepingLastOfEachKey(std::vector<Member>& members) {
   const auto byKey = [](const Member& a, const Member& b) { return a.key < b.key; };
   // Stable: equal keys keep their order, so the last of them is the one set last. Members
   // already in order (a FlatMetadata's) need no sort.
-  if (!std::is_sorted(members.begin(), members.end(), byKey))
-    std::stable_sort(members.begin(), members.end(), byKey);
+  if (!std::is_sorted(members.begin(), members.end(), byKey)) std::stable_sort(members.begin(), members.end(), byKey);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
     if (kept > 0 && members[kept - 1].key == members[i].key)

@@ -43,9 +43,10 @@ struct Submission {
   // Neither: parsed from event.payloadJson.
   const Poco::JSON::Object::Ptr& payload();
 
-  // The reader built the payload and metadata as objects (payloadIs, metadata) and left
-  // event.payloadJson and event.metadataJson unwritten: the publisher's extract step
-  // writes them once, after the messages have moved into the payload (OTLP spans).
+  // The reader left event.metadataJson unwritten (and event.payloadJson too, unless
+  // payloadInTextOrder), holding the metadata as an object or flat (flatMetadata) and the
+  // payload as an object (payloadIs): the publisher's extract step writes them once, after
+  // the messages have moved into the payload (OTLP spans).
   bool textsFromObjects = false;
   // The payload is event.payloadJson only (an OTLP span's, written in its members' order):
   // payload() parses it keeping that order, so a payload moderation rewrites keeps it too,
