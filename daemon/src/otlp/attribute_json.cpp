@@ -50,6 +50,9 @@ void appendJsonValue(std::string& out, const AnyValue& value) {
       return;
     case AnyValue::Kind::Bytes:
       return appendPocoJsonString(out, base64Encode(value.text));
+    case AnyValue::Kind::Double:
+      if (std::isfinite(value.real)) return appendJsonDouble(out, value.real);
+      break;  // NaN and the infinities: the strings jsonValue makes of them
     case AnyValue::Kind::Empty:
       out += "null";
       return;
@@ -62,7 +65,7 @@ void appendJsonValue(std::string& out, const AnyValue& value) {
       out += ']';
       return;
     default:
-      break;  // doubles (their text is Var's) and kvlists (sorted, last key wins): as the tree writes them
+      break;  // kvlists (sorted, last key wins): as the tree writes them
   }
   appendCondensedJson(out, jsonValue(value));
 }
