@@ -77,7 +77,7 @@ int main() {
         s.event.identifier = std::move(span.identifier);
         s.event.agentId = std::move(span.agentId);
         s.event.eventType = std::move(span.eventType);
-        s.metadata = std::move(span.metadata);
+        s.flatMetadata = std::move(span.flatMetadata);
         s.event.payloadJson = std::move(span.payloadJson);
         s.payloadInTextOrder = true;
         s.textsFromObjects = true;

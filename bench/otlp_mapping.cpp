@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
         s.event.identifier = std::move(span.identifier);
         s.event.agentId = std::move(span.agentId);
         s.event.eventType = std::move(span.eventType);
-        s.metadata = std::move(span.metadata);  // as POST /v1/traces hands them on
+        s.flatMetadata = std::move(span.flatMetadata);  // as POST /v1/traces hands them on
         s.event.payloadJson = std::move(span.payloadJson);
         s.payloadInTextOrder = true;
         s.textsFromObjects = true;

@@ -8,6 +8,8 @@
 #include <Poco/JSON/Stringifier.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -128,6 +130,53 @@ TEST(JsonCondense, AnyOrderKeepsTheInsertionOrderOfObjectsThatKeepIt) {
   EXPECT_EQ(condensedJsonAnyOrder(value), byPoco(value));
   EXPECT_EQ(condensedJsonAnyOrder(value).rfind(R"({"name":"renamed","kind":"client",)", 0), 0u)
       << condensedJsonAnyOrder(value);
+}
+
+// appendJsonDouble takes a shortcut for the doubles of every day (durations, scores, prices):
+// Var's text of each, on seeded random values of every magnitude and on the edges.
+TEST(JsonCondense, DoublesAreWrittenAsVarWritesThem) {
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1e-5,
+                                -1e-5,
+                                9.999999999999999e-6,
+                                1e15,
+                                999999999999999.9,
+                                1e15 - 1,
+                                0.1,
+                                0.2,
+                                0.3,
+                                1.0 / 3,
+                                2.0 / 3,
+                                250.0,
+                                122.276829,
+                                0.5,
+                                1e14,
+                                123456789012345.6,
+                                4.35,
+                                1.005,
+                                5e-324,
+                                1.7976931348623157e308,
+                                -122.5,
+                                1e-6,
+                                1e16,
+                                12345.678901234567};
+  std::mt19937_64 rng(20261128);
+  std::uniform_real_distribution<double> exponent(-8, 17), mantissa(1, 10);
+  std::uniform_int_distribution<std::uint64_t> bits;
+  for (int i = 0; i < 300000; ++i) {
+    values.push_back(mantissa(rng) * std::pow(10.0, std::floor(exponent(rng))));
+    values.push_back(std::round(mantissa(rng) * 1e6) / 1e3);  // milliseconds with microseconds
+    double raw;
+    const std::uint64_t b = bits(rng);
+    std::memcpy(&raw, &b, sizeof raw);
+    if (std::isfinite(raw)) values.push_back(raw);
+  }
+  for (const double d : values) {
+    std::string out;
+    appendJsonDouble(out, d);
+    ASSERT_EQ(out, Poco::Dynamic::Var(d).convert<std::string>()) << d;
+  }
 }
 
 }  // namespace

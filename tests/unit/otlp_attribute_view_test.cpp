@@ -14,6 +14,7 @@
 
 #include "common/json_condense.h"
 #include "otlp/attribute_json.h"
+#include "otlp_values.h"
 #include "telemetry/conventions.h"
 
 namespace aev::otlp {
@@ -22,53 +23,13 @@ namespace {
 namespace conventions = telemetry::conventions;
 using conventions::Field;
 
-AnyValue str(std::string s) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::String;
-  v.text = std::move(s);
-  return v;
-}
-
-AnyValue num(std::int64_t i) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::Int;
-  v.integer = i;
-  return v;
-}
-
-AnyValue real(double d) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::Double;
-  v.real = d;
-  return v;
-}
-
-AnyValue boolean(bool b) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::Bool;
-  v.boolean = b;
-  return v;
-}
-
-AnyValue bytes(std::string raw) {
-  AnyValue v = str(std::move(raw));
-  v.kind = AnyValue::Kind::Bytes;
-  return v;
-}
-
-AnyValue array(std::vector<AnyValue> elements) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::Array;
-  v.array = std::move(elements);
-  return v;
-}
-
-AnyValue kvlist(std::vector<KeyValue> members) {
-  AnyValue v;
-  v.kind = AnyValue::Kind::KvList;
-  v.kvlist = std::move(members);
-  return v;
-}
+using test_values::array;
+using test_values::boolean;
+using test_values::bytes;
+using test_values::kvlist;
+using test_values::num;
+using test_values::real;
+using test_values::str;
 
 Poco::Dynamic::Var materialize(const void* value) { return jsonValue(*static_cast<const AnyValue*>(value)); }
 

@@ -14,6 +14,7 @@
 #include "events/publisher.h"
 #include "otlp/span_events.h"
 #include "otlp/trace_decode.h"
+#include "otlp_submission.h"
 #include "telemetry/extractor.h"
 
 namespace aev::otlp {
@@ -39,14 +40,7 @@ std::vector<Mapped> mapped(const std::string& scenario) {
   auto batch = spanEvents(decodeTraceRequestJson(text.str()));
   EXPECT_TRUE(batch.rejected.empty());
   for (auto& span : batch.events) {
-    events::Submission s;
-    s.location = "span";
-    s.event.source = "otlp";
-    s.event.identifier = span.identifier;
-    s.event.agentId = span.agentId;
-    s.event.eventType = span.eventType;
-    s.event.parentSpanId = span.parentSpanId;
-    s.event.payloadJson = span.payloadJson;
+    events::Submission s = spanSubmission(span);
     s.event.metadataJson = span.metadataJson;
     s.metadata = parse(span.metadataJson);
     events::Publisher::extract(extractor, s);

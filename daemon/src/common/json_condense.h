@@ -19,6 +19,9 @@ void appendCondensedJson(std::string& out, const Poco::Dynamic::Var& value);
 // appendJsonString escapes the RFC 8259 minimum instead).
 void appendPocoJsonString(std::string& out, std::string_view s);
 std::string condensedJson(const Poco::Dynamic::Var& value);
+// A double as Stringifier writes it (Var's conversion: double-conversion's shortest digits),
+// without making a Var or a string of it on the common path.
+void appendJsonDouble(std::string& out, double value);
 
 // The same for objects in any key order: a Poco::JSON::Object built with
 // JSON_PRESERVE_KEY_ORDER is written in its insertion order, as Stringifier::condense

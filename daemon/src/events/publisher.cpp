@@ -146,22 +146,28 @@ std::vector<Publisher::Result> Publisher::publishBatch(std::vector<Item> items) 
 
 namespace {
 
+std::optional<std::string> metadataText(const Poco::JSON::Object::Ptr& metadata) {
+  // The sorted writer: a span's metadata holds no insertion-ordered object.
+  return metadata ? std::optional<std::string>(condensedJson(metadata)) : std::nullopt;
+}
+
+std::optional<std::string> metadataText(const telemetry::FlatMetadata& metadata) { return metadata.text(); }
+
 // extract() for a payload held as text (an OTLP span's): the messages are appended to the
 // text, no payload tree is built for them. What apply() reads of the payload is its
 // messages (an LLM call), handed over as they were moved, or, for a tool call, its tool or
-// name, read from the payload parsed in its order.
-std::vector<FieldError> applyToTextPayload(const telemetry::Extractor& telemetry, Submission& s) {
+// name, read from the payload parsed in its order. `metadata`: the object or the flat members.
+template <typename Metadata>
+std::vector<FieldError> applyToTextPayload(const telemetry::Extractor& telemetry, Submission& s, Metadata& metadata) {
   std::optional<telemetry::MessageLists> messages;
-  if (telemetry::Extractor::carriesMessages(s.event, s.metadata))
-    messages = telemetry.normalizeMessagesIntoText(s.event, s.metadata);
-  // normalizeMessagesIntoText wrote it when it moved messages; the sorted writer, as there
-  // (a span's metadata holds no insertion-ordered object).
-  if (s.textsFromObjects && !messages)
-    s.event.metadataJson = s.metadata ? std::optional<std::string>(condensedJson(s.metadata)) : std::nullopt;
+  if (telemetry::Extractor::carriesMessages(s.event, metadata))
+    messages = telemetry.normalizeMessagesIntoText(s.event, metadata);
+  // normalizeMessagesIntoText wrote it when it moved messages.
+  if (s.textsFromObjects && !messages) s.event.metadataJson = metadataText(metadata);
   s.textsFromObjects = false;
-  if (messages) return telemetry.apply(s.event, *messages, s.metadata, s.location);
+  if (messages) return telemetry.apply(s.event, *messages, metadata, s.location);
   static const Poco::JSON::Object::Ptr none;
-  return telemetry.apply(s.event, telemetry::Extractor::readsPayload(s.event) ? s.payload() : none, s.metadata,
+  return telemetry.apply(s.event, telemetry::Extractor::readsPayload(s.event) ? s.payload() : none, metadata,
                          s.location);
 }
 
@@ -169,7 +175,8 @@ std::vector<FieldError> applyToTextPayload(const telemetry::Extractor& telemetry
 
 void Publisher::extract(const telemetry::Extractor& telemetry, Submission& s) {
   if (s.payloadInTextOrder) {
-    auto tagProblems = applyToTextPayload(telemetry, s);
+    auto tagProblems = s.flatMetadata ? applyToTextPayload(telemetry, s, *s.flatMetadata)
+                                      : applyToTextPayload(telemetry, s, s.metadata);
     if (s.problems.empty() && tagProblems.empty()) return;
     auto problems = std::move(s.problems);
     for (auto& p : tagProblems) problems.push_back(std::move(p));
@@ -178,6 +185,7 @@ void Publisher::extract(const telemetry::Extractor& telemetry, Submission& s) {
   // The payload as an object only when the telemetry reads it (a tool call's tool) or an
   // LLM call's messages move into it (before moderation, which screens them there).
   static const Poco::JSON::Object::Ptr none;
+  s.metadataObject();  // the object paths below read `metadata`
   const bool messages = telemetry::Extractor::carriesMessages(s.event, s.metadata) &&
                         telemetry.normalizeMessages(s.event, s.payload(), s.metadata);
   if (s.textsFromObjects) {
@@ -203,7 +211,8 @@ moderation::Screening Publisher::screen(Submission& s) {
   // lambda with more captures would not fit std::function's inline storage, and every
   // event would pay a heap allocation for it.
   auto payload = [&s] { return s.payload(); };
-  return moderator_->screen(s.event, std::cref(payload), s.metadata, s.location);
+  auto metadata = [&s] { return s.metadataObject(); };
+  return moderator_->screen(s.event, std::cref(payload), std::cref(metadata), s.location);
 }
 
 // ---------------------------------------------------------------- 3. admit

@@ -15,6 +15,14 @@ void Submission::payloadAt(const JsonView& view, std::uint32_t node) {
   node_ = node;
 }
 
+const Poco::JSON::Object::Ptr& Submission::metadataObject() {
+  if (flatMetadata) {
+    metadata = flatMetadata->toObject();
+    flatMetadata.reset();
+  }
+  return metadata;
+}
+
 const Poco::JSON::Object::Ptr& Submission::payload() {
   if (built_) return payload_;
   built_ = true;

@@ -5,12 +5,14 @@
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/errors.h"
 #include "common/json_view.h"
 #include "events/event.h"
+#include "telemetry/flat_metadata.h"
 
 namespace aev::events {
 
@@ -20,6 +22,12 @@ struct Submission {
   NewEvent event;
   // The parsed metadata, or null when there is none (telemetry reads it on every event).
   Poco::JSON::Object::Ptr metadata;
+  // Or the metadata held flat (an OTLP span's, telemetry/flat_metadata.h), whose object is
+  // built only when a reader needs one (metadataObject()); its values must outlive publish().
+  std::optional<telemetry::FlatMetadata> flatMetadata;
+  // The metadata as an object: `metadata`, else built from flatMetadata, which it then
+  // replaces (so later readers and writers see the one object).
+  const Poco::JSON::Object::Ptr& metadataObject();
   // Where errors point: "body", "body.events[3]", "span".
   std::string location;
   // What the reader refused. The publisher reports these together with the telemetry's
@@ -35,9 +43,10 @@ struct Submission {
   // Neither: parsed from event.payloadJson.
   const Poco::JSON::Object::Ptr& payload();
 
-  // The reader built the payload and metadata as objects (payloadIs, metadata) and left
-  // event.payloadJson and event.metadataJson unwritten: the publisher's extract step
-  // writes them once, after the messages have moved into the payload (OTLP spans).
+  // The reader left event.metadataJson unwritten (and event.payloadJson too, unless
+  // payloadInTextOrder), holding the metadata as an object or flat (flatMetadata) and the
+  // payload as an object (payloadIs): the publisher's extract step writes them once, after
+  // the messages have moved into the payload (OTLP spans).
   bool textsFromObjects = false;
   // The payload is event.payloadJson only (an OTLP span's, written in its members' order):
   // payload() parses it keeping that order, so a payload moderation rewrites keeps it too,

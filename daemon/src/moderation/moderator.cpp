@@ -39,11 +39,11 @@ ApiError Moderator::blockedError(const RuleMatch& m, const std::string& location
 Screening Moderator::screen(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                             const Poco::JSON::Object::Ptr& metadata, const std::string& location) {
   return screen(
-      e, [&payload] { return payload; }, metadata, location);
+      e, [&payload] { return payload; }, [&metadata] { return metadata; }, location);
 }
 
 Screening Moderator::screen(store::NewEvent& e, const PayloadSource& payloadSource,
-                            const Poco::JSON::Object::Ptr& metadata, const std::string& location) {
+                            const MetadataSource& metadataSource, const std::string& location) {
   Screening s;
   s.orgId = e.orgId;
   s.channelId = e.channelId ? std::optional<std::int64_t>(e.channelId) : std::nullopt;
@@ -53,7 +53,7 @@ Screening Moderator::screen(store::NewEvent& e, const PayloadSource& payloadSour
   if (rules->empty()) return s;  // the common case: nothing else to do
   const auto payload = payloadSource();
   if (!payload) return s;
-  EventDocument doc{s.eventType, e.source, payload, metadata};
+  EventDocument doc{s.eventType, e.source, payload, metadataSource()};
   s.verdict = moderation::evaluate(*rules, doc);
   if (s.verdict.matches.empty()) return s;
   if (const auto* blocking = s.verdict.blockingMatch()) {

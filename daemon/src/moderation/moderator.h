@@ -38,10 +38,12 @@ class Moderator {
   // (errors[] located under `location`).
   Screening screen(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload, const Poco::JSON::Object::Ptr& metadata,
                    const std::string& location);
-  // The same for a publish path that holds the payload as text: `payload` builds its
-  // object, and is called only when the organization has rules (most have none).
+  // The same for a publish path that holds the payload as text and the metadata flat:
+  // `payload` and `metadata` build their objects, and are called only when the
+  // organization has rules (most have none).
   using PayloadSource = std::function<Poco::JSON::Object::Ptr()>;
-  Screening screen(store::NewEvent& e, const PayloadSource& payload, const Poco::JSON::Object::Ptr& metadata,
+  using MetadataSource = std::function<Poco::JSON::Object::Ptr()>;
+  Screening screen(store::NewEvent& e, const PayloadSource& payload, const MetadataSource& metadata,
                    const std::string& location);
 
   // The verdict for a sample event without publishing or recording anything

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/encoding.h"
+#include "common/json_condense.h"
 
 namespace aev::otlp {
 
@@ -35,6 +36,38 @@ Poco::Dynamic::Var jsonValue(const AnyValue& value) {
     case AnyValue::Kind::Empty: break;
   }
   return {};  // stringifies as null
+}
+
+void appendJsonValue(std::string& out, const AnyValue& value) {
+  switch (value.kind) {
+    case AnyValue::Kind::String:
+      return appendPocoJsonString(out, value.text);
+    case AnyValue::Kind::Bool:
+      out += value.boolean ? "true" : "false";
+      return;
+    case AnyValue::Kind::Int:
+      out += std::to_string(value.integer);
+      return;
+    case AnyValue::Kind::Bytes:
+      return appendPocoJsonString(out, base64Encode(value.text));
+    case AnyValue::Kind::Double:
+      if (std::isfinite(value.real)) return appendJsonDouble(out, value.real);
+      break;  // NaN and the infinities: the strings jsonValue makes of them
+    case AnyValue::Kind::Empty:
+      out += "null";
+      return;
+    case AnyValue::Kind::Array:  // gen_ai.response.finish_reasons, tags: no Poco array for them
+      out += '[';
+      for (std::size_t i = 0; i < value.array.size(); ++i) {
+        if (i) out += ',';
+        appendJsonValue(out, value.array[i]);
+      }
+      out += ']';
+      return;
+    default:
+      break;  // kvlists (sorted, last key wins): as the tree writes them
+  }
+  appendCondensedJson(out, jsonValue(value));
 }
 
 Poco::JSON::Object::Ptr attributeObject(const std::vector<KeyValue>& attributes) {

@@ -6,6 +6,7 @@
 #include <Poco/Dynamic/Var.h>
 #include <Poco/JSON/Object.h>
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +15,9 @@
 namespace aev::otlp {
 
 Poco::Dynamic::Var jsonValue(const AnyValue& value);
+// The condensed JSON text of jsonValue(value) (common/json_condense.h's bytes), the scalars
+// written straight from the value.
+void appendJsonValue(std::string& out, const AnyValue& value);
 
 // {key: value, ...}; with duplicate keys (which OTLP forbids) the last one wins.
 Poco::JSON::Object::Ptr attributeObject(const std::vector<KeyValue>& attributes);

@@ -24,12 +24,14 @@ struct Call {
 using CallKey = std::tuple<std::string, std::string, double, double>;  // trace, model, input, output
 
 std::optional<CallKey> keyOf(const SpanEvent& e) {
-  if (!e.metadata) return std::nullopt;
+  if (!e.metadata && !e.flatMetadata) return std::nullopt;
   CallUsage usage;
   if (e.llmUsage) {  // the mapping read them from the decoded attributes
     usage = *e.llmUsage;
   } else {
-    if (e.metadata->optValue<std::string>("semantic_kind", "") != "llm") return std::nullopt;
+    // The mapping reads them for every LLM span it makes: only an event made otherwise
+    // (with a metadata object) is read here.
+    if (!e.metadata || e.metadata->optValue<std::string>("semantic_kind", "") != "llm") return std::nullopt;
     const telemetry::conventions::Lookup lookup(e.metadata);
     usage = {lookup.text(Field::Model, true), lookup.number(Field::InputTokens, true),
              lookup.number(Field::OutputTokens, true)};
@@ -42,7 +44,8 @@ std::optional<CallKey> keyOf(const SpanEvent& e) {
 
 std::optional<Call> timesOf(const SpanEvent& e, std::size_t index) {
   if (!e.occurredAtMicros) return std::nullopt;
-  const double ms = e.metadata->optValue<double>("duration_ms", 0.0);
+  const double ms = e.flatMetadata ? e.flatMetadata->optValue<double>("duration_ms", 0.0)
+                                   : e.metadata->optValue<double>("duration_ms", 0.0);
   return Call{index, *e.occurredAtMicros, *e.occurredAtMicros + static_cast<std::int64_t>(ms * 1000.0)};
 }
 
@@ -98,10 +101,15 @@ std::size_t markDuplicateLlmSpans(std::vector<SpanEvent>& events) {
       same.add(*call, e.scopeName);
       continue;
     }
-    e.metadata->set("duplicate_of", events[original->index].spanId);
-    std::ostringstream text;
-    Poco::JSON::Stringifier::condense(e.metadata, text);
-    e.metadataJson = text.str();
+    if (e.flatMetadata) {
+      setText(*e.flatMetadata, "duplicate_of", events[original->index].spanId, *e.addedValues);
+      e.metadataJson = e.flatMetadata->text();
+    } else {
+      e.metadata->set("duplicate_of", events[original->index].spanId);
+      std::ostringstream text;
+      Poco::JSON::Stringifier::condense(e.metadata, text);
+      e.metadataJson = text.str();
+    }
     ++marked;
   }
   return marked;

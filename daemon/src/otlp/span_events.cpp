@@ -56,122 +56,6 @@ const char* spanKindName(int kind) {
   }
 }
 
-const char* statusName(int code) {
-  switch (code) {
-    case kStatusOk: return "ok";
-    case kStatusError: return "error";
-    default: return "unset";
-  }
-}
-
-void setIfAbsent(Object& object, const std::string& key, const Poco::Dynamic::Var& value) {
-  if (!object.has(key)) object.set(key, value);
-}
-
-// The first exception event's attribute `key` (exception.type / exception.message).
-const AnyValue* exceptionAttribute(const Span& span, std::string_view key) {
-  for (const auto& e : span.events)
-    if (e.name == "exception")
-      if (const AnyValue* v = findAttribute(e.attributes, key)) return v;
-  return nullptr;
-}
-
-constexpr const char* kExceptionKeys[] = {"exception.type", "exception.message"};
-
-Poco::Dynamic::Var attributeValue(const void* value) { return jsonValue(*static_cast<const AnyValue*>(value)); }
-
-// The convention table's view of a span's metadata before its aliases: its attributes and
-// the first exception event's exception.type / exception.message where the span has none
-// (the keys metadataObject adds before it reads an alias; the resource and service.name are
-// the prefix of no row it reads). Read from the decoded attributes: no object is built.
-conventions::Lookup attributeView(const Span& span) {
-  std::vector<conventions::FlatMember> members;
-  members.reserve(span.attributes.size() + 2);
-  for (const auto& kv : span.attributes) members.push_back({kv.key, &kv.value});
-  if (!span.events.empty())
-    for (const char* key : kExceptionKeys)
-      if (!findAttribute(span.attributes, key))
-        if (const AnyValue* v = exceptionAttribute(span, key)) members.push_back({key, v});
-  return conventions::Lookup(std::move(members), attributeValue);
-}
-
-conventions::Lookup resourceView(const std::vector<KeyValue>& resource) {
-  std::vector<conventions::FlatMember> members;
-  members.reserve(resource.size());
-  for (const auto& kv : resource) members.push_back({kv.key, &kv.value});
-  return conventions::Lookup(std::move(members), attributeValue);
-}
-
-// A string attribute of the flat view, or none.
-std::optional<std::string> attributeString(const conventions::Lookup& attributes, const char* key) {
-  auto v = attributes.member(key);
-  if (!v || !v->isString() || v->extract<std::string>().empty()) return std::nullopt;
-  return v->extract<std::string>();
-}
-
-// The span's attributes as flat metadata keys, with the aliases of the header: every
-// short name is read through the convention table (telemetry/conventions.h), so an
-// OpenInference, OpenLLMetry, AI SDK or Langfuse span gets the same keys as a gen_ai one.
-// The aliases are read from `lookup`, attributeView(span), as from the object: the keys this
-// function adds (the short names) are the prefix of no convention row these aliases read, so
-// what it finds is what a lookup in the object would find.
-Object::Ptr metadataObject(const Span& span, const std::vector<KeyValue>& resource, const conventions::Lookup& lookup,
-                           const conventions::Lookup& resourceLookup, Kind kind) {
-  using conventions::Field;
-  Object::Ptr metadata = attributeObject(span.attributes);
-  if (!resource.empty()) setIfAbsent(*metadata, "resource", attributeObject(resource));
-  if (const AnyValue* service = findAttribute(resource, "service.name"))
-    setIfAbsent(*metadata, "service.name", jsonValue(*service));
-  if (!span.events.empty())
-    for (const char* key : kExceptionKeys)
-      if (const AnyValue* v = exceptionAttribute(span, key)) setIfAbsent(*metadata, key, jsonValue(*v));
-  // Resource-level fields: the span's own attribute first, then the resource's.
-  for (const auto& [key, field] :
-       {std::pair{"environment", Field::Environment}, std::pair{"release", Field::Release}}) {
-    if (metadata->has(key)) continue;
-    auto v = lookup.text(field, true);
-    if (!v) v = resourceLookup.text(field, true);
-    if (v) metadata->set(key, *v);
-  }
-  const std::pair<const char*, Field> aliases[] = {
-      {"operation", Field::Operation},  {"provider", Field::Provider}, {"finish_reason", Field::FinishReason},
-      {"session", Field::Session},      {"user", Field::EndUser},      {"trace_name", Field::TraceName},
-      {"error_type", Field::ErrorType},
-  };
-  for (const auto& [key, field] : aliases)
-    if (!metadata->has(key))
-      if (auto v = lookup.text(field, true)) metadata->set(key, *v);
-  if (kind != Kind::Handoff && !metadata->has("tool")) {
-    auto tool = lookup.text(Field::Tool, true);
-    // A tool span without a tool attribute is named after its tool (Langfuse observations,
-    // OpenLLMetry's decorated tools).
-    if (!tool && kind == Kind::Tool) {
-      if (auto entity = attributeString(lookup, "traceloop.entity.name"))
-        tool = entity;
-      else if (!span.name.empty())
-        tool = span.name.rfind("execute_tool ", 0) == 0 ? span.name.substr(13) : span.name;
-    }
-    if (tool) metadata->set("tool", *tool);
-  }
-  // The model's tool call this run answers (a hand-off made through a tool call has one too).
-  if (!metadata->has("tool_call_id"))
-    if (auto id = lookup.text(Field::ToolCallId, true)) metadata->set("tool_call_id", *id);
-  if (kind == Kind::Handoff && !metadata->has("handoff_to"))
-    if (auto v = conventions::handoffTarget(lookup, span.name)) metadata->set("handoff_to", *v);
-  if (kind != Kind::Unknown) setIfAbsent(*metadata, "semantic_kind", std::string(conventions::kindName(kind)));
-  if (span.statusCode == kStatusError && !metadata->has("error_message")) {
-    auto message = span.statusMessage.empty() ? lookup.text(Field::ErrorMessage, true)
-                                              : std::optional<std::string>(span.statusMessage);
-    if (message) metadata->set("error_message", *message);
-  }
-
-  if (span.startTimeUnixNano != 0 && span.endTimeUnixNano >= span.startTimeUnixNano)
-    metadata->set("duration_ms", static_cast<double>(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6);
-  if (span.statusCode == kStatusError || span.statusCode == kStatusOk)
-    metadata->set("status", std::string(statusName(span.statusCode)));
-  return metadata;
-}
-
 // The agent a span belongs to: the conventions' agent name; an agent span without one is
 // named by its graph node (OpenInference's Agents bridge).
 // Names are strings: other attribute kinds name nothing.
@@ -191,7 +75,7 @@ Object::Ptr payloadObject(const Span& span, const ScopeSpans& scope) {
   payload->set("endTimeUnixNano", std::to_string(span.endTimeUnixNano));
 
   Object::Ptr status = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-  status->set("code", std::string(statusName(span.statusCode)));
+  status->set("code", std::string(statusCodeName(span.statusCode)));
   if (!span.statusMessage.empty()) status->set("message", span.statusMessage);
   payload->set("status", status);
 
@@ -232,7 +116,7 @@ std::string payloadText(const Span& span, const ScopeSpans& scope) {
   out += "\",\"endTimeUnixNano\":\"";
   out += std::to_string(span.endTimeUnixNano);
   out += "\",\"status\":{\"code\":\"";
-  out += statusName(span.statusCode);
+  out += statusCodeName(span.statusCode);
   out += '"';
   if (!span.statusMessage.empty()) {
     out += ",\"message\":";
@@ -268,8 +152,15 @@ std::string payloadText(const Span& span, const ScopeSpans& scope) {
   return out;
 }
 
-SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<KeyValue>& resource,
-                  const conventions::Lookup& resourceLookup, SpanTexts texts) {
+// What the spans of one resource share.
+struct ResourceContext {
+  const std::vector<KeyValue>& attributes;
+  const conventions::Lookup& lookup;  // resourceView(attributes)
+  const AnyValue* value;              // the attributes as one kvlist value; null when there are none
+  const std::shared_ptr<AddedValues>& added;
+};
+
+SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const ResourceContext& resource, SpanTexts texts) {
   SpanEvent e;
   const conventions::Lookup attributes = attributeView(span);
   const Kind kind = conventions::kindOf(attributes, span.name);
@@ -282,19 +173,24 @@ SpanEvent toEvent(const Span& span, const ScopeSpans& scope, const std::vector<K
   if (!span.parentSpanId.empty() && !allZero(span.parentSpanId)) e.parentSpanId = hexEncode(span.parentSpanId);
   // Nanoseconds to microseconds: a uint64 of nanoseconds divided by 1000 always fits an int64.
   if (span.startTimeUnixNano != 0) e.occurredAtMicros = static_cast<std::int64_t>(span.startTimeUnixNano / 1000);
-  e.metadata = metadataObject(span, resource, attributes, resourceLookup, kind);
+  auto metadata =
+      spanMetadata(span, resource.attributes, resource.value, attributes, resource.lookup, kind, resource.added);
   // The duplicate-span check's key, from the attributes: the keys the metadata adds to them
   // (the short aliases, resource, service.name, exception.*) are the prefix of no model or
-  // token row, so these are the readings of the object.
-  if (e.metadata->optValue<std::string>("semantic_kind", "") == "llm")
+  // token row, so these are the readings of the metadata.
+  if (metadata.optValue<std::string>("semantic_kind", "") == "llm")
     e.llmUsage = CallUsage{attributes.text(conventions::Field::Model, true),
                            attributes.number(conventions::Field::InputTokens, true),
                            attributes.number(conventions::Field::OutputTokens, true)};
   if (texts == SpanTexts::Condensed) {
+    // The request may be gone once spanEvents returns: the metadata is made an object.
+    e.metadata = metadata.toObject();
     e.payload = payloadObject(span, scope);
     e.metadataJson = condensedJsonAnyOrder(e.metadata);
     e.payloadJson = condensedJsonAnyOrder(e.payload);
   } else {
+    e.flatMetadata.emplace(std::move(metadata));
+    e.addedValues = resource.added;
     e.payloadJson = payloadText(span, scope);
   }
   e.isError = span.statusCode == kStatusError;
@@ -309,21 +205,32 @@ std::string eventTypeForSpan(std::string_view operationName, int statusCode) {
   return conventions::eventTypeFor(conventions::kindOf(attributes, ""), statusCode == kStatusError);
 }
 
+void appendSpanEvents(const ResourceSpans& rs, SpanTexts texts, std::size_t& index, SpanBatch& batch) {
+  if (!batch.addedValues) batch.addedValues = std::make_shared<AddedValues>();
+  const conventions::Lookup resourceLookup = resourceView(rs.resourceAttributes);  // one for its spans
+  const AnyValue* resourceValue = nullptr;  // metadata.resource, one value for its spans
+  if (!rs.resourceAttributes.empty()) {
+    AnyValue& value = batch.addedValues->emplace_back();
+    value.kind = AnyValue::Kind::KvList;
+    value.kvlist = rs.resourceAttributes;
+    resourceValue = &value;
+  }
+  const ResourceContext resource{rs.resourceAttributes, resourceLookup, resourceValue, batch.addedValues};
+  for (const auto& ss : rs.scopeSpans) {
+    for (const auto& span : ss.spans) {
+      if (auto problem = spanProblem(span))
+        batch.rejected.push_back({index, std::move(*problem)});
+      else
+        batch.events.push_back(toEvent(span, ss, resource, texts));
+      ++index;
+    }
+  }
+}
+
 SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts) {
   SpanBatch batch;
   std::size_t index = 0;
-  for (const auto& rs : request.resourceSpans) {
-    const conventions::Lookup resourceLookup = resourceView(rs.resourceAttributes);  // one for its spans
-    for (const auto& ss : rs.scopeSpans) {
-      for (const auto& span : ss.spans) {
-        if (auto problem = spanProblem(span))
-          batch.rejected.push_back({index, std::move(*problem)});
-        else
-          batch.events.push_back(toEvent(span, ss, rs.resourceAttributes, resourceLookup, texts));
-        ++index;
-      }
-    }
-  }
+  for (const auto& rs : request.resourceSpans) appendSpanEvents(rs, texts, index, batch);
   return batch;
 }
 

@@ -54,11 +54,13 @@
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "otlp/span_metadata.h"
 #include "otlp/trace_model.h"
 
 namespace aev::otlp {
@@ -74,9 +76,14 @@ struct SpanEvent {
   std::string identifier;
   std::string payloadJson;   // condensed JSON object
   std::string metadataJson;  // condensed JSON object (empty with SpanTexts::Deferred)
-  // The metadata as an object, so the publish path need not parse it again; the payload as
-  // an object with SpanTexts::Condensed only (Deferred writes its text straight from the span).
+  // With SpanTexts::Condensed: the metadata and the payload as objects, so the publish path
+  // need not parse them again.
   Poco::JSON::Object::Ptr payload, metadata;
+  // With SpanTexts::Deferred: the metadata as flat members over the decoded request (which
+  // the caller keeps until the event is published) and `addedValues`, the values the mapping
+  // added, shared by the batch's events (otlp/span_metadata.h).
+  std::optional<telemetry::FlatMetadata> flatMetadata;
+  std::shared_ptr<AddedValues> addedValues;
   std::optional<std::string> agentId;
   std::string eventType;
   std::string traceId;  // 32 lowercase hex digits
@@ -98,20 +105,25 @@ struct RejectedSpan {
 struct SpanBatch {
   std::vector<SpanEvent> events;  // accepted spans, in request order
   std::vector<RejectedSpan> rejected;
+  std::shared_ptr<AddedValues> addedValues;  // what the events' metadata holds besides the request
 
   // For ExportTracePartialSuccess.error_message: the count and the first few reasons;
   // empty when nothing was rejected.
   std::string rejectionMessage() const;
 };
 
-// Whether spanEvents writes each event's payloadJson and metadataJson (and builds the
-// payload object), or writes the payload's text only, straight from the span, and leaves the
-// metadata's text for the publish path to write once it has moved the messages out of it
-// (events::Submission::textsFromObjects, payloadInTextOrder): one writing per event, no
-// payload tree unless moderation asks for one.
+// Whether spanEvents writes each event's payloadJson and metadataJson (and builds both
+// objects), or writes the payload's text only, straight from the span, and leaves the
+// metadata flat over the request, for the publish path to write its text once it has moved
+// the messages out of it (events::Submission::textsFromObjects, payloadInTextOrder): one
+// writing per event, no tree unless moderation asks for one. Deferred events read the
+// request until they are published: the caller keeps it.
 enum class SpanTexts { Condensed, Deferred };
 
 SpanBatch spanEvents(const TraceRequest& request, SpanTexts texts = SpanTexts::Condensed);
+// The spans of one resource appended to `batch`; `index` is the first span's position among
+// all spans of the request (for RejectedSpan::spanIndex), advanced past this resource's.
+void appendSpanEvents(const ResourceSpans& resource, SpanTexts texts, std::size_t& index, SpanBatch& batch);
 
 // The event type for a span whose only convention key is gen_ai.operation.name ("" when
 // absent), and its status code.

@@ -23,28 +23,19 @@ std::string channelAttributeOf(const std::vector<KeyValue>& resourceAttributes) 
 TraceExport decodeTraceExport(std::string body, std::string_view contentEncoding, Encoding encoding,
                               std::size_t maxBytes, SpanTexts texts) {
   const std::string decoded = decodeContentEncoding(std::move(body), contentEncoding, maxBytes);
-  TraceRequest request =
-      encoding == Encoding::Protobuf ? decodeTraceRequestProtobuf(decoded) : decodeTraceRequestJson(decoded);
+  auto request = std::make_shared<TraceRequest>(encoding == Encoding::Protobuf ? decodeTraceRequestProtobuf(decoded)
+                                                                               : decodeTraceRequestJson(decoded));
   // One resource at a time, so each accepted span is paired with its resource's channel;
   // rejected spans keep their index among all spans of the request.
   TraceExport out;
-  std::size_t spansBefore = 0;
-  for (auto& resource : request.resourceSpans) {
+  std::size_t index = 0;
+  for (const auto& resource : request->resourceSpans) {
     const auto channel = channelAttributeOf(resource.resourceAttributes);
-    TraceRequest one;
-    one.resourceSpans.push_back(std::move(resource));
-    auto batch = spanEvents(one, texts);
-    for (auto& rejected : batch.rejected) {
-      rejected.spanIndex += spansBefore;
-      out.rejected.push_back(std::move(rejected));
-    }
-    for (auto& event : batch.events) {
-      out.events.push_back(std::move(event));
-      out.resourceChannels.push_back(channel);
-    }
-    spansBefore += one.spanCount();
+    appendSpanEvents(resource, texts, index, out);
+    out.resourceChannels.resize(out.events.size(), channel);
   }
   markDuplicateLlmSpans(out.events);  // two instrumentations of one call count once
+  out.request = std::move(request);
   return out;
 }
 

@@ -11,6 +11,7 @@
 //     respond e.httpStatus(), contentTypeOf(*encoding), otlp::errorBody(*encoding, e)
 //   }
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,9 @@ inline constexpr const char* kChannelAttribute = "agent_events.channel_id";
 // string nor an integer is kept as "?" so it reads as no channel id).
 struct TraceExport : SpanBatch {
   std::vector<std::string> resourceChannels;  // parallel to events
+  // The decoded request, alive as long as this export (which the route keeps until its
+  // events are published), so the events can read its attributes in place instead of copies.
+  std::shared_ptr<const TraceRequest> request;
 };
 
 // Inflates (per Content-Encoding, with maxBytes before and after), decodes and maps the

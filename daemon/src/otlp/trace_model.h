@@ -30,6 +30,8 @@ struct KeyValue {
 
 // trace.v1.Status.StatusCode
 enum : int { kStatusUnset = 0, kStatusOk = 1, kStatusError = 2 };
+// "ok", "error", else "unset": a status code as the stored payload and metadata name it.
+const char* statusCodeName(int code);
 
 // trace.v1.Span.Event
 struct SpanEventRecord {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <map>
 
+#include "common/last_of_each_key.h"
+
 namespace aev::telemetry::conventions {
 
 namespace {
@@ -492,16 +494,7 @@ Lookup::Lookup(const Object::Ptr& metadata) : metadata_(metadata) {
 Lookup::Lookup(std::vector<FlatMember> members, Materialize materialize) : materialize_(materialize) {
   flat_.reserve(members.size());
   for (const auto& m : members) flat_.push_back({m.key, nullptr, m.value});
-  // In key order; of equal keys the last one set, as Object::set replaces a member's value.
-  std::stable_sort(flat_.begin(), flat_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < flat_.size(); ++i) {
-    if (kept > 0 && flat_[kept - 1].key == flat_[i].key)
-      flat_[kept - 1] = flat_[i];
-    else
-      flat_[kept++] = flat_[i];
-  }
-  flat_.resize(kept);
+  sortKeepingLastOfEachKey(flat_);  // as Object::set would keep them
   addHeads();
 }
 

@@ -39,10 +39,10 @@ std::optional<std::int64_t> tokens(const conventions::Lookup& metadata, Field fi
 }
 
 // metadata.tags: an object of custom attributes (scalars), checked and kept in `out`.
-std::vector<FieldError> customAttributes(const Object::Ptr& metadata, const std::string& location,
+std::vector<FieldError> customAttributes(const conventions::Lookup& metadata, const std::string& location,
                                          std::vector<std::pair<std::string, std::string>>& out) {
   std::vector<FieldError> problems;
-  const auto tags = metadata && metadata->has("tags") ? std::optional<Var>(metadata->get("tags")) : std::nullopt;
+  const auto tags = metadata.member("tags");
   if (!tags || tags->isEmpty()) return problems;
   const std::string where = location + ".metadata.tags";
   if (tags->type() != typeid(Object::Ptr)) {
@@ -78,9 +78,24 @@ std::vector<FieldError> customAttributes(const Object::Ptr& metadata, const std:
 
 std::string condensedObject(const Object::Ptr& object) { return condensedJsonAnyOrder(object); }
 
+// The span payload's members never include "messages": appended last, where set() puts a new key.
+void appendMessagesMember(std::string& payloadJson, const MessageLists& messages) {
+  payloadJson.pop_back();
+  if (payloadJson.size() > 1) payloadJson += ',';
+  payloadJson += "\"messages\":";
+  messages.appendJson(payloadJson);
+  payloadJson += '}';
+}
+
+bool appendsToText(const store::NewEvent& e) { return e.payloadJson.size() >= 2 && e.payloadJson.back() == '}'; }
+
 }  // namespace
 
 bool Extractor::carriesMessages(const store::NewEvent& e, const Poco::JSON::Object::Ptr& metadata) {
+  return telemetry::carriesMessages(metadata, e.eventType.value_or(""), e.identifier);
+}
+
+bool Extractor::carriesMessages(const store::NewEvent& e, const FlatMetadata& metadata) {
   return telemetry::carriesMessages(metadata, e.eventType.value_or(""), e.identifier);
 }
 
@@ -99,20 +114,24 @@ bool Extractor::normalizeMessages(store::NewEvent& e, const Poco::JSON::Object::
 
 std::optional<MessageLists> Extractor::normalizeMessagesIntoText(store::NewEvent& e,
                                                                  const Poco::JSON::Object::Ptr& metadata) const {
-  if (!metadata || e.payloadJson.size() < 2 || e.payloadJson.back() != '}') return std::nullopt;
+  if (!metadata || !appendsToText(e)) return std::nullopt;
   Poco::JSON::Object::Ptr writableMetadata = metadata;
   auto messages = takeMessages(*writableMetadata, maxMessageChars_);
   if (!messages) return std::nullopt;
-  // The span payload's members never include "messages": appended last, where set() puts a new key.
-  e.payloadJson.pop_back();
-  if (e.payloadJson.size() > 1) e.payloadJson += ',';
-  e.payloadJson += "\"messages\":";
-  messages->appendJson(e.payloadJson);
-  e.payloadJson += '}';
+  appendMessagesMember(e.payloadJson, *messages);
   // A span's metadata is attribute objects only (otlp/attribute_json.h: keys in order, no
   // insertion-ordered object): the sorted writer gives condensedJsonAnyOrder's bytes
   // without learning each object's order (a copy of every key).
   e.metadataJson = condensedJson(metadata);
+  return messages;
+}
+
+std::optional<MessageLists> Extractor::normalizeMessagesIntoText(store::NewEvent& e, FlatMetadata& metadata) const {
+  if (!appendsToText(e)) return std::nullopt;
+  auto messages = takeMessages(metadata, maxMessageChars_);
+  if (!messages) return std::nullopt;
+  appendMessagesMember(e.payloadJson, *messages);
+  e.metadataJson = metadata.text();
   return messages;
 }
 
@@ -122,18 +141,27 @@ bool Extractor::readsPayload(const store::NewEvent& e) {
 
 std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
                                          const Poco::JSON::Object::Ptr& metadata, const std::string& location) const {
-  return applyWith(e, payload, nullptr, metadata, location);
+  return applyWith(e, payload, nullptr, conventions::Lookup(metadata), location);
 }
 
 std::vector<FieldError> Extractor::apply(store::NewEvent& e, const MessageLists& messages,
                                          const Poco::JSON::Object::Ptr& metadata, const std::string& location) const {
-  return applyWith(e, nullptr, &messages, metadata, location);
+  return applyWith(e, nullptr, &messages, conventions::Lookup(metadata), location);
+}
+
+std::vector<FieldError> Extractor::apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                                         const FlatMetadata& metadata, const std::string& location) const {
+  return applyWith(e, payload, nullptr, metadata.lookup(), location);
+}
+
+std::vector<FieldError> Extractor::apply(store::NewEvent& e, const MessageLists& messages, const FlatMetadata& metadata,
+                                         const std::string& location) const {
+  return applyWith(e, nullptr, &messages, metadata.lookup(), location);
 }
 
 std::vector<FieldError> Extractor::applyWith(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
-                                             const MessageLists* messages, const Poco::JSON::Object::Ptr& metadata,
+                                             const MessageLists* messages, const conventions::Lookup& lookup,
                                              const std::string& location) const {
-  const conventions::Lookup lookup(metadata);
   const auto text = [&lookup](Field f) { return lookup.text(f); };
   auto& t = e.telemetry;
   const std::string eventType = e.eventType.value_or("");
@@ -187,7 +215,7 @@ std::vector<FieldError> Extractor::applyWith(store::NewEvent& e, const Poco::JSO
   }
   // A second instrumentation's span of the same LLM call (otlp/duplicate_spans.h) keeps its
   // event but counts no usage: the first span counted it.
-  const bool duplicate = metadata && metadata->has("duplicate_of");
+  const bool duplicate = lookup.member("duplicate_of").has_value();
   if (duplicate) {
     t.inputTokens.reset();
     t.outputTokens.reset();
@@ -201,7 +229,7 @@ std::vector<FieldError> Extractor::applyWith(store::NewEvent& e, const Poco::JSO
         prices_.cost(*t.model, t.inputTokens.value_or(0), t.outputTokens.value_or(0), t.cachedInputTokens.value_or(0));
 
   t.attributes.clear();
-  auto problems = customAttributes(metadata, location, t.attributes);
+  auto problems = customAttributes(lookup, location, t.attributes);
   // Tag lists of the conventions (Langfuse, OpenInference, AI SDK) are labels: each is an
   // attribute "<tag>" = "true", so the tag filter finds them; what does not fit is dropped
   // (a span's sender cannot correct it).

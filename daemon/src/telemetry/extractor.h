@@ -14,6 +14,7 @@
 
 #include "common/errors.h"
 #include "store/event_records.h"
+#include "telemetry/flat_metadata.h"
 #include "telemetry/messages.h"
 #include "telemetry/prices.h"
 
@@ -35,6 +36,7 @@ class Extractor {
   // Whether normalizeMessages() has anything to do for this event (no parsing: a look at
   // the metadata's keys).
   static bool carriesMessages(const store::NewEvent& e, const Poco::JSON::Object::Ptr& metadata);
+  static bool carriesMessages(const store::NewEvent& e, const FlatMetadata& metadata);
   // Moves the prompt and completion of an LLM call, from any convention's metadata keys,
   // into payload.messages (telemetry/messages.h), rewriting e.payloadJson and
   // e.metadataJson; false when there was nothing to move (payload may not be null).
@@ -51,6 +53,11 @@ class Extractor {
   // rather than from a payload object.
   std::vector<FieldError> apply(store::NewEvent& e, const MessageLists& messages,
                                 const Poco::JSON::Object::Ptr& metadata, const std::string& location) const;
+  // The same two for metadata held flat (an OTLP span's): read as the object it makes.
+  std::vector<FieldError> apply(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
+                                const FlatMetadata& metadata, const std::string& location) const;
+  std::vector<FieldError> apply(store::NewEvent& e, const MessageLists& messages, const FlatMetadata& metadata,
+                                const std::string& location) const;
 
   // The same for a payload held as text only (an OTLP span's, events::Submission::
   // payloadInTextOrder): the messages are appended to e.payloadJson as its last member, as
@@ -58,6 +65,7 @@ class Extractor {
   // or none when there was nothing to move (then nothing changed).
   std::optional<MessageLists> normalizeMessagesIntoText(store::NewEvent& e,
                                                         const Poco::JSON::Object::Ptr& metadata) const;
+  std::optional<MessageLists> normalizeMessagesIntoText(store::NewEvent& e, FlatMetadata& metadata) const;
 
   // Whether apply() may read e's payload (the tool of a tool call): a publish path that
   // holds the payload as text builds its object only then.
@@ -66,8 +74,9 @@ class Extractor {
   const PriceTable& prices() const { return prices_; }
 
  private:
+  // `metadata`: a Lookup of the event's metadata, read for every field, the tags included.
   std::vector<FieldError> applyWith(store::NewEvent& e, const Poco::JSON::Object::Ptr& payload,
-                                    const MessageLists* messages, const Poco::JSON::Object::Ptr& metadata,
+                                    const MessageLists* messages, const conventions::Lookup& metadata,
                                     const std::string& location) const;
 
   PriceTable prices_;

@@ -2,6 +2,7 @@
 
 #include <Poco/JSON/Array.h>
 
+#include <algorithm>
 #include <string_view>
 
 #include "common/json_condense.h"
@@ -35,10 +36,26 @@ constexpr std::string_view kMessageKeys[] = {"langfuse.observation.input",
 constexpr std::string_view kIndexedFamilies[] = {"llm.input_messages.", "llm.output_messages.", "gen_ai.prompt.",
                                                  "gen_ai.completion."};
 
-bool hasPrefix(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+bool hasPrefix(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-bool hasSuffix(const std::string& s, std::string_view tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+bool hasSuffix(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+std::string_view keyOf(const Object::ValueType& member) { return member.first; }
+std::string_view keyOf(const conventions::FlatMember& member) { return member.key; }
+const Object& membersOf(const Object& metadata) { return metadata; }
+const std::vector<conventions::FlatMember>& membersOf(const FlatMetadata& metadata) { return metadata.members(); }
+
+// Whether any key of `members` holds message text, and then whether the event is an LLM call
+// (`kind`: the convention table's reading, asked only then).
+template <typename Members, typename KindOf>
+bool carriesMessagesIn(const Members& members, const std::string& eventType, KindOf kind) {
+  const bool any = std::any_of(members.begin(), members.end(), [](const auto& member) {
+    const std::string_view key = keyOf(member);
+    return isMessageKey(key) && key != "input.mime_type" && key != "output.mime_type";
+  });
+  return any && (eventType == "agent.message" || kind() == conventions::Kind::Llm);
 }
 
 void boundList(std::vector<Message>& messages, std::size_t& budget) {
@@ -118,7 +135,7 @@ bool isHandoffRequest(const std::string& tool) { return hasPrefix(tool, "transfe
 
 }  // namespace
 
-bool isMessageKey(const std::string& key) {
+bool isMessageKey(std::string_view key) {
   // The finish reasons of the indexed completion stay: they are telemetry, not text.
   for (const auto k : kMessageKeys)
     if (key == k) return true;
@@ -178,35 +195,54 @@ std::optional<std::string> MessageLists::requestedTool() const {
 bool carriesMessages(const Poco::JSON::Object::Ptr& metadata, const std::string& eventType,
                      const std::string& identifier) {
   if (!metadata) return false;
-  bool any = false;
-  for (const auto& [key, value] : *metadata)
-    if (isMessageKey(key) && key != "input.mime_type" && key != "output.mime_type") {
-      any = true;
-      break;
-    }
-  if (!any) return false;
-  return eventType == "agent.message" || conventions::kindOf(metadata, identifier) == conventions::Kind::Llm;
+  return carriesMessagesIn(membersOf(*metadata), eventType, [&] { return conventions::kindOf(metadata, identifier); });
 }
 
-std::optional<MessageLists> takeMessages(Poco::JSON::Object& metadata, std::size_t maxChars) {
+bool carriesMessages(const FlatMetadata& metadata, const std::string& eventType, const std::string& identifier) {
+  return carriesMessagesIn(membersOf(metadata), eventType,
+                           [&] { return conventions::kindOf(metadata.lookup(), identifier); });
+}
+
+namespace {
+
+MessageLists treeRead(const Object& metadata) { return from_tree::readMessages(metadata); }
+MessageLists treeRead(const FlatMetadata& metadata) { return from_tree::readMessages(*metadata.toObject()); }
+
+void removeKeys(Object& metadata, const std::vector<std::string_view>& keys) {
+  for (const auto key : keys) metadata.remove(std::string(key));
+}
+void removeKeys(FlatMetadata& metadata, const std::vector<std::string_view>& keys) { metadata.remove(keys); }
+
+template <typename Metadata>
+std::optional<MessageLists> takeFrom(Metadata& metadata, std::size_t maxChars) {
   std::optional<MessageLists> lists;
-  std::vector<std::string> keys;  // the message keys to move out (isMessageKey's)
+  std::vector<std::string_view> keys;  // the message keys to move out (isMessageKey's), in key order
   try {
     try {
-      lists = from_text::readMessages(metadata, &keys);
+      lists = from_text::readMessages(metadata, keys);
     } catch (const from_text::NeedsTree&) {
-      lists = from_tree::readMessages(metadata);
+      lists = treeRead(metadata);
       keys.clear();
-      for (const auto& [key, value] : metadata)
-        if (isMessageKey(key)) keys.push_back(key);
+      for (const auto& member : membersOf(metadata))
+        if (isMessageKey(keyOf(member))) keys.push_back(keyOf(member));
     }
   } catch (const Poco::Exception&) {
     return std::nullopt;  // not readable as messages: left as they came
   }
   if (lists->empty()) return std::nullopt;
   lists->bound(maxChars);
-  for (const auto& key : keys) metadata.remove(key);
+  removeKeys(metadata, keys);
   return lists;
+}
+
+}  // namespace
+
+std::optional<MessageLists> takeMessages(Poco::JSON::Object& metadata, std::size_t maxChars) {
+  return takeFrom(metadata, maxChars);
+}
+
+std::optional<MessageLists> takeMessages(FlatMetadata& metadata, std::size_t maxChars) {
+  return takeFrom(metadata, maxChars);
 }
 
 std::optional<std::string> requestedTool(const Poco::JSON::Object::Ptr& messages) {

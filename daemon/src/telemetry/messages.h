@@ -27,7 +27,10 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "telemetry/flat_metadata.h"
 
 namespace aev::telemetry {
 
@@ -63,10 +66,12 @@ struct MessageLists {
 // the convention table (or an agent.message event) with at least one message key.
 bool carriesMessages(const Poco::JSON::Object::Ptr& metadata, const std::string& eventType,
                      const std::string& identifier);
+bool carriesMessages(const FlatMetadata& metadata, const std::string& eventType, const std::string& identifier);
 
 // Moves the message attributes out of `metadata` into the normalised lists (bounded to
 // maxChars), or returns none (and changes nothing) when none could be read.
 std::optional<MessageLists> takeMessages(Poco::JSON::Object& metadata, std::size_t maxChars);
+std::optional<MessageLists> takeMessages(FlatMetadata& metadata, std::size_t maxChars);
 
 // MessageLists::requestedTool of a messages object (payload.messages).
 std::optional<std::string> requestedTool(const Poco::JSON::Object::Ptr& messages);
@@ -75,6 +80,6 @@ std::optional<std::string> requestedTool(const Poco::JSON::Object::Ptr& messages
 std::string bounded(const std::string& text, std::size_t& budget);
 
 // Whether a metadata key is one the normalisers read (and takeMessages moves out).
-bool isMessageKey(const std::string& key);
+bool isMessageKey(std::string_view key);
 
 }  // namespace aev::telemetry

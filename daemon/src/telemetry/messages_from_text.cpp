@@ -18,12 +18,15 @@ using Node = std::uint32_t;
 constexpr std::size_t kMaxIndex = 10000;  // indexed lists longer than this are cut (as the tree reader)
 constexpr int kJsonDepth = 32;
 
-// A value being read: a metadata value (text or a scalar), a node of JSON text read into
-// a JsonView, or nothing.
+// A value being read: a metadata value (text or a scalar; a flat member's string as the
+// text itself, no Var made), a node of JSON text read into a JsonView, or nothing.
 struct Value {
   const Var* var = nullptr;
   const JsonView* view = nullptr;
   Node node = 0;
+  const std::string* text = nullptr;
+
+  bool isMember() const { return var || text; }
 };
 
 // What the tree reader's type tests would say of a value. A metadata value that is an
@@ -31,6 +34,7 @@ struct Value {
 enum class Shape { Empty, String, Scalar, Object, Array };
 
 Shape shapeOf(const Value& v) {
+  if (v.text) return Shape::String;
   if (v.var) {
     if (v.var->isEmpty()) return Shape::Empty;
     if (v.var->isString()) return Shape::String;
@@ -57,7 +61,7 @@ Shape shapeOf(const Value& v) {
 bool isEmpty(const Value& v) { return shapeOf(v) == Shape::Empty; }
 
 // The members of one indexed message ("message.role" → its value), in key order.
-using Members = std::map<std::string_view, const Var*>;
+using Members = std::map<std::string_view, Value>;
 using Indexed = std::map<std::size_t, Members>;
 
 // "<index>.<rest>" → index; false when the key does not start with an index.
@@ -84,7 +88,7 @@ Indexed grouped(const Members& flat, std::string_view prefix) {
 
 Value at(const Members& members, const char* name) {
   auto it = members.find(name);
-  return it == members.end() ? Value{} : Value{it->second};
+  return it == members.end() ? Value{} : it->second;
 }
 
 struct Content {
@@ -101,101 +105,59 @@ void appendText(Content& c, const std::string& text) {
 
 // The metadata's message attributes, found in one pass over its members.
 struct Sources {
-  const Var* langfuseInput = nullptr;
-  const Var* langfuseOutput = nullptr;
-  const Var* inputMessages = nullptr;
-  const Var* outputMessages = nullptr;
-  const Var* systemInstructions = nullptr;
-  const Var* aiPromptMessages = nullptr;
-  const Var* aiPrompt = nullptr;
-  const Var* aiResponseText = nullptr;
-  const Var* aiResponseToolCalls = nullptr;
-  const Var* inputValue = nullptr;
-  const Var* outputValue = nullptr;
-  const Var* genAiPrompt = nullptr;
-  const Var* genAiCompletion = nullptr;
+  Value langfuseInput, langfuseOutput, inputMessages, outputMessages, systemInstructions, aiPromptMessages, aiPrompt,
+      aiResponseText, aiResponseToolCalls, inputValue, outputValue, genAiPrompt, genAiCompletion;
   Members openInferenceInput, openInferenceOutput, openLlmetryPrompt, openLlmetryCompletion;
 };
 
 class Reader {
  public:
-  // One pass over the metadata's members: each message attribute found, and (when `keys`
-  // is given) every key isMessageKey names, which takeMessages moves out.
-  Reader(const Object& metadata, std::vector<std::string>* keys) {
-    static constexpr std::string_view kOiInput = "llm.input_messages.", kOiOutput = "llm.output_messages.",
-                                      kPrompt = "gen_ai.prompt.", kCompletion = "gen_ai.completion.";
-    const std::pair<std::string_view, const Var**> exact[] = {{"langfuse.observation.input", &s_.langfuseInput},
-                                                              {"langfuse.observation.output", &s_.langfuseOutput},
-                                                              {"gen_ai.input.messages", &s_.inputMessages},
-                                                              {"gen_ai.output.messages", &s_.outputMessages},
-                                                              {"gen_ai.system_instructions", &s_.systemInstructions},
-                                                              {"ai.prompt.messages", &s_.aiPromptMessages},
-                                                              {"ai.prompt", &s_.aiPrompt},
-                                                              {"ai.response.text", &s_.aiResponseText},
-                                                              {"ai.response.toolCalls", &s_.aiResponseToolCalls},
-                                                              {"input.value", &s_.inputValue},
-                                                              {"output.value", &s_.outputValue},
-                                                              {"gen_ai.prompt", &s_.genAiPrompt},
-                                                              {"gen_ai.completion", &s_.genAiCompletion},
-                                                              {"input.mime_type", nullptr},
-                                                              {"output.mime_type", nullptr}};
-    static constexpr std::string_view kFinishReason = ".finish_reason";
-    for (const auto& [key, value] : metadata) {
-      const std::string_view k = key;
-      Members* family = nullptr;
-      if (k.substr(0, kOiInput.size()) == kOiInput)
-        family = &s_.openInferenceInput;
-      else if (k.substr(0, kOiOutput.size()) == kOiOutput)
-        family = &s_.openInferenceOutput;
-      else if (k.substr(0, kPrompt.size()) == kPrompt)
-        family = &s_.openLlmetryPrompt;
-      else if (k.substr(0, kCompletion.size()) == kCompletion)
-        family = &s_.openLlmetryCompletion;
-      if (family) {
-        family->emplace(k, &value);
-        // The finish reasons of the indexed completion stay: telemetry, not text.
-        const bool finishReason =
-            k.size() >= kFinishReason.size() && k.substr(k.size() - kFinishReason.size()) == kFinishReason;
-        if (keys && !finishReason) keys->push_back(key);
-        continue;
-      }
-      for (const auto& [name, slot] : exact)
-        if (k == name) {
-          if (slot) *slot = &value;
-          if (keys) keys->push_back(key);
-          break;
-        }
-    }
+  // One pass over the metadata's members: each message attribute found, and every key
+  // isMessageKey names, which takeMessages moves out.
+  Reader(const Object& metadata, std::vector<std::string_view>& keys) {
+    for (const auto& [key, value] : metadata)
+      collect(
+          key, [&value] { return Value{&value}; }, keys);
+  }
+  // The same over flat members: a string is read where it lives, any other value made a Var.
+  Reader(const FlatMetadata& metadata, std::vector<std::string_view>& keys) {
+    for (const auto& member : metadata.members())
+      collect(
+          member.key,
+          [&] {
+            if (const std::string* text = metadata.string(member)) return Value{nullptr, nullptr, 0, text};
+            return Value{&vars_.emplace_back(metadata.value(member))};
+          },
+          keys);
   }
 
   std::vector<Message> input() {
-    if (!isEmpty(flat(s_.langfuseInput))) return messageList(flat(s_.langfuseInput), "user");
-    if (!isEmpty(flat(s_.inputMessages))) {
+    if (!isEmpty(s_.langfuseInput)) return messageList(s_.langfuseInput, "user");
+    if (!isEmpty(s_.inputMessages)) {
       std::vector<Message> out;
-      if (!isEmpty(flat(s_.systemInstructions)))
-        out.push_back(message("system", contentOf(flat(s_.systemInstructions))));
-      for (auto& m : messageList(flat(s_.inputMessages), "user")) out.push_back(std::move(m));
+      if (!isEmpty(s_.systemInstructions)) out.push_back(message("system", contentOf(s_.systemInstructions)));
+      for (auto& m : messageList(s_.inputMessages, "user")) out.push_back(std::move(m));
       return out;
     }
     if (auto list = indexedList(s_.openInferenceInput, "llm.input_messages.", kOpenInference, "user"); !list.empty())
       return list;
     if (auto list = indexedList(s_.openLlmetryPrompt, "gen_ai.prompt.", kOpenLlmetry, "user"); !list.empty())
       return list;
-    for (const Var* v : {s_.aiPromptMessages, s_.aiPrompt, s_.inputValue, s_.genAiPrompt})
-      if (!isEmpty(flat(v))) return messageList(flat(v), "user");
+    for (const Value* v : {&s_.aiPromptMessages, &s_.aiPrompt, &s_.inputValue, &s_.genAiPrompt})
+      if (!isEmpty(*v)) return messageList(*v, "user");
     return {};
   }
 
   std::vector<Message> output() {
-    for (const Var* v : {s_.langfuseOutput, s_.outputMessages})
-      if (!isEmpty(flat(v))) return messageList(flat(v), "assistant");
+    for (const Value* v : {&s_.langfuseOutput, &s_.outputMessages})
+      if (!isEmpty(*v)) return messageList(*v, "assistant");
     if (auto list = indexedList(s_.openInferenceOutput, "llm.output_messages.", kOpenInference, "assistant");
         !list.empty())
       return list;
     if (auto list = indexedList(s_.openLlmetryCompletion, "gen_ai.completion.", kOpenLlmetry, "assistant");
         !list.empty())
       return list;
-    const Value text = flat(s_.aiResponseText), calls = flat(s_.aiResponseToolCalls);
+    const Value text = s_.aiResponseText, calls = s_.aiResponseToolCalls;
     if (!isEmpty(text) || !isEmpty(calls)) {
       Content c = contentOf(text);
       if (const Value parsedCalls = parsed(calls); shapeOf(parsedCalls) == Shape::Array)
@@ -207,16 +169,61 @@ class Reader {
       out.push_back(message("assistant", std::move(c)));
       return out;
     }
-    for (const Var* v : {s_.outputValue, s_.genAiCompletion})
-      if (!isEmpty(flat(v))) return messageList(flat(v), "assistant");
+    for (const Value* v : {&s_.outputValue, &s_.genAiCompletion})
+      if (!isEmpty(*v)) return messageList(*v, "assistant");
     return {};
   }
 
  private:
-  static Value flat(const Var* v) { return Value{v}; }
+  // One member: where it goes if it is a message attribute (`valueOf` makes its value).
+  template <typename ValueOf>
+  void collect(std::string_view key, ValueOf valueOf, std::vector<std::string_view>& keys) {
+    static constexpr std::string_view kOiInput = "llm.input_messages.", kOiOutput = "llm.output_messages.",
+                                      kPrompt = "gen_ai.prompt.", kCompletion = "gen_ai.completion.";
+    const std::pair<std::string_view, Value*> exact[] = {{"langfuse.observation.input", &s_.langfuseInput},
+                                                         {"langfuse.observation.output", &s_.langfuseOutput},
+                                                         {"gen_ai.input.messages", &s_.inputMessages},
+                                                         {"gen_ai.output.messages", &s_.outputMessages},
+                                                         {"gen_ai.system_instructions", &s_.systemInstructions},
+                                                         {"ai.prompt.messages", &s_.aiPromptMessages},
+                                                         {"ai.prompt", &s_.aiPrompt},
+                                                         {"ai.response.text", &s_.aiResponseText},
+                                                         {"ai.response.toolCalls", &s_.aiResponseToolCalls},
+                                                         {"input.value", &s_.inputValue},
+                                                         {"output.value", &s_.outputValue},
+                                                         {"gen_ai.prompt", &s_.genAiPrompt},
+                                                         {"gen_ai.completion", &s_.genAiCompletion},
+                                                         {"input.mime_type", nullptr},
+                                                         {"output.mime_type", nullptr}};
+    static constexpr std::string_view kFinishReason = ".finish_reason";
+    Members* family = nullptr;
+    if (key.substr(0, kOiInput.size()) == kOiInput)
+      family = &s_.openInferenceInput;
+    else if (key.substr(0, kOiOutput.size()) == kOiOutput)
+      family = &s_.openInferenceOutput;
+    else if (key.substr(0, kPrompt.size()) == kPrompt)
+      family = &s_.openLlmetryPrompt;
+    else if (key.substr(0, kCompletion.size()) == kCompletion)
+      family = &s_.openLlmetryCompletion;
+    if (family) {
+      family->emplace(key, valueOf());
+      // The finish reasons of the indexed completion stay: telemetry, not text.
+      const bool finishReason =
+          key.size() >= kFinishReason.size() && key.substr(key.size() - kFinishReason.size()) == kFinishReason;
+      if (!finishReason) keys.push_back(key);
+      return;
+    }
+    for (const auto& [name, slot] : exact)
+      if (key == name) {
+        if (slot) *slot = valueOf();
+        keys.push_back(key);
+        return;
+      }
+  }
 
   // A String's value, valid as long as this reader.
   std::string_view stringOf(const Value& v) {
+    if (v.text) return *v.text;
     if (v.var) return v.var->extract<std::string>();
     if (v.view->node(v.node).verbatim) return v.view->verbatimString(v.node);
     return strings_.emplace_back(v.view->string(v.node));
@@ -431,7 +438,7 @@ class Reader {
       if (d.contents)
         for (const auto& [k, part] : grouped(members, d.contents)) {
           const Value text = at(part, d.contentText);
-          if (text.var)
+          if (text.isMember())
             if (auto t = textOf(text)) appendText(c, *t);
         }
       for (const auto& [k, call] : grouped(members, d.toolCalls))
@@ -444,17 +451,38 @@ class Reader {
   }
 
   Sources s_;
+  std::deque<Var> vars_;             // flat members' values that are not strings
   std::deque<std::string> strings_;  // decoded strings the views read
   std::deque<JsonView> views_;       // the JSON texts read, each value's nodes
 };
 
 }  // namespace
 
-MessageLists readMessages(const Object& metadata, std::vector<std::string>* keys) {
-  Reader reader(metadata, keys);
+namespace {
+
+MessageLists listsOf(Reader& reader) {
   MessageLists lists;
   lists.input = reader.input();
   lists.output = reader.output();
+  return lists;
+}
+
+}  // namespace
+
+MessageLists readMessages(const Object& metadata, std::vector<std::string_view>& keys) {
+  Reader reader(metadata, keys);
+  return listsOf(reader);
+}
+
+MessageLists readMessages(const FlatMetadata& metadata, std::vector<std::string_view>& keys) {
+  Reader reader(metadata, keys);
+  return listsOf(reader);
+}
+
+MessageLists readMessages(const Object& metadata, std::vector<std::string>* keys) {
+  std::vector<std::string_view> views;
+  auto lists = readMessages(metadata, views);
+  if (keys) keys->assign(views.begin(), views.end());
   return lists;
 }
 

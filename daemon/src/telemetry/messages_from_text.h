@@ -9,6 +9,7 @@
 #include <Poco/JSON/Object.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "telemetry/messages.h"
@@ -17,8 +18,11 @@ namespace aev::telemetry::from_text {
 
 struct NeedsTree {};
 
-// Both sides read from the metadata's message attributes, unbounded; `keys`, when given,
-// gets every message key of the metadata (isMessageKey's, found in the same pass).
+// Both sides read from the metadata's message attributes, unbounded; `keys` gets every
+// message key of the metadata (isMessageKey's, found in the same pass), viewing its keys.
+MessageLists readMessages(const Poco::JSON::Object& metadata, std::vector<std::string_view>& keys);
+MessageLists readMessages(const FlatMetadata& metadata, std::vector<std::string_view>& keys);
+// The same, the keys copied when asked for.
 MessageLists readMessages(const Poco::JSON::Object& metadata, std::vector<std::string>* keys = nullptr);
 
 }  // namespace aev::telemetry::from_text

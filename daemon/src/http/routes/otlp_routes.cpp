@@ -116,10 +116,11 @@ events::Publisher::Item toSubmission(otlp::SpanEvent&& span, const auth::Princip
     e.userId = p.userId;
   else
     e.apiKeyId = p.apiKeyId;
-  // As the mapping wrote them (SpanTexts::Deferred): the payload as text, the metadata as an
-  // object whose text the publisher writes once, after it has moved the messages out of it
-  // into the payload's text. Nothing is parsed again unless moderation reads the payload.
-  s.metadata = std::move(span.metadata);
+  // As the mapping wrote them (SpanTexts::Deferred): the payload as text, the metadata flat
+  // over the decoded request (which ingest() keeps until the batch is published), whose text
+  // the publisher writes once, after it has moved the messages out of it into the payload's
+  // text. No object is built unless moderation reads the metadata or the payload.
+  s.flatMetadata = std::move(span.flatMetadata);
   e.payloadJson = std::move(span.payloadJson);
   s.payloadInTextOrder = true;
   s.textsFromObjects = true;
