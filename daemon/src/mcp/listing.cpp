@@ -97,13 +97,16 @@ std::optional<std::pair<std::string, std::string>> tagFilterOf(const Arguments& 
   return std::make_pair(std::move(*key), std::move(*value));
 }
 
+std::vector<Param> tagFilterParams(const std::string& what) {
+  return {Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"),
+          Param::text("filterTagValue", "only " + what + " whose tag filterTagKey has this value")};
+}
+
 std::vector<Param> windowListParams(std::vector<Param> filters, const std::string& what,
                                     const std::vector<std::string>& sorts) {
   std::vector<Param> params = {sinceParam(), untilParam()};
   for (auto& p : filters) params.push_back(std::move(p));
-  params.push_back(Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"));
-  params.push_back(
-      Param::text("filterTagValue", "only " + what + " with an event whose tag filterTagKey has this value"));
+  for (auto& p : tagFilterParams(what)) params.push_back(std::move(p));
   params.push_back(Param::oneOf("sort", "the order (default " + sorts.front() + ")", sorts));
   params.push_back(Param::oneOf("order", "desc (default) or asc", {"desc", "asc"}));
   params.push_back(limitParam(10, 50));

@@ -37,8 +37,10 @@ struct PageStart {
 };
 PageStart pageStart(const Arguments& args, const std::optional<Cursor>& cursor);
 
-// filterTagKey + filterTagValue, the REST lists' tag filter: `what` with an event whose
-// metadata.tags[filterTagKey] is filterTagValue. The pair, or none; ToolError when only one.
+// filterTagKey + filterTagValue, the REST lists' and analytics' tag filter: `what` with an
+// event whose metadata.tags[filterTagKey] is filterTagValue. tagFilterOf: the pair, or none;
+// ToolError when only one.
+std::vector<Param> tagFilterParams(const std::string& what);
 std::optional<std::pair<std::string, std::string>> tagFilterOf(const Arguments& args);
 
 // A window list's parameters: since, until, `filters`, the tag filter of `what` (as

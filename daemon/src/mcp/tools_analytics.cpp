@@ -13,10 +13,9 @@ namespace aev::mcp {
 namespace {
 
 std::vector<Param> filterParams() {
-  std::vector<Param> params = {
-      sinceParam(), untilParam(), Param::text("environment", "environment id or slug (get_context)"),
-      Param::text("filterTagKey", "custom attribute key (analytics_dimensions); with filterTagValue"),
-      Param::text("filterTagValue", "custom attribute value; with filterTagKey")};
+  std::vector<Param> params = {sinceParam(), untilParam(),
+                               Param::text("environment", "environment id or slug (get_context)")};
+  for (auto& p : tagFilterParams("events")) params.push_back(std::move(p));
   for (const auto& name : analytics::AnalyticsService::filterNames())
     params.push_back(Param::text(name, "only events whose " + name + " equals this"));
   return params;

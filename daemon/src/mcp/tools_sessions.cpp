@@ -71,12 +71,12 @@ ToolOutput getSession(const ToolContext& ctx, const Arguments& args) {
 }  // namespace
 
 void addSessionTools(ToolRegistry& r) {
-  auto listParams =
-      windowListParams({Param::text("appId", "only sessions with a trace of this app"),
-                        Param::text("environment", "only sessions with a trace in this environment (id or slug)"),
-                        Param::text("model", "only sessions with a trace that called this model"),
-                        Param::text("userId", "only sessions with a trace of this end user")},
-                       "sessions with a trace", {"last", "first", "traces", "cost", "tokens", "errors"});
+  auto listParams = windowListParams(
+      {Param::text("appId", "only sessions with a trace of this app"),
+       Param::text("environment", "only sessions with a trace in this environment (id or slug)"),
+       Param::text("model", "only sessions with a trace that called this model"),
+       Param::text("userId", "only sessions with a trace of this end user")},
+      "sessions with a trace that has an event", {"last", "first", "traces", "cost", "tokens", "errors"});
   r.add({"list_sessions", "Sessions",
          "Sessions (traces sharing a session id) with a trace that started in the window, most recently active "
          "first (or by sort): trace count, first and last time, duration, tokens, cost, errors, end users.",

@@ -102,7 +102,7 @@ void addTraceTools(ToolRegistry& r) {
        Param::text("model", "only traces with an LLM call of this model"),
        Param::text("userId", "only this end user's traces (a trace's userId)"),
        Param::text("sessionId", "only this session's traces (list_sessions)")},
-      "traces", {"start", "duration", "events", "errors", "tokens", "cost"});
+      "traces with an event", {"start", "duration", "events", "errors", "tokens", "cost"});
   r.add({"list_traces", "Traces",
          "Traces that started in the window, newest first (or by sort): id, name, start, end, duration, event and "
          "error counts, agents, tokens, cost, session, end user, input and output previews.",
