@@ -25,11 +25,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   axeCheck, axeSource, cleanPage, consoleDaemon, consolePage, daemonBin, launchChromium, newUser, shot, signIn as signInTo,
-  sleep, stopDaemon, uid, VIEWPORT, WAIT,
+  sleep, PHONE, stopDaemon, uid, VIEWPORT, WAIT,
 } from './support.mjs';
 import { ms, usd } from '../../daemon/console/js/format.js';
-
-const PHONE = { width: 390, height: 844 };
 
 let daemon;
 let browser;

@@ -21,10 +21,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   axeCheck, axeSource, cleanPage, consoleDaemon, consolePage, daemonBin, launchChromium, newUser, shot, signIn as signInTo,
-  stopDaemon, uid, VIEWPORT, WAIT,
+  PHONE, stopDaemon, uid, VIEWPORT, WAIT,
 } from './support.mjs';
-
-const PHONE = { width: 390, height: 844 };
 
 let daemon;
 let browser;

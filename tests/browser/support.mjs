@@ -22,6 +22,8 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // (AEV_SCREENSHOT_DIR; none when unset).
 export const WAIT = 20_000;
 export const VIEWPORT = { width: 1280, height: 800 };
+// A phone's viewport (the narrow layout's checks).
+export const PHONE = { width: 390, height: 844 };
 export const SHOTS = process.env.AEV_SCREENSHOT_DIR || '';
 
 let axeText;
